@@ -1,0 +1,22 @@
+// Bundles the command line and the language server into self-contained ESM files.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+await build({
+  entryPoints: {
+    cli: join(here, 'src/cli/main.ts'),
+    server: join(here, 'src/lsp/main.ts'),
+  },
+  outdir: join(here, 'dist'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  logLevel: 'warning',
+  // CommonJS dependencies (vscode-languageserver) call require(): give the ESM bundle one.
+  banner: { js: "import { createRequire as __mthdsCreateRequire } from 'node:module'; const require = __mthdsCreateRequire(import.meta.url);" },
+});

@@ -1,0 +1,1 @@
+process.stdout.write('mthds: not built yet\n');

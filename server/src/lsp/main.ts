@@ -1,0 +1,1 @@
+process.stdout.write('mthds-language-server: not built yet\n');
