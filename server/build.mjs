@@ -9,6 +9,7 @@ await build({
   entryPoints: {
     cli: join(here, 'src/cli/main.ts'),
     server: join(here, 'src/lsp/main.ts'),
+    lib: join(here, 'src/lib.ts'),
   },
   outdir: join(here, 'dist'),
   bundle: true,

@@ -1,1 +1,44 @@
-process.stdout.write('mthds: not built yet\n');
+// The `mthds` command line.
+
+import { runCheck } from './check.js';
+import { VERSION } from '../version.js';
+
+const USAGE = `Usage: mthds <command> [options]
+
+Commands:
+  check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml).
+                       A folder means its method tree or trees; default: the current folder.
+    --format text|json   Output format (default: text).
+
+Options:
+  -h, --help           Show this help.
+  -v, --version        Show the version.
+
+Exit status: 0 no errors, 1 errors found, 2 usage error or nothing to check.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '-v' || command === '--version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (command === 'check') return runCheck(rest, process.stdout, process.stderr);
+  process.stderr.write(`mthds: unknown command '${command}'\n\n${USAGE}\n`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // A bug, not a user error: say so plainly, without a stack trace unless asked.
+    process.stderr.write(`mthds: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (process.env['MTHDS_DEBUG']) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -141,6 +141,10 @@ export type Statement =
   | { kind: 'comment'; range: Range }
   | { kind: 'error'; range: Range };
 
+/** The statement kinds, by name. */
+export type HeaderStatement = Extract<Statement, { kind: 'header' }>;
+export type KeyValueStatement = Extract<Statement, { kind: 'keyvalue' }>;
+
 export interface TomlDocument {
   text: string;
   root: LTable;

@@ -1,0 +1,65 @@
+// method.name_conflict: duplicate declarations across the bundles of a domain, native concept
+// redeclarations, reserved domains and batch item names.
+
+import type { Bundle } from '../../language/model.js';
+import { RESERVED_DOMAINS } from '../../language/spec/lexical.js';
+import { isNativeCode } from '../../language/spec/natives.js';
+import { getEntry } from '../../syntax/lookup.js';
+import type { Range } from '../../syntax/types.js';
+import type { CheckContext } from '../context.js';
+import { makeFinding, type RelatedLocation } from '../finding.js';
+
+type Conflict = 'duplicate_declaration' | 'native_concept' | 'batch_item' | 'reserved_domain';
+
+export function checkNameConflicts(ctx: CheckContext): void {
+  const report = (file: string, name: string, conflict: Conflict, range: Range, related?: RelatedLocation[]): void => {
+    ctx.out.push(makeFinding('method.name_conflict', { name, conflict }, file, range, related ? { related } : {}));
+  };
+  // Duplicates across bundles of one domain (inside one file they are TOML duplicate keys).
+  for (const [, symbols] of ctx.tree.symbols) {
+    for (const [code, decls] of symbols.concepts) {
+      const first = decls[0]!;
+      for (const other of decls.slice(1)) {
+        if (other.bundle === first.bundle) continue;
+        report(other.bundle.file, code, 'duplicate_declaration', other.codeRange, [{ file: first.bundle.file, range: first.codeRange, message: `\`${code}\` is first declared here` }]);
+      }
+    }
+    for (const [code, decls] of symbols.pipes) {
+      // A signature and one implementation reconcile; two of either kind conflict.
+      for (const typeless of [true, false]) {
+        const same = decls.filter((d) => d.typeless === typeless);
+        const first = same[0];
+        if (!first) continue;
+        for (const other of same.slice(1)) {
+          if (other.bundle === first.bundle) continue;
+          report(other.bundle.file, code, 'duplicate_declaration', other.codeRange, [{ file: first.bundle.file, range: first.codeRange, message: `\`${code}\` is first declared here` }]);
+        }
+      }
+    }
+  }
+  for (const bundle of ctx.tree.bundles) checkBundleNames(bundle, report);
+}
+
+function checkBundleNames(bundle: Bundle, report: (file: string, name: string, conflict: Conflict, range: Range) => void): void {
+  const domain = bundle.domain;
+  if (domain) {
+    const first = domain.value.split('.')[0]!;
+    if (RESERVED_DOMAINS.includes(first)) report(bundle.file, domain.value, 'reserved_domain', domain.range);
+  }
+  for (const concept of bundle.concepts) {
+    if (isNativeCode(concept.code)) report(bundle.file, concept.code, 'native_concept', concept.codeRange);
+  }
+  for (const pipe of bundle.pipes) {
+    for (const step of pipe.steps) {
+      if (step.batchOver && step.batchAs && step.batchOver.value === step.batchAs.value) report(bundle.file, step.batchAs.value, 'batch_item', step.batchAs.range);
+    }
+    if (pipe.spec?.name === 'PipeBatch') {
+      const item = getEntry(pipe.table, 'input_item_name')?.value;
+      const list = getEntry(pipe.table, 'input_list_name')?.value;
+      if (item?.type === 'string' && item.value !== '') {
+        if (list?.type === 'string' && list.value === item.value) report(bundle.file, item.value, 'batch_item', item.range);
+        else if (pipe.inputs.some((i) => i.name === item.value)) report(bundle.file, item.value, 'batch_item', item.range);
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+// `mthds check`: the same verdicts as the editor, for terminals and CI.
+
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkTree, hasErrors, type Finding } from '../check/index.js';
+import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
+import { loadTree, planTrees } from '../workspace/load.js';
+
+interface Writable {
+  write(text: string): unknown;
+}
+
+export interface LocatedFinding extends Finding {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    stderr.write(`mthds check: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    stdout.write('Usage: mthds check [paths...] [--format text|json]\n');
+    return 0;
+  }
+  const format = parsed.values.format;
+  if (format !== 'text' && format !== 'json') {
+    stderr.write(`mthds check: unknown format '${format}' (expected text or json)\n`);
+    return 2;
+  }
+  const paths = parsed.positionals.length > 0 ? parsed.positionals : ['.'];
+  const { plans, problems } = planTrees(paths);
+  for (const p of problems) stderr.write(`mthds check: ${p.path}: ${p.message}\n`);
+  if (plans.length === 0) return 2;
+
+  const texts = new Map<string, string>();
+  const findings: Finding[] = [];
+  let fileCount = 0;
+  for (const plan of plans) {
+    const { tree, findings: fileFindings } = loadTree(plan);
+    for (const b of tree.bundles) texts.set(b.file, b.doc.text);
+    if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
+    const all = [...fileFindings, ...checkTree(tree)];
+    const wanted = plan.focus;
+    findings.push(...(wanted ? all.filter((f) => wanted.has(f.file)) : all));
+    fileCount += wanted ? wanted.size : plan.bundleFiles.length + (plan.manifestFile ? 1 : 0);
+  }
+  const located = locate(findings, texts);
+  located.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || a.code.localeCompare(b.code)));
+  const errors = located.filter((f) => f.severity === 'error').length;
+  const warnings = located.filter((f) => f.severity === 'warning').length;
+  if (format === 'json') {
+    stdout.write(`${JSON.stringify({ files: fileCount, errors, warnings, findings: located.map((f) => toJson(f, texts)) }, null, 2)}\n`);
+  } else {
+    for (const f of located) {
+      stdout.write(`${display(f.file)}:${f.line}:${f.column}: ${f.severity} ${f.code} ${f.message}\n`);
+    }
+    const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+    stdout.write(`${errors + warnings === 0 ? 'No problems' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`} in ${plural(fileCount, 'file')} checked.\n`);
+  }
+  return hasErrors(findings) ? 1 : problems.length > 0 && located.length === 0 && fileCount === 0 ? 2 : 0;
+}
+
+function display(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return (rel.startsWith('..') ? file : rel).split(path.sep).join('/');
+}
+
+function locate(findings: Finding[], texts: Map<string, string>): LocatedFinding[] {
+  const starts = new Map<string, number[]>();
+  const lineStartsOf = (file: string): number[] => {
+    let s = starts.get(file);
+    if (!s) {
+      s = computeLineStarts(texts.get(file) ?? '');
+      starts.set(file, s);
+    }
+    return s;
+  };
+  return findings.map((f) => {
+    const ls = lineStartsOf(f.file);
+    const a = offsetToPosition(ls, f.range.start);
+    const b = offsetToPosition(ls, f.range.end);
+    return { ...f, line: a.line + 1, column: a.character + 1, endLine: b.line + 1, endColumn: b.character + 1 };
+  });
+}
+
+function toJson(f: LocatedFinding, texts: Map<string, string>): Record<string, unknown> {
+  const pos = (file: string, offset: number): { line: number; character: number } => offsetToPosition(computeLineStarts(texts.get(file) ?? ''), offset);
+  const edits = (fix: NonNullable<Finding['fix']>): Record<string, unknown> => ({
+    title: fix.title,
+    safe: fix.safe,
+    edits: fix.edits.map((e) => ({ file: display(e.file), range: { start: pos(e.file, e.range.start), end: pos(e.file, e.range.end) }, newText: e.newText })),
+  });
+  const out: Record<string, unknown> = {
+    file: display(f.file),
+    line: f.line,
+    column: f.column,
+    endLine: f.endLine,
+    endColumn: f.endColumn,
+    severity: f.severity,
+    code: f.code,
+    message: f.message,
+    params: f.params,
+    range: { start: { line: f.line - 1, character: f.column - 1 }, end: { line: f.endLine - 1, character: f.endColumn - 1 } },
+  };
+  if (f.related) out['related'] = f.related.map((r) => ({ file: display(r.file), range: { start: pos(r.file, r.range.start), end: pos(r.file, r.range.end) }, message: r.message }));
+  if (f.fix) out['fix'] = edits(f.fix);
+  if (f.alternatives) out['alternatives'] = f.alternatives.map(edits);
+  return out;
+}

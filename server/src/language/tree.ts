@@ -1,0 +1,118 @@
+// A method tree: the bundles checked together (a package with its METHODS.toml, a folder, or a
+// single file), its symbol tables per domain, and reference resolution within it.
+
+import type { Bundle, ConceptDecl, PipeDecl } from './model.js';
+import type { Manifest } from './manifest.js';
+import type { ParsedRef } from './references.js';
+import { getNative, type NativeConcept } from './spec/natives.js';
+
+export interface DomainSymbols {
+  concepts: Map<string, ConceptDecl[]>;
+  pipes: Map<string, PipeDecl[]>;
+}
+
+export interface MethodTree {
+  /** The folder the tree is rooted at (the manifest's folder, the folder given, or the file's folder). */
+  root: string;
+  manifest?: Manifest;
+  bundles: Bundle[];
+  /** Paths of every file of the tree, relative to the root with forward slashes (resource lookups). */
+  files: ReadonlySet<string>;
+  symbols: Map<string, DomainSymbols>;
+}
+
+export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set()): MethodTree {
+  const tree: MethodTree = { root, bundles, files, symbols: buildSymbols(bundles) };
+  if (manifest) tree.manifest = manifest;
+  return tree;
+}
+
+export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymbols> {
+  const symbols = new Map<string, DomainSymbols>();
+  for (const bundle of bundles) {
+    const domain = bundle.domain?.value;
+    if (domain === undefined) continue;
+    let table = symbols.get(domain);
+    if (!table) {
+      table = { concepts: new Map(), pipes: new Map() };
+      symbols.set(domain, table);
+    }
+    for (const concept of bundle.concepts) push(table.concepts, concept.code, concept);
+    for (const pipe of bundle.pipes) push(table.pipes, pipe.code, pipe);
+  }
+  return symbols;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export type ConceptResolution =
+  | { kind: 'native'; native: NativeConcept }
+  | { kind: 'concept'; decl: ConceptDecl }
+  /** Lives in a dependency package that is not loaded here. */
+  | { kind: 'external'; prefix: string }
+  | { kind: 'unresolved' };
+
+/** Resolves a concept reference from a bundle (language reference §3.5). */
+export function resolveConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): ConceptResolution {
+  if (ref.prefix !== undefined) return { kind: 'external', prefix: ref.prefix };
+  if (ref.domain === 'native') {
+    const native = getNative(ref.code);
+    return native ? { kind: 'native', native } : { kind: 'unresolved' };
+  }
+  if (ref.domain === undefined) {
+    const native = getNative(ref.code);
+    if (native) return { kind: 'native', native };
+    const local = from.concepts.find((c) => c.code === ref.code);
+    if (local) return { kind: 'concept', decl: local };
+  }
+  const domain = ref.domain ?? from.domain?.value;
+  if (domain === undefined) return { kind: 'unresolved' };
+  const decl = tree.symbols.get(domain)?.concepts.get(ref.code)?.[0];
+  return decl ? { kind: 'concept', decl } : { kind: 'unresolved' };
+}
+
+export type PipeResolution = { kind: 'pipe'; decl: PipeDecl } | { kind: 'external'; prefix: string } | { kind: 'unresolved' };
+
+/**
+ * Resolves a pipe reference (§4.4). A signature and its implementation share a code: the concrete
+ * declaration wins so that navigation lands on the implementation.
+ */
+export function resolvePipe(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): PipeResolution {
+  if (ref.prefix !== undefined) return { kind: 'external', prefix: ref.prefix };
+  if (ref.domain === undefined) {
+    const local = from.pipes.filter((p) => p.code === ref.code);
+    if (local.length > 0) return { kind: 'pipe', decl: preferConcrete(local) };
+  }
+  const domain = ref.domain ?? from.domain?.value;
+  if (domain === undefined) return { kind: 'unresolved' };
+  const decls = tree.symbols.get(domain)?.pipes.get(ref.code);
+  return decls && decls.length > 0 ? { kind: 'pipe', decl: preferConcrete(decls) } : { kind: 'unresolved' };
+}
+
+function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {
+  return decls.find((d) => !d.typeless) ?? decls[0]!;
+}
+
+/** Every concept code visible from a bundle, for suggestions and completion. */
+export function visibleConceptCodes(tree: MethodTree, from: Bundle): string[] {
+  const domain = from.domain?.value;
+  const codes = new Set<string>();
+  if (domain !== undefined) for (const code of tree.symbols.get(domain)?.concepts.keys() ?? []) codes.add(code);
+  for (const c of from.concepts) codes.add(c.code);
+  for (const [d, table] of tree.symbols) if (d !== domain) for (const code of table.concepts.keys()) codes.add(`${d}.${code}`);
+  return [...codes];
+}
+
+/** Every pipe code visible from a bundle (same domain bare, others qualified). */
+export function visiblePipeCodes(tree: MethodTree, from: Bundle): string[] {
+  const domain = from.domain?.value;
+  const codes = new Set<string>();
+  for (const p of from.pipes) codes.add(p.code);
+  if (domain !== undefined) for (const code of tree.symbols.get(domain)?.pipes.keys() ?? []) codes.add(code);
+  for (const [d, table] of tree.symbols) if (d !== domain) for (const code of table.pipes.keys()) codes.add(`${d}.${code}`);
+  return [...codes];
+}

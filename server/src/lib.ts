@@ -1,0 +1,7 @@
+// The library surface of the server package, for benchmarks and embedders.
+export { parseToml } from './syntax/document.js';
+export { buildBundle } from './language/buildBundle.js';
+export { createTree } from './language/tree.js';
+export { checkTree } from './check/index.js';
+export { loadTree, planTrees } from './workspace/load.js';
+export { parse as smolParse } from 'smol-toml';

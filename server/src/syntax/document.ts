@@ -1,0 +1,79 @@
+// The public entry: text -> TomlDocument. The located tree comes from this layer's own parser;
+// whether the text is valid TOML is smol-toml's call (it is what runs the methods):
+// - smol-toml accepts: no errors, whatever the own parser thought;
+// - smol-toml refuses: its error (located at its line/column, message without the code excerpt),
+//   plus the own parser's errors on other lines (one error per line).
+
+import { parse } from 'smol-toml';
+import { parseTomlSyntax } from './parser.js';
+import type { Range, TomlDocument, TomlSyntaxError } from './types.js';
+
+export function parseToml(text: string): TomlDocument {
+  const r = parseTomlSyntax(text);
+  let errors: TomlSyntaxError[] = [];
+  let refused = false;
+  let failure: unknown;
+  try {
+    parse(text, { integersAsBigInt: 'asNeeded' });
+  } catch (error) {
+    refused = true;
+    failure = error;
+  }
+  if (refused) errors = mergeErrors(text, r.lineStarts, r.errors, failure);
+  return { text, root: r.root, errors, statements: r.statements, lineStarts: r.lineStarts };
+}
+
+/** `Invalid TOML document: invalid value\n\n1:  a = ...` -> `invalid value`. */
+export function cleanSmolMessage(message: string): string {
+  let m = message;
+  const nl = m.indexOf('\n');
+  if (nl >= 0) m = m.slice(0, nl);
+  m = m.replace(/^Invalid TOML document:\s*/, '').trim();
+  return m || 'invalid TOML';
+}
+
+function tokenEnd(text: string, offset: number): number {
+  let p = offset;
+  while (p < text.length) {
+    const c = text.charCodeAt(p);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 44 || c === 93 || c === 125 || c === 35 || c === 61) break;
+    p++;
+  }
+  if (p === offset && p < text.length) {
+    const c = text.charCodeAt(p);
+    if (c !== 10 && c !== 13) p++;
+  }
+  return p;
+}
+
+function mergeErrors(text: string, lineStarts: number[], own: TomlSyntaxError[], failure: unknown): TomlSyntaxError[] {
+  const f = failure as { message?: unknown; line?: unknown; column?: unknown } | null;
+  const message = f && typeof f.message === 'string' ? cleanSmolMessage(f.message) : String(failure);
+  let first: TomlSyntaxError;
+  if (f && typeof f.line === 'number' && typeof f.column === 'number' && f.line >= 1) {
+    // smol-toml counts lines split on \r?\n; up to its error, that is where lineStarts are too (a
+    // lone \r is an error, so none comes before it).
+    const lineIdx = Math.min(f.line - 1, lineStarts.length - 1);
+    const ls = lineStarts[lineIdx]!;
+    const start = Math.min(ls + Math.max(0, f.column - 1), text.length);
+    let end = tokenEnd(text, start);
+    for (const e of own) {
+      if (e.range.start === start && e.range.end > end) end = e.range.end;
+    }
+    const range: Range = { start, end };
+    first = { message, range, line: lineIdx + 1, column: start - ls + 1 };
+  } else if (own.length > 0) {
+    first = { ...own[0]!, message };
+  } else {
+    first = { message, range: { start: 0, end: 0 }, line: 1, column: 1 };
+  }
+  const out = [first];
+  const lines = new Set<number>([first.line]);
+  for (const e of own) {
+    if (lines.has(e.line)) continue;
+    lines.add(e.line);
+    out.push(e);
+  }
+  out.sort((a, b) => a.range.start - b.range.start);
+  return out;
+}

@@ -1,0 +1,647 @@
+// The structural half of the parser: statements (headers, key/value pairs), arrays and inline
+// tables, table definitions and error recovery. Single pass, char-code based, never throws.
+//
+// Recovery:
+// - An error inside a statement is recorded; the value that failed becomes an `LInvalid` (or stays
+//   partial: an unterminated string keeps what was read, an array the items before the error), and
+//   parsing resumes with the next line. A line whose first token is `[` is always a header.
+// - Arrays and inline tables recover item by item (a bad item becomes `LInvalid`; a missing comma is
+//   reported and parsing goes on). In an array, a line that starts with `key =` ends the array: it
+//   was left unclosed and the line is the next statement.
+// - Runaway constructs: when a multi-line value (array, inline table, or an unterminated
+//   multi-line string) had errors and one of the lines it swallowed looks like a table header
+//   (`[` at column 0, a key, `]` or `]]`, then nothing but a comment), the value is parsed again as
+//   if the text ended just before that line, so the header and everything after it are kept.
+//   A multi-line string that is closed is never cut, whatever its lines look like.
+// - Nesting deeper than MAX_DEPTH arrays/inline tables is an error; the rest of the line is skipped.
+
+import { computeLineStarts, lineOfOffset } from './positions.js';
+import { Scanner, describeChar, isBareKeyChar } from './scanner.js';
+import { DefineError, TableMeta, defineHeader, defineKeyValue, defineSingle, formatKey, newTable } from './tables.js';
+import type { KeySegment, LArray, LInvalid, LTable, LValue, Range, Statement, TomlSyntaxError } from './types.js';
+
+/** Deepest nesting of arrays and inline tables (smol-toml's limit too). */
+export const MAX_DEPTH = 1000;
+
+export interface SyntaxOptions {
+  /**
+   * Strict TOML 1.0: also reject what smol-toml accepts beyond it (newlines, comments and a
+   * trailing comma in inline tables, `\e` and `\x` escapes, times without seconds, impossible days
+   * of the month such as Feb 30, integers beyond 64 bits). Off by default, so that this parser
+   * agrees with smol-toml, the authority on validity.
+   */
+  toml10?: boolean;
+}
+
+export interface SyntaxResult {
+  root: LTable;
+  statements: Statement[];
+  /** This parser's own errors, located, in document order. */
+  errors: TomlSyntaxError[];
+  lineStarts: number[];
+}
+
+/** A copy without spare capacity (arrays grow by 16 slots at their first push). */
+function compact<T>(a: T[]): T[] {
+  return a.length > 0 && a.length < 32 ? a.slice() : a;
+}
+
+const PLACEHOLDER: LInvalid = { type: 'invalid', range: { start: 0, end: 0 } };
+
+class Parser extends Scanner {
+  readonly lineStarts: number[];
+  readonly root: LTable;
+  readonly rootMeta: TableMeta;
+  /** The table receiving key/value pairs. */
+  section: TableMeta;
+  /** Ranges to grow to the end of the current section when it closes. */
+  sectionExtend: Range[] = [];
+  /** Set when nesting is too deep: every construct returns at once. */
+  abort = false;
+  /** Set by skipVoid() when it crossed a line break. */
+  sawNewline = false;
+
+  constructor(text: string, toml10: boolean) {
+    super(text, toml10);
+    this.lineStarts = computeLineStarts(text);
+    this.root = newTable('root', 0, text.length);
+    this.rootMeta = new TableMeta(this.root);
+    this.section = this.rootMeta;
+  }
+
+  run(): void {
+    const s = this.s;
+    if (s.charCodeAt(0) === 0xfeff) this.p = 1; // byte order mark
+    for (;;) {
+      this.skipVoid();
+      if (this.p >= this.n) break;
+      if (s.charCodeAt(this.p) === 91) this.header();
+      else this.keyValue();
+    }
+    this.closeSection();
+  }
+
+  /** Skip blanks, line breaks and comments. */
+  skipVoid(): void {
+    const s = this.s;
+    const n = this.n;
+    let p = this.p;
+    while (p < n) {
+      const c = s.charCodeAt(p);
+      if (c === 32 || c === 9) p++;
+      else if (c === 10) {
+        p++;
+        this.sawNewline = true;
+      } else if (c === 13) {
+        if (!(p + 1 < n && s.charCodeAt(p + 1) === 10)) this.error('a carriage return must be followed by a line feed', p, p + 1);
+        p++;
+        this.sawNewline = true;
+      } else if (c === 35) {
+        this.p = p;
+        this.scanComment();
+        p = this.p;
+      } else break;
+    }
+    this.p = p;
+  }
+
+  /** After a statement: blanks, an optional comment, then a line break or the end. */
+  private endOfStatement(what: string): void {
+    this.skipBlanks();
+    const s = this.s;
+    let p = this.p;
+    if (p < this.n && s.charCodeAt(p) === 35) {
+      this.scanComment();
+      p = this.p;
+    }
+    if (p >= this.n) return;
+    const c = s.charCodeAt(p);
+    if (c === 10 || c === 13) return;
+    const end = this.lineEnd(p);
+    this.error(`expected a line break after ${what}, found ${describeChar(c)}`, p, end);
+    this.skipRest(p, end);
+  }
+
+  /** Record [from, to) as skipped text and move to `to`. */
+  private skipRest(from: number, to: number): void {
+    if (to > from) this.statements.push({ kind: 'error', range: { start: from, end: to } });
+    this.p = to;
+  }
+
+  private closeSection(): void {
+    const node = this.section.node;
+    if (node === this.root) return;
+    node.entries = compact(node.entries);
+    const end = node.range.end;
+    const ext = this.sectionExtend;
+    for (let i = 0; i < ext.length; i++) {
+      const r = ext[i]!;
+      if (r.end < end) r.end = end;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Statements
+
+  private header(): void {
+    const s = this.s;
+    const n = this.n;
+    const start = this.p;
+    this.closeSection();
+    let p = start + 1;
+    const aot = p < n && s.charCodeAt(p) === 91;
+    if (aot) p++;
+    this.p = p;
+    this.skipBlanks();
+    p = this.p;
+    let key: KeySegment[];
+    let ok = false;
+    let end: number;
+    if (p < n && s.charCodeAt(p) === 93) {
+      key = [];
+      this.error('missing key in table header', start, p + 1);
+      end = p;
+    } else {
+      key = this.scanKey();
+      p = this.p;
+      end = p;
+      if (this.keyOk) {
+        if (p < n && s.charCodeAt(p) === 93) {
+          if (!aot) {
+            ok = true;
+            end = p + 1;
+          } else if (p + 1 < n && s.charCodeAt(p + 1) === 93) {
+            ok = true;
+            end = p + 2;
+          } else this.error(`expected ']]' to close the array-of-tables header, found ${describeChar(p + 1 < n ? s.charCodeAt(p + 1) : NaN)}`, p, p + 1);
+        } else {
+          this.error(`expected '${aot ? ']]' : ']'}' to close the table header, found ${describeChar(p < n ? s.charCodeAt(p) : NaN)}`, p, p < n ? p + 1 : p);
+        }
+      }
+    }
+    const headerRange: Range = { start, end };
+    const extend: Range[] = [];
+    let meta: TableMeta | undefined;
+    if (ok) {
+      const r = defineHeader(this.rootMeta, key, aot, headerRange, extend);
+      if (r instanceof DefineError) {
+        const seg = key[r.index]!;
+        this.error(r.message, seg.range.start, seg.range.end);
+        extend.length = 0;
+      } else meta = r;
+    }
+    if (meta === undefined) {
+      // Not part of the tree: the section's pairs go to a detached table.
+      const node = newTable(aot ? 'array-element' : 'header', start, end);
+      node.header = { range: headerRange, key };
+      meta = new TableMeta(node);
+    }
+    this.statements.push({ kind: 'header', arrayOfTables: aot, key, range: headerRange, table: meta.node });
+    this.section = meta;
+    this.sectionExtend = extend;
+    this.p = end;
+    if (ok) this.endOfStatement('the table header');
+    else this.skipRest(end, this.lineEnd(end));
+  }
+
+  private keyValue(): void {
+    const s = this.s;
+    const start = this.p;
+    const key = this.scanKey();
+    if (!this.keyOk) {
+      const end = this.lineEnd(this.p);
+      if (key.length === 0) this.skipRest(start, end);
+      else {
+        // A partial key: keep it as a statement (for completion), but define nothing.
+        this.statements.push({ kind: 'keyvalue', key, value: this.invalid(this.p, end), range: { start, end } });
+        this.p = end;
+      }
+      return;
+    }
+    let p = this.p;
+    if (!(p < this.n && s.charCodeAt(p) === 61)) {
+      const end = this.lineEnd(p);
+      if (p < end) this.error(`expected '=' after the key '${formatKey(key)}', found ${describeChar(s.charCodeAt(p))}`, p, p + 1);
+      else this.error(`expected '=' and a value after the key '${formatKey(key)}'`, start, p);
+      this.statements.push({ kind: 'keyvalue', key, value: this.invalid(p, end), range: { start, end } });
+      this.p = end;
+      return;
+    }
+    this.p = p + 1;
+    this.skipBlanks();
+    const range: Range = { start, end: start };
+    const stmt: Statement & { kind: 'keyvalue' } = { kind: 'keyvalue', key, value: PLACEHOLDER, range };
+    this.statements.push(stmt);
+    const errMark = this.errors.length;
+    const stmtMark = this.statements.length;
+    const valueStart = this.p;
+    let value = this.value(0, 0);
+    if (this.abort) {
+      this.abort = false;
+      this.skipRest(this.p, this.lineEnd(this.p));
+    } else if (this.errors.length > errMark) {
+      value = this.cutRunaway(value, valueStart, errMark, stmtMark);
+    }
+    stmt.value = value;
+    range.end = value.range.end;
+    if (key.length === 1) {
+      const seg = key[0]!;
+      const message = defineSingle(this.section, seg.name, seg.range, value, range);
+      if (message !== null) this.error(message, seg.range.start, seg.range.end);
+    } else {
+      const err = defineKeyValue(this.section, key, value, range);
+      if (err !== null) {
+        const seg = key[err.index]!;
+        this.error(err.message, seg.range.start, seg.range.end);
+      }
+    }
+    const sec = this.section.node;
+    if (sec !== this.root && sec.range.end < range.end) sec.range.end = range.end;
+    this.endOfStatement('the value');
+  }
+
+  /** See "Runaway constructs" at the top of the file. */
+  private cutRunaway(value: LValue, valueStart: number, errMark: number, stmtMark: number): LValue {
+    if (value.type === 'string') {
+      if (value.style !== 'ml-basic' && value.style !== 'ml-literal') return value;
+      if (value.range.end !== value.contentEnd) return value; // closed
+    } else if (value.type !== 'array' && value.type !== 'table') return value;
+    const ls = this.lineStarts;
+    const stop = this.p;
+    for (let line = lineOfOffset(ls, valueStart) + 1; line < ls.length && ls[line]! <= stop; line++) {
+      const at = ls[line]!;
+      if (!this.looksLikeHeader(at)) continue;
+      this.errors.length = errMark;
+      this.statements.length = stmtMark;
+      const savedN = this.n;
+      this.n = this.lineBreakBefore(at);
+      this.p = valueStart;
+      const v = this.value(0, 0);
+      this.abort = false;
+      this.n = savedN;
+      return v;
+    }
+    return value;
+  }
+
+  /** The offset of the line break that ends the line before the one containing `p`. */
+  private lineBreakBefore(p: number): number {
+    const s = this.s;
+    while (p > 0) {
+      const c = s.charCodeAt(p - 1);
+      if (c === 10 || c === 13) break;
+      p--;
+    }
+    if (p > 0 && s.charCodeAt(p - 1) === 10) p--;
+    if (p > 0 && s.charCodeAt(p - 1) === 13) p--;
+    return p;
+  }
+
+  /** Whether the line starting at `p` is a table header: `[key]` or `[[key]]`, then only a comment. */
+  looksLikeHeader(p: number): boolean {
+    const s = this.s;
+    const n = this.s.length;
+    if (s.charCodeAt(p) !== 91) return false;
+    p++;
+    if (s.charCodeAt(p) === 91) p++;
+    let any = false;
+    for (;;) {
+      if (p >= n) return false;
+      const c = s.charCodeAt(p);
+      if (c === 93) break;
+      if (isBareKeyChar(c)) any = true;
+      else if (c === 34 || c === 39) {
+        const close = s.indexOf(c === 34 ? '"' : "'", p + 1);
+        if (close < 0 || close >= this.lineEnd2(p)) return false;
+        any = true;
+        p = close;
+      } else if (c !== 46 && c !== 32 && c !== 9) return false;
+      p++;
+    }
+    if (!any) return false;
+    p++;
+    if (s.charCodeAt(p) === 93) p++;
+    while (p < n) {
+      const c = s.charCodeAt(p);
+      if (c === 32 || c === 9) p++;
+      else break;
+    }
+    if (p >= n) return true;
+    const c = s.charCodeAt(p);
+    return c === 10 || c === 13 || c === 35;
+  }
+
+  /** End of line in the whole text (ignoring a cut). */
+  private lineEnd2(p: number): number {
+    const s = this.s;
+    const n = s.length;
+    while (p < n) {
+      const c = s.charCodeAt(p);
+      if (c === 10 || c === 13) break;
+      p++;
+    }
+    return p;
+  }
+
+  /** Whether the text at `p` reads like the start of a key/value pair: a key, then `=`. */
+  private looksLikeKeyValue(p: number): boolean {
+    const s = this.s;
+    const n = this.n;
+    let segs = 0;
+    for (;;) {
+      const c = s.charCodeAt(p);
+      if (isBareKeyChar(c)) {
+        while (p < n && isBareKeyChar(s.charCodeAt(p))) p++;
+      } else if (c === 34 || c === 39) {
+        const close = s.indexOf(c === 34 ? '"' : "'", p + 1);
+        if (close < 0 || close >= this.lineEnd(p)) return false;
+        p = close + 1;
+      } else return false;
+      segs++;
+      while (p < n && (s.charCodeAt(p) === 32 || s.charCodeAt(p) === 9)) p++;
+      if (p < n && s.charCodeAt(p) === 46) {
+        p++;
+        while (p < n && (s.charCodeAt(p) === 32 || s.charCodeAt(p) === 9)) p++;
+        continue;
+      }
+      break;
+    }
+    return segs > 0 && p < n && s.charCodeAt(p) === 61 && s.charCodeAt(p + 1) !== 61;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Values
+
+  /** A value at `p`. `closer` is the bracket that may legitimately follow (`]`, `}` or 0). */
+  private value(depth: number, closer: number): LValue {
+    const s = this.s;
+    const p = this.p;
+    if (p >= this.n) {
+      this.error('expected a value', p, p);
+      return this.invalid(p, p);
+    }
+    const c = s.charCodeAt(p);
+    if (c === 34 || c === 39) return this.scanString();
+    if (c === 91) return this.array(depth + 1);
+    if (c === 123) return this.inlineTable(depth + 1);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 35 || c === 44 || c === closer) {
+      this.error('expected a value', p, p);
+      return this.invalid(p, p);
+    }
+    if (c === 93 || c === 125) {
+      this.error(`unexpected ${describeChar(c)}, expected a value`, p, p + 1);
+      this.p = p + 1;
+      return this.invalid(p, p + 1);
+    }
+    return this.scanScalar();
+  }
+
+  private tooDeep(start: number): LInvalid {
+    this.error(`too deeply nested: more than ${MAX_DEPTH} levels of arrays and inline tables`, start, start + 1);
+    this.abort = true;
+    this.p = start + 1;
+    return this.invalid(start, start + 1);
+  }
+
+  private array(depth: number): LArray | LInvalid {
+    const v = this.arrayBody(depth);
+    if (v.type === 'array') v.items = compact(v.items);
+    return v;
+  }
+
+  private inlineTable(depth: number): LTable | LInvalid {
+    const v = this.inlineTableBody(depth);
+    if (v.type === 'table') v.entries = compact(v.entries);
+    return v;
+  }
+
+  private arrayBody(depth: number): LArray | LInvalid {
+    const s = this.s;
+    const start = this.p;
+    if (depth > MAX_DEPTH) return this.tooDeep(start);
+    this.p = start + 1;
+    const items: LValue[] = [];
+    const arr: LArray = { type: 'array', items, range: { start, end: start }, ofTables: false };
+    let missingComma = -1;
+    let carriedNewline = false; // a line break between the previous item and a missing comma
+    for (;;) {
+      this.sawNewline = carriedNewline;
+      carriedNewline = false;
+      this.skipVoid();
+      const p = this.p;
+      if (p >= this.n) {
+        this.error("unterminated array: missing ']'", start, start + 1);
+        arr.range.end = p;
+        return arr;
+      }
+      const c = s.charCodeAt(p);
+      if (c === 93) {
+        this.p = p + 1;
+        arr.range.end = p + 1;
+        return arr;
+      }
+      if (c === 44) {
+        this.error("expected a value before ','", p, p + 1);
+        this.p = p + 1;
+        continue;
+      }
+      const atLineStart = this.sawNewline;
+      const itemMark = this.errors.length;
+      const v = this.value(depth, 93);
+      if (this.abort) {
+        items.push(v);
+        arr.range.end = this.p;
+        return arr;
+      }
+      if (v.type === 'invalid' && atLineStart && this.looksLikeKeyValue(p)) {
+        // The array was left open: this line is the next key/value pair.
+        this.errors.length = itemMark;
+        if (missingComma >= 0) this.errors.splice(missingComma, 1);
+        this.error("unterminated array: missing ']'", start, start + 1);
+        this.p = this.lineBreakBefore(p);
+        arr.range.end = this.p;
+        return arr;
+      }
+      missingComma = -1;
+      items.push(v);
+      this.sawNewline = false;
+      this.skipVoid();
+      const q = this.p;
+      if (q >= this.n) {
+        this.error("unterminated array: missing ']'", start, start + 1);
+        arr.range.end = q;
+        return arr;
+      }
+      const d = s.charCodeAt(q);
+      if (d === 44) {
+        this.p = q + 1;
+        continue;
+      }
+      if (d === 93) {
+        this.p = q + 1;
+        arr.range.end = q + 1;
+        return arr;
+      }
+      missingComma = this.errors.length;
+      carriedNewline = this.sawNewline;
+      this.error(`expected ',' or ']' after an array item, found ${describeChar(d)}`, q, q + 1);
+    }
+  }
+
+  private inlineTableBody(depth: number): LTable | LInvalid {
+    const s = this.s;
+    const n = this.n;
+    const start = this.p;
+    if (depth > MAX_DEPTH) return this.tooDeep(start);
+    this.p = start + 1;
+    const node = newTable('inline', start, start);
+    // Created on demand: most inline tables are a few `bare = value` pairs, checked by a scan.
+    let meta: TableMeta | null = null;
+    let trailingComma = -1;
+    let newlineReported = false;
+    for (;;) {
+      this.sawNewline = false;
+      this.skipVoid();
+      let p = this.p;
+      if (this.sawNewline && this.toml10 && !newlineReported) {
+        newlineReported = true;
+        this.error('line breaks and comments are not allowed in an inline table in TOML 1.0', p, p);
+      }
+      if (p >= n) {
+        this.error("unterminated inline table: missing '}'", start, start + 1);
+        node.range.end = p;
+        return node;
+      }
+      let c = s.charCodeAt(p);
+      if (c === 125) {
+        if (trailingComma >= 0 && this.toml10) this.error("a trailing ',' is not allowed in an inline table in TOML 1.0", trailingComma, trailingComma + 1);
+        this.p = p + 1;
+        node.range.end = p + 1;
+        return node;
+      }
+      if (c === 44) {
+        this.error("expected a key before ','", p, p + 1);
+        this.p = p + 1;
+        continue;
+      }
+      if (c === 91 && this.sawNewline && this.looksLikeHeader(p) && (p === 0 || s.charCodeAt(p - 1) === 10 || s.charCodeAt(p - 1) === 13)) {
+        // The inline table was left open: this line is the next header.
+        this.error("unterminated inline table: missing '}'", start, start + 1);
+        this.p = this.lineBreakBefore(p);
+        node.range.end = this.p;
+        return node;
+      }
+      trailingComma = -1;
+      const keyStart = p;
+      // Fast path: `bare = value`.
+      let e = p;
+      while (e < n && isBareKeyChar(s.charCodeAt(e))) e++;
+      let q = e;
+      while (q < n && (s.charCodeAt(q) === 32 || s.charCodeAt(q) === 9)) q++;
+      if (e > p && q < n && s.charCodeAt(q) === 61) {
+        this.p = q + 1;
+        this.skipBlanks();
+        const v = this.value(depth, 125);
+        const name = s.slice(p, e);
+        const entries = node.entries;
+        let fast = meta === null && entries.length < 8;
+        for (let i = 0; fast && i < entries.length; i++) if (entries[i]!.key === name) fast = false;
+        if (fast) entries.push({ key: name, keyRange: { start: p, end: e }, value: v, range: { start: keyStart, end: v.range.end } });
+        else {
+          meta ??= new TableMeta(node);
+          const message = defineSingle(meta, name, { start: p, end: e }, v, { start: keyStart, end: v.range.end });
+          if (message !== null) this.error(message, p, e);
+        }
+      } else {
+        const key = this.scanKey();
+        if (!this.keyOk) {
+          this.skipToSeparator();
+          continue;
+        }
+        p = this.p;
+        if (!(p < n && s.charCodeAt(p) === 61)) {
+          this.error(`expected '=' after the key '${formatKey(key)}', found ${describeChar(p < n ? s.charCodeAt(p) : NaN)}`, p, p < n ? p + 1 : p);
+          this.skipToSeparator();
+          continue;
+        }
+        this.p = p + 1;
+        this.skipBlanks();
+        const v = this.value(depth, 125);
+        meta ??= new TableMeta(node);
+        const err = defineKeyValue(meta, key, v, { start: keyStart, end: v.range.end });
+        if (err !== null) {
+          const seg = key[err.index]!;
+          this.error(err.message, seg.range.start, seg.range.end);
+        }
+      }
+      if (this.abort) {
+        node.range.end = this.p;
+        return node;
+      }
+      this.sawNewline = false;
+      this.skipVoid();
+      p = this.p;
+      if (this.sawNewline && this.toml10 && !newlineReported) {
+        newlineReported = true;
+        this.error('line breaks and comments are not allowed in an inline table in TOML 1.0', p, p);
+      }
+      if (p >= n) {
+        this.error("unterminated inline table: missing '}'", start, start + 1);
+        node.range.end = p;
+        return node;
+      }
+      c = s.charCodeAt(p);
+      if (c === 44) {
+        trailingComma = p;
+        this.p = p + 1;
+        continue;
+      }
+      if (c === 125) {
+        this.p = p + 1;
+        node.range.end = p + 1;
+        return node;
+      }
+      this.error(`expected ',' or '}' after a key/value pair, found ${describeChar(c)}`, p, p + 1);
+    }
+  }
+
+  /** Inline-table recovery: skip to the next `,`, `}` or line break. */
+  private skipToSeparator(): void {
+    const s = this.s;
+    const n = this.n;
+    let p = this.p;
+    while (p < n) {
+      const c = s.charCodeAt(p);
+      if (c === 44 || c === 125 || c === 10 || c === 13) break;
+      p++;
+    }
+    this.p = p;
+  }
+}
+
+/** Fill in 1-based line/column and sort errors by position. */
+function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
+  for (const e of errors) {
+    const line = lineOfOffset(lineStarts, e.range.start);
+    e.line = line + 1;
+    e.column = e.range.start - lineStarts[line]! + 1;
+  }
+  errors.sort((a, b) => a.range.start - b.range.start);
+}
+
+/**
+ * Parse `text` into a located tree, with this parser's own errors (smol-toml is not consulted;
+ * see document.ts for the public entry). Never throws.
+ */
+export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxResult {
+  const parser = new Parser(text, options?.toml10 === true);
+  try {
+    parser.run();
+  } catch (error) {
+    // A bug here must not take the editor down: report it and keep what was built.
+    const at = Math.min(parser.p, text.length);
+    parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
+  }
+  locate(parser.errors, parser.lineStarts);
+  return { root: parser.root, statements: parser.statements, errors: parser.errors, lineStarts: parser.lineStarts };
+}

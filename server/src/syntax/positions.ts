@@ -1,0 +1,89 @@
+// Offsets <-> LSP positions. Offsets and characters are UTF-16 code units (JavaScript string
+// indices), which is LSP's default position encoding. Line breaks follow LSP: `\r\n`, `\n` and a
+// lone `\r` each end a line.
+
+import type { Range } from './types.js';
+
+/** A 0-based LSP position: `character` counts UTF-16 code units from the start of the line. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface LspRange {
+  start: Position;
+  end: Position;
+}
+
+/** Offsets at which each line starts; line 0 starts at 0. */
+export function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  if (text.indexOf('\r') === -1) {
+    // Fast path: `\n` only.
+    let i = text.indexOf('\n');
+    while (i !== -1) {
+      starts.push(i + 1);
+      i = text.indexOf('\n', i + 1);
+    }
+    return starts;
+  }
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+/** Index of the line containing `offset` (the last line whose start is <= offset). */
+export function lineOfOffset(lineStarts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The 0-based position of `offset`. Negative offsets map to the start of the document. */
+export function offsetToPosition(lineStarts: readonly number[], offset: number): Position {
+  if (!(offset > 0)) return { line: 0, character: 0 };
+  const line = lineOfOffset(lineStarts, offset);
+  return { line, character: offset - lineStarts[line]! };
+}
+
+/**
+ * The offset of `pos`, clamped like LSP asks: a line past the end maps to the end of the text, a
+ * character past the end of its line maps to the end of that line (before its line break).
+ */
+export function positionToOffset(lineStarts: readonly number[], text: string, pos: Position): number {
+  if (pos.line < 0) return 0;
+  if (pos.line >= lineStarts.length) return text.length;
+  const start = lineStarts[pos.line]!;
+  let end: number;
+  if (pos.line + 1 < lineStarts.length) {
+    end = lineStarts[pos.line + 1]!;
+    // Step back over the line break: `\n`, `\r` or `\r\n`.
+    if (text.charCodeAt(end - 1) === 10) end--;
+    if (text.charCodeAt(end - 1) === 13) end--;
+  } else {
+    end = text.length;
+  }
+  const ch = pos.character > 0 ? pos.character : 0;
+  return start + ch < end ? start + ch : end;
+}
+
+export function rangeToLspRange(lineStarts: readonly number[], range: Range): LspRange {
+  return { start: offsetToPosition(lineStarts, range.start), end: offsetToPosition(lineStarts, range.end) };
+}
+
+/** The offset range of an LSP range (clamped, see positionToOffset). */
+export function lspRangeToRange(lineStarts: readonly number[], text: string, range: LspRange): Range {
+  return { start: positionToOffset(lineStarts, text, range.start), end: positionToOffset(lineStarts, text, range.end) };
+}

@@ -1,0 +1,72 @@
+// Finding method trees on disk: the nearest METHODS.toml at or above a file, the packages below a
+// folder, and the files of a tree.
+
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
+
+export const BUNDLE_EXTENSION = '.mthds';
+/** Folders never searched for method files. */
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv']);
+
+/** The folder of the nearest METHODS.toml at or above `dir`, stopping at a repository root. */
+export function findPackageRoot(dir: string): string | undefined {
+  let current = path.resolve(dir);
+  for (;;) {
+    if (existsSync(path.join(current, MANIFEST_FILE))) return current;
+    if (existsSync(path.join(current, '.git'))) return undefined;
+    const parent = path.dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+export interface TreeFiles {
+  /** Every file below the root (absolute paths), nested packages excluded. */
+  files: string[];
+  /** Folders below the root that are packages of their own (they hold a METHODS.toml). */
+  nestedPackages: string[];
+}
+
+/** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
+export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
+  const files: string[] = [];
+  const nestedPackages: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 64 || files.length >= limit) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      // Symbolic links are not followed: a tree is what lies inside its folder.
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRS.has(entry.name)) continue;
+        if (existsSync(path.join(full, MANIFEST_FILE))) {
+          nestedPackages.push(full);
+          continue;
+        }
+        walk(full, depth + 1);
+      } else if (entry.isFile()) files.push(full);
+    }
+  };
+  walk(root, 0);
+  return { files, nestedPackages };
+}
+
+export function isBundlePath(file: string): boolean {
+  return file.endsWith(BUNDLE_EXTENSION);
+}
+
+export function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

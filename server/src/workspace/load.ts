@@ -1,0 +1,130 @@
+// Loading method trees from disk for the command line (the language server keeps its own
+// documents and uses the same builders).
+
+import path from 'node:path';
+import { buildBundle } from '../language/buildBundle.js';
+import { buildManifest } from '../language/manifest.js';
+import type { Bundle } from '../language/model.js';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { createTree, type MethodTree } from '../language/tree.js';
+import { makeFinding, type Finding } from '../check/finding.js';
+import { parseToml } from '../syntax/document.js';
+import { existsSync } from 'node:fs';
+import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles } from './discover.js';
+import { readMethodFile } from './readText.js';
+
+export interface TreePlan {
+  root: string;
+  manifestFile?: string;
+  bundleFiles: string[];
+  allFiles: string[];
+  /** When set, only findings of these files are wanted (a file was named, not its tree). */
+  focus?: Set<string>;
+}
+
+export interface PlanProblem {
+  path: string;
+  message: string;
+}
+
+function planPackage(root: string): TreePlan {
+  const { files } = listTreeFiles(root);
+  const plan: TreePlan = { root, bundleFiles: files.filter(isBundlePath), allFiles: files };
+  const manifest = path.join(root, MANIFEST_FILE);
+  if (existsSync(manifest)) plan.manifestFile = manifest;
+  return plan;
+}
+
+/**
+ * Turns the paths given on a command line into trees: a file belongs to the package above it
+ * (else it stands alone); a folder inside a package means that package; any other folder means
+ * each package found below it, plus one tree of the bundles that belong to none.
+ */
+export function planTrees(paths: readonly string[]): { plans: TreePlan[]; problems: PlanProblem[] } {
+  const plans = new Map<string, TreePlan>();
+  const whole = new Set<string>();
+  const problems: PlanProblem[] = [];
+  const addPlan = (plan: TreePlan): TreePlan => {
+    const existing = plans.get(plan.root);
+    if (existing) return existing;
+    plans.set(plan.root, plan);
+    return plan;
+  };
+  for (const given of paths) {
+    const abs = path.resolve(given);
+    if (!existsSync(abs)) {
+      problems.push({ path: given, message: 'no such file or folder' });
+      continue;
+    }
+    if (!isDirectory(abs)) {
+      const pkg = findPackageRoot(path.dirname(abs));
+      const plan = pkg ? addPlan(planPackage(pkg)) : addPlan({ root: path.dirname(abs), bundleFiles: [], allFiles: [] });
+      if (!pkg && !plan.bundleFiles.includes(abs)) {
+        plan.bundleFiles.push(abs);
+        plan.allFiles.push(abs);
+      }
+      (plan.focus ??= new Set()).add(abs);
+      continue;
+    }
+    const pkg = findPackageRoot(abs);
+    if (pkg) {
+      addPlan(planPackage(pkg));
+      whole.add(pkg);
+      continue;
+    }
+    const { files, nestedPackages } = listTreeFiles(abs);
+    const packages = [...nestedPackages];
+    // Nested packages may themselves hold packages: collect them all.
+    for (let i = 0; i < packages.length; i++) {
+      packages.push(...listTreeFiles(packages[i]!).nestedPackages);
+      addPlan(planPackage(packages[i]!));
+      whole.add(packages[i]!);
+    }
+    const bundles = files.filter(isBundlePath);
+    if (bundles.length > 0) {
+      const existing = plans.get(abs);
+      if (existing) {
+        existing.bundleFiles = bundles;
+        existing.allFiles = files;
+      } else addPlan({ root: abs, bundleFiles: bundles, allFiles: files });
+      whole.add(abs);
+    }
+    if (bundles.length === 0 && packages.length === 0) problems.push({ path: given, message: 'holds no method bundle (.mthds) and no METHODS.toml' });
+  }
+  for (const root of whole) delete plans.get(root)?.focus;
+  return { plans: [...plans.values()], problems };
+}
+
+/** Reads and builds a tree; faults of the files themselves come back as findings. */
+export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const bundles: Bundle[] = [];
+  const read = (file: string): string | undefined => {
+    const result = readMethodFile(file);
+    if (!result.ok) {
+      findings.push(makeFinding('method.package_invalid', { reason: 'file_unreadable', path: relativeTo(plan.root, file) }, file, { start: 0, end: 0 }));
+      const last = findings[findings.length - 1]!;
+      last.message = `${last.message} (the file ${result.message})`;
+      return undefined;
+    }
+    if ('fault' in result) {
+      findings.push(makeFinding('method.syntax', { finding: result.fault.message }, file, { start: result.fault.offset, end: result.fault.offset + 1 }));
+    }
+    return result.text;
+  };
+  for (const file of plan.bundleFiles) {
+    const text = read(file);
+    if (text !== undefined) bundles.push(buildBundle(file, parseToml(text)));
+  }
+  let manifest;
+  if (plan.manifestFile) {
+    const text = read(plan.manifestFile);
+    if (text !== undefined) manifest = buildManifest(plan.manifestFile, parseToml(text));
+  }
+  const files = new Set(plan.allFiles.map((f) => relativeTo(plan.root, f)));
+  return { tree: createTree(plan.root, bundles, manifest, files), findings };
+}
+
+export function relativeTo(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}

@@ -1,0 +1,56 @@
+// docs/errors.md is the output of renderErrorsMarkdown(); this test keeps them in sync.
+// Refresh the page with: UPDATE_DOCS=1 npx vitest run test/unit/registry/docs.test.ts
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  allEntries,
+  codeAnchor,
+  codeDocumentationUrl,
+  DEFAULT_DOCS_BASE,
+  renderErrorsMarkdown,
+} from '../../../server/src/registry/index.js';
+
+const DOCS_PATH = fileURLToPath(new URL('../../../docs/errors.md', import.meta.url));
+
+describe('docs/errors.md', () => {
+  const markdown = renderErrorsMarkdown();
+
+  it('is deterministic', () => {
+    expect(renderErrorsMarkdown()).toBe(markdown);
+  });
+
+  it('equals the generator output', () => {
+    if (process.env['UPDATE_DOCS'] === '1') writeFileSync(DOCS_PATH, markdown);
+    expect(existsSync(DOCS_PATH), 'docs/errors.md missing: run with UPDATE_DOCS=1').toBe(true);
+    expect(readFileSync(DOCS_PATH, 'utf8')).toBe(markdown);
+  });
+
+  it('has one section per code, anchored by the code with dots as dashes', () => {
+    const unescaped = markdown.replace(/\\(.)/g, '$1');
+    for (const e of allEntries()) {
+      const anchor = `<a id="${codeAnchor(e.code)}"></a>`;
+      expect(markdown.split(anchor).length - 1, e.code).toBe(1);
+      expect(unescaped).toContain(`### \`${e.code}\`: ${e.title}`);
+      expect(unescaped).toContain(e.explanation);
+    }
+    expect(codeAnchor('method.concept_unresolved')).toBe('method-concept_unresolved');
+    expect(codeAnchor('mthdsls.pipe.execution_failed')).toBe('mthdsls-pipe-execution_failed');
+  });
+
+  it('links every in-page anchor to an existing section', () => {
+    const ids = new Set([...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
+    for (const m of markdown.matchAll(/\]\(#([^)]+)\)/g)) expect(ids.has(m[1]), m[1]).toBe(true);
+  });
+
+  it('builds documentation links', () => {
+    expect(codeDocumentationUrl('method.concept_unresolved')).toBe(
+      'https://github.com/mthds-language-server/mthds-language-server/blob/main/docs/errors.md#method-concept_unresolved',
+    );
+    expect(DEFAULT_DOCS_BASE.endsWith('docs/errors.md')).toBe(true);
+    expect(codeDocumentationUrl('input.missing', 'https://example.org/errors')).toBe(
+      'https://example.org/errors#input-missing',
+    );
+  });
+});
