@@ -26,13 +26,28 @@ interface Entry {
  * optionality, dry run). The test fails if one of them starts being flagged, so the list stays true.
  */
 const PENDING_RULES: Record<string, string> = {
-  'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/prompt_input_mismatch.mthds': 'method.input_undeclared (template analysis)',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_dry_run_residual/bundle.mthds': 'dry run',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_input_stuff_spec_mismatch/bundle.mthds': 'method.input_concept_mismatch (data flow)',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_llm_output_cannot_be_image/bundle.mthds': 'method.output_concept_mismatch',
-  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_missing_input_variable/bundle.mthds': 'method.input_undeclared (template analysis)',
-  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_input_unguarded/bundle.mthds': 'method.optional_unhandled (optionality)',
-  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_output_required/bundle.mthds': 'method.optional_unhandled (optionality)',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_output_required/bundle.mthds': 'method.optional_unhandled (condition output)',
+};
+
+/** The registry code each negative fixture's stated error maps to (language reference §9.5). */
+const EXPECTED_CODES: Record<string, string> = {
+  'negative/Pipelex__pipelex/tests/integration/pipelex/pipes/pipelines/failing_pipelines.mthds': 'method.cycle',
+  'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/bad_pipe_type.mthds': 'method.pipe_type_invalid',
+  'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/missing_pipe_ref.mthds': 'method.pipe_unresolved',
+  'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/prompt_input_mismatch.mthds': 'method.input_undeclared',
+  'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/syntax_error.mthds': 'method.syntax',
+  'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/unknown_concept.mthds': 'method.concept_unresolved',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_missing_input_variable/bundle.mthds': 'method.input_undeclared',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_native_concept_redeclaration/bundle.mthds': 'method.name_conflict',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_input_unguarded/bundle.mthds': 'method.optional_unhandled',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_pipe_code_syntax/bundle.mthds': 'method.identifier_invalid',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_unknown_pipe_type/bundle.mthds': 'method.pipe_type_invalid',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_unresolved_concept_owned/bundle.mthds': 'method.concept_unresolved',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_unresolved_pipe_dependency/bundle.mthds': 'method.pipe_unresolved',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds/lint/invalid_schema.mthds': 'method.pipe_type_invalid',
 };
 
 /**
@@ -88,6 +103,7 @@ describe('the shared corpus', () => {
     const validWithErrors: string[] = [];
     const unflagged: string[] = [];
     const pendingFlagged: string[] = [];
+    const wrongCode: string[] = [];
     const byRule = new Map<string, number>();
     for (const e of bundles) {
       const errors = errorsOf(e);
@@ -104,6 +120,8 @@ describe('the shared corpus', () => {
         const pending = PENDING_RULES[rel(e)];
         if (pending !== undefined && errors.length > 0) pendingFlagged.push(rel(e));
         if (pending === undefined && errors.length === 0) unflagged.push(rel(e));
+        const expected = EXPECTED_CODES[rel(e)];
+        if (expected && !errors.some((f) => f.code === expected)) wrongCode.push(`${rel(e)}: expected ${expected}, got ${errors.map((f) => f.code).join(', ')}`);
       }
       if (e.expectation === 'unknown') for (const code of new Set(errors.map((f) => f.code))) byRule.set(code, (byRule.get(code) ?? 0) + 1);
     }
@@ -112,5 +130,6 @@ describe('the shared corpus', () => {
     expect(validWithErrors).toEqual([]);
     expect(unflagged).toEqual([]);
     expect(pendingFlagged).toEqual([]);
+    expect(wrongCode).toEqual([]);
   });
 });

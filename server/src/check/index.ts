@@ -14,6 +14,7 @@ import { checkNameConflicts } from './rules/names.js';
 import { checkReferences } from './rules/references.js';
 import { checkBundleShape } from './rules/shape.js';
 import { checkReferenceSyntax, checkTomlSyntax } from './rules/syntax.js';
+import { checkTemplateInputs } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
 
 export { compareFindings, makeFinding, type Finding, type Fix, type Severity, type TextEdit } from './finding.js';
@@ -30,6 +31,7 @@ export function checkTree(tree: MethodTree): Finding[] {
     checkConcepts(bundle, ctx.out);
     checkReferences(ctx, bundle);
     checkTemplateShorthands(bundle, ctx.out);
+    checkTemplateInputs(ctx, bundle);
   }
   checkNameConflicts(ctx);
   checkCycles(ctx);

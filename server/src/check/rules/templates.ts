@@ -3,33 +3,23 @@
 import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle } from '../../language/model.js';
 import { findSigilFaults } from '../../language/templates/shorthand.js';
-import type { ValueSpec } from '../../language/spec/values.js';
-import { getEntry } from '../../syntax/lookup.js';
+import { templateSites } from '../../language/templates/sites.js';
 import { makeFinding, replaceFix, type Finding } from '../finding.js';
-
-function isShorthandTemplate(spec: ValueSpec): boolean {
-  if (spec.kind === 'string') return spec.role === 'template' && spec.shorthands === true;
-  if (spec.kind === 'oneOf') return spec.options.some(isShorthandTemplate);
-  return false;
-}
 
 export function checkTemplateShorthands(bundle: Bundle, out: Finding[]): void {
   for (const pipe of bundle.pipes) {
-    if (!pipe.spec) continue;
     const inputs = new Set(pipe.inputs.map((i) => i.name));
     if (inputs.size === 0) continue;
-    for (const field of pipe.spec.fields) {
-      if (!isShorthandTemplate(field.value)) continue;
-      const node = getEntry(pipe.table, field.name)?.value;
-      if (node?.type !== 'string') continue;
-      for (const fault of findSigilFaults(node.value, inputs)) {
-        const range = stringSliceRange(node, fault.start, fault.end);
+    for (const site of templateSites(pipe).sites) {
+      if (!site.shorthands) continue;
+      for (const fault of findSigilFaults(site.node.value, inputs)) {
+        const range = stringSliceRange(site.node, fault.start, fault.end);
         const finding =
           fault.kind === 'inline'
             ? `inline \`${fault.sigil}${fault.path}\` is not allowed: use \`$${fault.path}\` inline, or put \`${fault.sigil}${fault.path}\` alone on its line`
             : `\`${fault.sigil}${fault.path}\` is padded with non-ASCII white space; only spaces and tabs may surround it on its line`;
         const fix = fault.kind === 'inline' && fault.sigil === '@' ? replaceFix(`Write \`$${fault.path}\``, bundle.file, range, `$${fault.path}`, false) : undefined;
-        out.push(makeFinding('method.template_invalid', { pipe: pipe.code, template: field.name, finding }, bundle.file, range, fix ? { fix } : {}));
+        out.push(makeFinding('method.template_invalid', { pipe: pipe.code, template: site.field, finding }, bundle.file, range, fix ? { fix } : {}));
       }
     }
   }

@@ -1,0 +1,155 @@
+// What templates read, against what pipes declare: method.input_undeclared, method.input_unused,
+// method.template_invalid (parse faults), method.template_private_name, method.optional_unhandled
+// (unguarded optional reads) and the warning method.input_presence_vacuous (language reference
+// §4.5, §6.3, §6.6, §6.7).
+
+import { stringSliceRange } from '../../language/buildBundle.js';
+import type { Bundle, InputDecl, PipeDecl } from '../../language/model.js';
+import { RUNTIME_TEMPLATE_NAMES, toPascalCase } from '../../language/spec/lexical.js';
+import { analyzeTemplate, type VariableRead } from '../../language/templates/analyze.js';
+import { templateSites } from '../../language/templates/sites.js';
+import { resolveConcept, type MethodTree } from '../../language/tree.js';
+import { getEntry } from '../../syntax/lookup.js';
+import type { LString, Range } from '../../syntax/types.js';
+import type { CheckContext } from '../context.js';
+import { appendToTableEdit, wholeLines } from '../edits.js';
+import { makeFinding, type Fix, type TextEdit } from '../finding.js';
+
+/** Metadata fields a template may read with a leading underscore. */
+const METADATA_FIELDS = new Set(['_stuff_name', '_content_class', '_concept_code', '_stuff_code']);
+
+interface Read extends VariableRead {
+  node: LString;
+  field: string;
+}
+
+export function checkTemplateInputs(ctx: CheckContext, bundle: Bundle): void {
+  for (const pipe of bundle.pipes) {
+    if (!pipe.spec || pipe.spec.inputRule === 'controller' || pipe.spec.inputRule === 'declared-needs') continue;
+    checkPipe(ctx, bundle, pipe);
+  }
+}
+
+function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+  const file = bundle.file;
+  const { sites, constructReads } = templateSites(pipe);
+  // A PipeLLM without a system prompt of its own takes the bundle's.
+  if (pipe.spec?.name === 'PipeLLM' && !getEntry(pipe.table, 'system_prompt') && bundle.systemPrompt) {
+    sites.push({ field: 'system_prompt', node: bundle.systemPrompt, shorthands: true, expression: false });
+  }
+  const declared = new Map(pipe.inputs.map((i) => [i.name, i]));
+  const reads: Read[] = [];
+  let complete = true;
+  for (const site of sites) {
+    const analysis = analyzeTemplate(site.node.value, site);
+    if (analysis.fault) {
+      complete = false;
+      const range = stringSliceRange(site.node, analysis.fault.start, analysis.fault.end);
+      ctx.out.push(makeFinding('method.template_invalid', { pipe: pipe.code, template: site.field, finding: analysis.fault.message }, file, range));
+      continue;
+    }
+    for (const r of analysis.reads) reads.push({ ...r, node: site.node, field: site.field });
+    for (const check of analysis.presenceChecks) {
+      const input = declared.get(check.root);
+      if (input?.ref?.io && input.ref.io.marker !== '?' && input.ref.io.multiplicity.kind === 'single') {
+        const range = stringSliceRange(site.node, check.start, check.end);
+        ctx.out.push(makeFinding('method.input_presence_vacuous', { pipe: pipe.code, input: check.root }, file, range));
+      }
+    }
+  }
+  for (const c of constructReads) {
+    const path = c.node.value.split('.');
+    reads.push({ path, start: 0, end: c.node.value.length, guarded: false, node: c.node, field: c.field });
+    if (path.some((seg) => seg.startsWith('_'))) {
+      ctx.out.push(makeFinding('method.template_private_name', { pipe: pipe.code, variables: [c.node.value] }, file, c.node.range));
+    }
+  }
+  const extraContext = composeExtraContext(pipe);
+
+  // Private names: a dotted read of an underscore-led attribute other than the metadata fields.
+  for (const r of reads) {
+    const bad = r.path.slice(1).find((seg) => seg.startsWith('_') && !METADATA_FIELDS.has(seg));
+    if (bad !== undefined && !r.field.startsWith('construct field')) {
+      ctx.out.push(makeFinding('method.template_private_name', { pipe: pipe.code, variables: [r.path.join('.')] }, file, stringSliceRange(r.node, r.start, r.end)));
+    }
+  }
+
+  // Rule 1: every root read is a declared input.
+  const reported = new Set<string>();
+  for (const r of reads) {
+    const root = r.path[0]!;
+    if (declared.has(root) || root.startsWith('_') || RUNTIME_TEMPLATE_NAMES.includes(root) || extraContext.has(root) || reported.has(root)) continue;
+    reported.add(root);
+    const range = stringSliceRange(r.node, r.start, r.end);
+    const fix = declareInputFix(ctx.tree, bundle, pipe, root);
+    ctx.out.push(makeFinding('method.input_undeclared', { pipe: pipe.code, variables: [root] }, file, range, fix ? { fix } : {}));
+  }
+
+  // Optional inputs must be read under a guard.
+  for (const r of reads) {
+    const input = declared.get(r.path[0]!);
+    if (!r.guarded && input?.ref?.io?.marker === '?' && !r.field.startsWith('construct field')) {
+      ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: input.name, site: 'template' }, file, stringSliceRange(r.node, r.start, r.end)));
+    }
+  }
+
+  // Rule 2: every declared input is read (only where the type reads inputs through templates).
+  if (pipe.spec?.inputRule !== 'templates-both-ways' || !complete) return;
+  const readRoots = new Set(reads.map((r) => r.path[0]!));
+  for (const input of pipe.inputs) {
+    if (readRoots.has(input.name) || !/^[a-z][a-z0-9_]*$/.test(input.name)) continue;
+    const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
+    ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, file, input.nameRange, { fix }));
+  }
+}
+
+/** Names given by a PipeCompose template table's `extra_context`. */
+function composeExtraContext(pipe: PipeDecl): Set<string> {
+  const template = getEntry(pipe.table, 'template')?.value;
+  const extra = template?.type === 'table' ? getEntry(template, 'extra_context')?.value : undefined;
+  return new Set(extra?.type === 'table' ? extra.entries.map((e) => e.key) : []);
+}
+
+/** Removes `name = "X"` from an inline `inputs = { ... }` (with its comma), or its line in a table. */
+export function removeInputEdit(bundle: Bundle, input: InputDecl): TextEdit {
+  const text = bundle.doc.text;
+  const inputs = getEntry(bundle.pipes.find((p) => p.inputs.includes(input))!.table, 'inputs')?.value;
+  if (inputs?.type === 'table' && inputs.origin === 'inline') {
+    const entries = inputs.entries;
+    const i = entries.findIndex((e) => e.key === input.name);
+    const entry = entries[i]!;
+    let range: Range;
+    if (entries.length === 1) range = { start: inputs.range.start + 1, end: inputs.range.end - 1 };
+    else if (i < entries.length - 1) range = { start: entry.range.start, end: entries[i + 1]!.range.start };
+    else range = { start: entries[i - 1]!.range.end, end: entry.range.end };
+    return { file: bundle.file, range, newText: entries.length === 1 ? ' ' : '' };
+  }
+  return { file: bundle.file, range: wholeLines(text, input.range), newText: '' };
+}
+
+/** Adds `name = "Concept"` to the pipe's inputs, guessing the concept from the name. */
+function declareInputFix(tree: MethodTree, bundle: Bundle, pipe: PipeDecl, name: string): Fix | undefined {
+  const guess = toPascalCase(name);
+  const concept = resolveConcept(tree, bundle, { code: guess }).kind !== 'unresolved' ? guess : 'Text';
+  const text = bundle.doc.text;
+  const inputs = getEntry(pipe.table, 'inputs');
+  const slot = `${name} = "${concept}"`;
+  let edit: TextEdit;
+  if (!inputs) {
+    const anchor = getEntry(pipe.table, 'description') ?? pipe.table.entries[0];
+    if (!anchor || !pipe.table.header) return undefined;
+    const lineEnd = wholeLines(text, anchor.range).end;
+    const newline = text.includes('\r\n') ? '\r\n' : '\n';
+    edit = { file: bundle.file, range: { start: lineEnd, end: lineEnd }, newText: `inputs = { ${slot} }${lineEnd === text.length && !text.endsWith('\n') ? '' : newline}` };
+    if (lineEnd === text.length && !text.endsWith('\n')) edit.newText = `${newline}inputs = { ${slot} }`;
+  } else if (inputs.value.type === 'table' && inputs.value.origin === 'inline') {
+    const close = inputs.value.range.end - 1;
+    const empty = inputs.value.entries.length === 0;
+    let at = close;
+    while (at > inputs.value.range.start + 1 && text[at - 1] === ' ') at -= 1;
+    edit = { file: bundle.file, range: { start: at, end: close }, newText: empty ? ` ${slot} ` : `, ${slot} ` };
+  } else if (inputs.value.type === 'table') {
+    edit = appendToTableEdit(bundle.file, text, inputs.value, slot);
+  } else return undefined;
+  return { title: `Declare input \`${name}\` as ${concept}`, edits: [edit], safe: false };
+}

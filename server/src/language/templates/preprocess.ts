@@ -1,0 +1,117 @@
+// The shorthand preprocessor: turns `$var`, `@var` and `@?var` into Jinja2, exactly as the
+// reference runtime does (language reference §6.2), and keeps a map from each output offset back
+// to the template offset it came from, so that Jinja findings land on the text the author wrote.
+
+const PATH = String.raw`[a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)*`;
+const DOLLAR = new RegExp(String.raw`(?<!\w)\$(${PATH})(?![a-zA-Z0-9_])(?![ \t]+[({"'])`, 'g');
+const AT_LINE = new RegExp(String.raw`^([ \t]*)(@\??)(${PATH})([ \t]*)$`);
+
+/** Sentinels standing for escaped `@@` and `$$` while rewriting (private-use characters). */
+const AT_SENTINEL = '\uE000';
+const DOLLAR_SENTINEL = '\uE001';
+
+export interface ShorthandUse {
+  sigil: '$' | '@' | '@?';
+  path: string;
+  /** Offsets of the sigil and path in the original template. */
+  start: number;
+  end: number;
+}
+
+export interface Preprocessed {
+  /** The Jinja2 source. */
+  jinja: string;
+  /**
+   * For each offset of `jinja` (and one past the end), the offset in the original template it
+   * comes from. Text produced by a rewrite maps to the start of the shorthand it replaces.
+   */
+  sourceOffsets: Int32Array;
+  uses: ShorthandUse[];
+}
+
+interface Piece {
+  text: string;
+  /** Template offset of the piece's first character; when `verbatim`, each character follows. */
+  source: number;
+  verbatim: boolean;
+}
+
+/**
+ * Rewrites the shorthands. Line endings are kept as written (offsets stay exact); `\r\n` is only
+ * treated as a line break for the line-bounded `@` rule.
+ */
+export function preprocessShorthands(template: string): Preprocessed {
+  const uses: ShorthandUse[] = [];
+  // Escapes become one sentinel each, but still cover two template characters.
+  const pieces: Piece[] = [];
+  let lineStart = 0;
+  while (lineStart <= template.length) {
+    let lineEnd = template.indexOf('\n', lineStart);
+    const hasNewline = lineEnd >= 0;
+    if (!hasNewline) lineEnd = template.length;
+    const contentEnd = lineEnd > lineStart && template[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
+    rewriteLine(template, lineStart, contentEnd, pieces, uses);
+    if (contentEnd < lineEnd + (hasNewline ? 1 : 0)) {
+      pieces.push({ text: template.slice(contentEnd, hasNewline ? lineEnd + 1 : lineEnd), source: contentEnd, verbatim: true });
+    }
+    if (!hasNewline) break;
+    lineStart = lineEnd + 1;
+  }
+  let jinja = '';
+  const offsets: number[] = [];
+  for (const piece of pieces) {
+    for (let i = 0; i < piece.text.length; i++) offsets.push(piece.verbatim ? piece.source + i : piece.source);
+    jinja += piece.text;
+  }
+  offsets.push(template.length);
+  return { jinja, sourceOffsets: Int32Array.from(offsets), uses };
+}
+
+function rewriteLine(template: string, start: number, end: number, pieces: Piece[], uses: ShorthandUse[]): void {
+  // Escapes first, so that `@@x` and `$$x` never read as shorthands.
+  let line = '';
+  const lineSource: number[] = [];
+  for (let i = start; i < end; i++) {
+    const c = template[i]!;
+    if ((c === '@' || c === '$') && template[i + 1] === c) {
+      line += c === '@' ? AT_SENTINEL : DOLLAR_SENTINEL;
+      lineSource.push(i);
+      i += 1;
+      continue;
+    }
+    line += c;
+    lineSource.push(i);
+  }
+  lineSource.push(end);
+  const emit = (from: number, to: number): void => {
+    // Copies line[from, to) verbatim, restoring the escapes as single characters.
+    for (let i = from; i < to; i++) {
+      const c = line[i]!;
+      const source = lineSource[i]!;
+      if (c === AT_SENTINEL) pieces.push({ text: '@', source, verbatim: false });
+      else if (c === DOLLAR_SENTINEL) pieces.push({ text: '$', source, verbatim: false });
+      else pieces.push({ text: c, source, verbatim: true });
+    }
+  };
+  const at = AT_LINE.exec(line);
+  if (at) {
+    const [, lead, sigil, path, trail] = at as unknown as [string, string, '@' | '@?', string, string];
+    const sigilAt = lead.length;
+    emit(0, sigilAt);
+    const source = lineSource[sigilAt]!;
+    uses.push({ sigil, path, start: source, end: lineSource[sigilAt + sigil.length + path.length]! });
+    const tag = `{{ ${path}|tag(${JSON.stringify(path)}) }}`;
+    pieces.push({ text: sigil === '@?' ? `{% if ${path} %}${tag}{% endif %}` : tag, source, verbatim: false });
+    emit(line.length - trail.length, line.length);
+    return;
+  }
+  let last = 0;
+  for (const m of line.matchAll(DOLLAR)) {
+    emit(last, m.index);
+    const source = lineSource[m.index]!;
+    uses.push({ sigil: '$', path: m[1]!, start: source, end: lineSource[m.index + m[0].length]! });
+    pieces.push({ text: `{{ ${m[1]}|format() }}`, source, verbatim: false });
+    last = m.index + m[0].length;
+  }
+  emit(last, line.length);
+}

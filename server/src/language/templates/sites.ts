@@ -1,0 +1,73 @@
+// Where a pipe holds templates: every template string of a pipe, with how it is read. One place,
+// so that checks, completion and semantic tokens agree on what is a template.
+
+import { getEntry } from '../../syntax/lookup.js';
+import type { LString, LTable } from '../../syntax/types.js';
+import type { PipeDecl } from '../model.js';
+import type { ValueSpec } from '../spec/values.js';
+
+export interface TemplateSite {
+  /** The field as the registry names templates: `prompt`, `template`, `construct field 'a.b'`... */
+  field: string;
+  node: LString;
+  shorthands: boolean;
+  /** A bare expression, wrapped in `{{ }}` by the runtime. */
+  expression: boolean;
+}
+
+/** A `{ from = "path" }` of a construct: a direct read of working memory. */
+export interface ConstructRead {
+  field: string;
+  node: LString;
+}
+
+function templateSpec(spec: ValueSpec): { shorthands: boolean; expression: boolean } | undefined {
+  if (spec.kind === 'string' && (spec.role === 'template' || spec.role === 'expression')) {
+    return { shorthands: spec.shorthands === true, expression: spec.role === 'expression' };
+  }
+  if (spec.kind === 'oneOf') {
+    for (const o of spec.options) {
+      const found = templateSpec(o);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+export function templateSites(pipe: PipeDecl): { sites: TemplateSite[]; constructReads: ConstructRead[] } {
+  const sites: TemplateSite[] = [];
+  const constructReads: ConstructRead[] = [];
+  if (!pipe.spec) return { sites, constructReads };
+  for (const field of pipe.spec.fields) {
+    const how = templateSpec(field.value);
+    const node = getEntry(pipe.table, field.name)?.value;
+    if (how && node?.type === 'string') sites.push({ field: field.name, node, ...how });
+    // The table form of a PipeCompose template.
+    if (field.name === 'template' && node?.type === 'table') {
+      const inner = getEntry(node, 'template')?.value;
+      if (inner?.type === 'string') sites.push({ field: 'template', node: inner, shorthands: true, expression: false });
+    }
+  }
+  const construct = getEntry(pipe.table, 'construct')?.value;
+  if (construct?.type === 'table') walkConstruct(construct, '', sites, constructReads);
+  const questions = getEntry(pipe.table, 'questions')?.value;
+  if (questions?.type === 'table') {
+    for (const q of questions.entries) {
+      const text = q.value.type === 'table' ? getEntry(q.value, 'question')?.value : undefined;
+      if (text?.type === 'string') sites.push({ field: `questions.${q.key}.question`, node: text, shorthands: true, expression: false });
+    }
+  }
+  return { sites, constructReads };
+}
+
+function walkConstruct(table: LTable, prefix: string, sites: TemplateSite[], reads: ConstructRead[]): void {
+  for (const e of table.entries) {
+    if (e.value.type !== 'table') continue;
+    const path = prefix === '' ? e.key : `${prefix}.${e.key}`;
+    const from = getEntry(e.value, 'from')?.value;
+    const template = getEntry(e.value, 'template')?.value;
+    if (from?.type === 'string') reads.push({ field: `construct field '${path}'`, node: from });
+    else if (template?.type === 'string') sites.push({ field: `construct field '${path}'`, node: template, shorthands: true, expression: false });
+    else if (!from && !template) walkConstruct(e.value, path, sites, reads);
+  }
+}
