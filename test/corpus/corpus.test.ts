@@ -27,9 +27,6 @@ interface Entry {
  */
 const PENDING_RULES: Record<string, string> = {
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_dry_run_residual/bundle.mthds': 'dry run',
-  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_input_stuff_spec_mismatch/bundle.mthds': 'method.input_concept_mismatch (data flow)',
-  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_llm_output_cannot_be_image/bundle.mthds': 'method.output_concept_mismatch',
-  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_output_required/bundle.mthds': 'method.optional_unhandled (condition output)',
 };
 
 /** The registry code each negative fixture's stated error maps to (language reference §9.5). */
@@ -41,6 +38,9 @@ const EXPECTED_CODES: Record<string, string> = {
   'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/syntax_error.mthds': 'method.syntax',
   'negative/Pipelex__pipelex-api/postman/sample-bundles/invalid/unknown_concept.mthds': 'method.concept_unresolved',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_missing_input_variable/bundle.mthds': 'method.input_undeclared',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_input_stuff_spec_mismatch/bundle.mthds': 'method.input_concept_mismatch',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_llm_output_cannot_be_image/bundle.mthds': 'method.output_concept_mismatch',
+  'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_output_required/bundle.mthds': 'method.optional_unhandled',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_native_concept_redeclaration/bundle.mthds': 'method.name_conflict',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_optional_input_unguarded/bundle.mthds': 'method.optional_unhandled',
   'negative/Pipelex__vscode-pipelex/test-data/mthds-corpus/entries/invalid_pipe_code_syntax/bundle.mthds': 'method.identifier_invalid',
@@ -61,6 +61,11 @@ const VALID_BUT_FLAGGED: Record<string, { codes: string[]; reason: string }> = {
   'Pipelex__pipelex/tests/e2e/pipelex/pipes/additive_multi_file_library/header_and_definition/header.mthds': { codes: ['method.concept_unresolved'], reason: 'KeyFinding is declared in a library loaded beside this folder, not in the corpus' },
   'Pipelex__pipelex/tests/e2e/pipelex/pipes/additive_multi_file_library/header_and_definition/definition.mthds': { codes: ['method.concept_unresolved'], reason: 'research.KeyFinding is declared in a library loaded beside this folder, not in the corpus' },
   'Pipelex__pipelex/tests/e2e/pipelex/pipes/pipe_controller/pipe_parallel/parallel_graph_add_each.mthds': { codes: ['method.identifier_invalid'], reason: 'a step stores its result as "...": the registry requires stored names of the input-name form' },
+  'Pipelex__methods/methods/doc_summarizer/bundle.mthds': { codes: ['method.output_concept_mismatch'], reason: 'a PipeParallel declares `output = "Anything"`; its output must be Composite or a structured concept (parallel/pipe_parallel_blueprint.py)' },
+  'Pipelex__methods/methods/rfp_qualifier/bundle.mthds': { codes: ['method.output_concept_mismatch', 'method.output_multiplicity_mismatch'], reason: 'a PipeParallel declares `output = "Page[]"`: a list is PipeBatch\'s shape, and Page is not a combination of branches' },
+  'Pipelex__mthds-ui/data/pipelines/pipeline_31/bundle.mthds': { codes: ['method.output_concept_mismatch', 'method.output_multiplicity_mismatch'], reason: 'same bundle as Pipelex/methods rfp_qualifier: a PipeParallel declares `output = "Page[]"`' },
+  'Pipelex__mthds-ui/data/pipelines/pipeline_05/bundle.mthds': { codes: ['method.wiring_invalid'], reason: 'a PipeParallel with a structured output whose required fields no branch result fills (registry: method.wiring_invalid)' },
+  'Pipelex__mthds-ui/data/pipelines/pipeline_18/bundle.mthds': { codes: ['method.output_multiplicity_mismatch', 'method.wiring_invalid'], reason: 'a PipeParallel with a list output (`ReviewFinding[]`) whose fields no branch result fills' },
   'Pipelex__pipelex/tests/integration/pipelex/pipes/pipelines/multiplicity.mthds': { codes: ['method.concept_unresolved'], reason: 'ImgGenPrompt is not a native of the set pinned at MTHDS 3.0.0 (Text replaces it)' },
 };
 
@@ -112,7 +117,8 @@ describe('the shared corpus', () => {
       if (errors.length > 0) bucket.flagged += 1;
       const known = VALID_BUT_FLAGGED[rel(e)];
       if (known) {
-        expect([...new Set(errors.map((f) => f.code))], rel(e)).toEqual(known.codes);
+        const found = [...new Set(errors.map((f) => f.code))];
+        if (found.join() !== known.codes.join()) validWithErrors.push(`${rel(e)}: expected only ${known.codes.join(', ')}: ${errors.map((f) => `${f.code} ${f.message}`).join(' | ')}`);
         continue;
       }
       if (e.expectation === 'valid' && errors.length > 0) validWithErrors.push(`${rel(e)}: ${errors.map((f) => `${f.code} ${f.message}`).join(' | ')}`);

@@ -14,6 +14,8 @@ import { checkNameConflicts } from './rules/names.js';
 import { checkReferences } from './rules/references.js';
 import { checkBundleShape } from './rules/shape.js';
 import { checkReferenceSyntax, checkTomlSyntax } from './rules/syntax.js';
+import { checkFlows } from './rules/flow.js';
+import { checkOperatorKinds } from './rules/operators.js';
 import { checkTemplateInputs } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
 
@@ -32,6 +34,8 @@ export function checkTree(tree: MethodTree): Finding[] {
     checkReferences(ctx, bundle);
     checkTemplateShorthands(bundle, ctx.out);
     checkTemplateInputs(ctx, bundle);
+    checkOperatorKinds(ctx, bundle);
+    checkFlows(ctx, bundle);
   }
   checkNameConflicts(ctx);
   checkCycles(ctx);

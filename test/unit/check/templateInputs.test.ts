@@ -31,8 +31,10 @@ describe('method.input_undeclared', () => {
   });
   it('applies to a PipeCondition expression', () => {
     const text = `${HEADER}[pipe.c]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { x = "Text" }\noutput = "Text?"\nexpression = "y.text"\noutcomes = { a = "fail" }\ndefault_outcome = "continue"\n`;
-    // A condition is a controller: its expression roots count among its needs, checked by the data-flow rules.
-    expect(only(check(text), 'method.input_undeclared')).toEqual([]);
+    // A condition is a controller: its expression roots count among its needs.
+    const found = check(text);
+    expect(only(found, 'method.input_undeclared').map((f) => [f.params['variables'], textAt(text, f)])).toEqual([[['y'], 'y.text']]);
+    expect(only(found, 'method.input_unused').map((f) => f.params['variables'])).toEqual([['x']]);
   });
 });
 

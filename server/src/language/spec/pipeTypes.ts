@@ -3,7 +3,7 @@
 // use gets a migration message instead of a bare "unknown".
 
 import { EXTRACT_SETTING, IMG_GEN_SETTING, JUDGMENT_SETTING, LLM_SETTING, SEARCH_SETTING, modelField } from './settings.js';
-import { PATH, SNAKE } from './lexical.js';
+import { SNAKE } from './lexical.js';
 import type { FieldSpec, ModelCategory, TableRule, TableSpec, TemplateCategory, ValueSpec } from './values.js';
 
 export type PipeTypeName =
@@ -88,7 +88,8 @@ export const STEP_TABLE: TableSpec = {
   closed: true,
   fields: [
     { name: 'pipe', value: { kind: 'string', role: 'pipe-ref', nonEmpty: true }, doc: 'The pipe this step runs.' },
-    { name: 'from', value: { kind: 'string', role: 'path', pattern: PATH, patternName: 'a dotted path like `invoice.total`' }, doc: 'Binding step: copy the value at this working-memory path.' },
+    // Its grammar is a binding-step rule (method.binding_step_invalid), checked with the data flow.
+    { name: 'from', value: { kind: 'string', role: 'path' }, doc: 'Binding step: copy the value at this working-memory path, e.g. `invoice.total`.' },
     { name: 'result', value: { kind: 'string', role: 'stored-name' }, doc: 'Name under which the step output is stored in working memory.' },
     { name: 'nb_output', value: { kind: 'integer', min: 1 }, doc: 'Ask the step pipe for exactly this many outputs.' },
     { name: 'multiple_output', value: { kind: 'boolean' }, doc: 'Ask the step pipe for a list of outputs of its choosing.' },

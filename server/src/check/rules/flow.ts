@@ -1,0 +1,473 @@
+// Data flow through controllers (language reference §7.3-7.7): the typed slots of a sequence,
+// binding steps and their paths, batches, parallel branches and condition outcomes, against what
+// each controller declares. Raises method.input_undeclared, method.input_unused,
+// method.input_concept_mismatch, method.output_concept_mismatch, method.output_multiplicity_mismatch,
+// method.wiring_invalid, method.field_path_unresolved, method.binding_step_invalid and
+// method.optional_unhandled (sequence_step, condition, condition_output, parallel_branch).
+
+import { contentFields, displayConcept, isCompatible, lookupConcept, nativeConcept, type Concept } from '../../language/concepts.js';
+import { stringSliceRange } from '../../language/buildBundle.js';
+import type { Bundle, InputDecl, PipeDecl, PipeRefSite } from '../../language/model.js';
+import type { Multiplicity } from '../../language/references.js';
+import { PATH, SNAKE } from '../../language/spec/lexical.js';
+import { analyzeTemplate } from '../../language/templates/analyze.js';
+import { resolvePipe } from '../../language/tree.js';
+import { getEntry } from '../../syntax/lookup.js';
+import type { Range } from '../../syntax/types.js';
+import type { CheckContext } from '../context.js';
+import { makeFinding, type Fix } from '../finding.js';
+import { removeInputEdit } from './templateInputs.js';
+
+/** What a name holds in working memory at some point of a flow. */
+interface Slot {
+  /** Undefined when the concept is unknown (unresolved, or not worth checking). */
+  concept?: Concept;
+  multiplicity: Multiplicity;
+  maybeAbsent: boolean;
+  /** Who stored it, for messages: `input`, or the step's result. */
+  origin: string;
+}
+
+const SINGLE: Multiplicity = { kind: 'single' };
+const LIST: Multiplicity = { kind: 'list' };
+
+/** Whether a value of multiplicity `source` fits a slot declared `target` (§7.8). */
+function multiplicityFits(source: Multiplicity, target: Multiplicity): boolean {
+  if (target.kind === 'single') return source.kind === 'single';
+  if (target.kind === 'list') return source.kind !== 'single';
+  return source.kind === 'fixed' && source.count === target.count;
+}
+
+function multiplicityName(m: Multiplicity): 'single' | 'list' | 'fixed' {
+  return m.kind;
+}
+
+export function checkFlows(ctx: CheckContext, bundle: Bundle): void {
+  for (const pipe of bundle.pipes) {
+    if (pipe.steps.length > 0) checkStepShapes(ctx, bundle, pipe);
+    switch (pipe.spec?.name) {
+      case 'PipeSequence':
+        checkSequence(ctx, bundle, pipe);
+        break;
+      case 'PipeParallel':
+        checkParallel(ctx, bundle, pipe);
+        break;
+      case 'PipeCondition':
+        checkCondition(ctx, bundle, pipe);
+        break;
+      case 'PipeBatch':
+        checkBatch(ctx, bundle, pipe);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function outputOf(ctx: CheckContext, pipe: PipeDecl): Slot | undefined {
+  const io = pipe.output?.io;
+  if (!io) return undefined;
+  const slot: Slot = { multiplicity: io.multiplicity, maybeAbsent: io.marker === '?', origin: pipe.code };
+  const concept = lookupConcept(ctx.tree, pipe.bundle, io);
+  if (concept) slot.concept = concept;
+  return slot;
+}
+
+function inputSlot(ctx: CheckContext, bundle: Bundle, input: InputDecl): Slot {
+  const io = input.ref?.io;
+  const slot: Slot = { multiplicity: io?.multiplicity ?? SINGLE, maybeAbsent: io?.marker === '?', origin: 'input' };
+  const concept = io ? lookupConcept(ctx.tree, bundle, io) : undefined;
+  if (concept) slot.concept = concept;
+  return slot;
+}
+
+function isOpen(c: Concept | undefined): boolean {
+  return c === undefined || (c.kind === 'native' && (c.native.code === 'Anything' || c.native.code === 'Dynamic'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step shapes: binding steps and batching keys.
+
+function checkStepShapes(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+  const inParallel = pipe.spec?.name === 'PipeParallel';
+  for (const step of pipe.steps) {
+    const fieldPath = `pipe.${pipe.code}.${inParallel ? 'branches' : 'steps'}[${step.index}]`;
+    const invalid = (range: Range): void => {
+      ctx.out.push(makeFinding('method.binding_step_invalid', { pipe: pipe.code, field_path: fieldPath }, bundle.file, range));
+    };
+    const has = (key: string): boolean => getEntry(step.node, key) !== undefined;
+    if (!has('pipe') && !has('from')) {
+      ctx.out.push(makeFinding('method.schema_violation', { field_path: fieldPath, finding: 'a step needs `pipe` (a pipe step) or `from` (a binding step)' }, bundle.file, step.node.range));
+      continue;
+    }
+    if (has('from')) {
+      if (inParallel) invalid(step.node.range);
+      else if (has('pipe')) invalid(getEntry(step.node, 'from')!.keyRange);
+      else if (!step.result) invalid(step.node.range);
+      else if (['nb_output', 'multiple_output', 'batch_over', 'batch_as'].some(has)) invalid(step.node.range);
+      else if (!SNAKE.test(step.result.value)) invalid(step.result.range);
+      else if (step.from && !PATH.test(step.from.value)) invalid(step.from.range);
+      else if (step.from?.value.split('.').some((seg) => seg.startsWith('_'))) invalid(step.from.range);
+      continue;
+    }
+    if (step.batchOver?.value.includes('.')) {
+      if (inParallel || !PATH.test(step.batchOver.value)) invalid(step.batchOver.range);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sequences.
+
+function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+  const slots = new Map<string, Slot>();
+  const declared = new Map(pipe.inputs.map((i) => [i.name, i]));
+  for (const input of pipe.inputs) slots.set(input.name, inputSlot(ctx, bundle, input));
+  const needed = new Map<string, Range>();
+  const used = new Set<string>();
+  const domain = bundle.domain?.value;
+  let last: Slot | undefined;
+  let lastRange: Range = pipe.codeRange;
+  let incomplete = false;
+
+  /** Reads a name at a step; records needs and returns the slot. */
+  const read = (name: string, range: Range): Slot | undefined => {
+    const slot = slots.get(name);
+    if (slot?.origin === 'input' || (!slot && declared.has(name))) used.add(name);
+    if (!slot && !needed.has(name)) needed.set(name, range);
+    return slot;
+  };
+
+  for (const step of pipe.steps) {
+    if (step.from) {
+      const root = step.from.value.split('.')[0]!;
+      const slot = read(root, step.from.range);
+      const derived = slot ? walkPath(ctx, bundle, pipe, step.from.value, slot, step.from.range) : undefined;
+      const stored: Slot = derived ?? { multiplicity: SINGLE, maybeAbsent: false, origin: step.result?.value ?? '' };
+      if (step.result) slots.set(step.result.value, { ...stored, origin: step.result.value });
+      last = stored;
+      lastRange = step.node.range;
+      continue;
+    }
+    if (!step.pipe?.ref) continue;
+    const target = resolvePipe(ctx.tree, bundle, step.pipe.ref);
+    if (target.kind !== 'pipe') {
+      // A pipe of another package (or unresolved): its needs are unknown, its result is stored.
+      incomplete = true;
+      if (step.result) slots.set(step.result.value, { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value });
+      last = undefined;
+      continue;
+    }
+    const callee = target.decl;
+    let liftable = false;
+    // Inline batching: the step runs once per item of `batch_over`, the item named `batch_as`.
+    let itemSlot: Slot | undefined;
+    if (step.batchOver && step.batchAs) {
+      const over = step.batchOver.value;
+      const root = over.split('.')[0]!;
+      const list = read(root, step.batchOver.range);
+      const listSlot = list && over.includes('.') ? walkPath(ctx, bundle, pipe, over, list, step.batchOver.range) : list;
+      if (listSlot && listSlot.multiplicity.kind === 'single') {
+        ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: over, finding: `\`batch_over\` must name a list, but \`${over}\` holds a single value` }, bundle.file, step.batchOver.range));
+      }
+      itemSlot = listSlot ? { ...listSlot, multiplicity: SINGLE, maybeAbsent: false } : undefined;
+      if (!callee.inputs.some((i) => i.name === step.batchAs!.value)) {
+        ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: step.batchAs.value, finding: `the step pipe \`${callee.code}\` has no input named \`${step.batchAs.value}\` to receive each item` }, bundle.file, step.batchAs.range));
+      }
+    }
+    for (const input of callee.inputs) {
+      const want = inputSlot(ctx, callee.bundle, input);
+      const have = itemSlot && input.name === step.batchAs?.value ? itemSlot : read(input.name, siteRange(step.pipe));
+      if (!have) continue;
+      // A plain input reading a maybe-absent value lifts the step; `!` fails the run instead.
+      if (have.maybeAbsent && input.ref?.io?.marker === undefined) liftable = true;
+      // Concepts only: the reference runtime accepts a list where one item is read and the reverse.
+      const conceptOk = isOpen(have.concept) || isOpen(want.concept) || isCompatible(ctx.tree, have.concept!, want.concept!);
+      if (!conceptOk) {
+        const shown = have.concept ? `${displayConcept(have.concept, domain)}${formatM(have.multiplicity)}` : input.name;
+        ctx.out.push(
+          makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: input.name, declared: shown, expected: [want.concept ? `${displayConcept(want.concept, domain)}${formatM(want.multiplicity)}` : input.name] }, bundle.file, siteRange(step.pipe)),
+        );
+      }
+    }
+    const out = outputOf(ctx, callee);
+    let stored: Slot = out ?? { multiplicity: SINGLE, maybeAbsent: false, origin: callee.code };
+    if (step.batchOver) stored = { ...stored, multiplicity: LIST, maybeAbsent: false };
+    else if (step.nbOutput) stored = { ...stored, multiplicity: step.nbOutput.value === 1 ? SINGLE : { kind: 'fixed', count: step.nbOutput.value } };
+    else if (step.multipleOutput?.value) stored = { ...stored, multiplicity: LIST };
+    if (liftable && stored.multiplicity.kind === 'single') stored = { ...stored, maybeAbsent: true };
+    if (stored.multiplicity.kind !== 'single') stored = { ...stored, maybeAbsent: false };
+    for (const [name, slot] of alwaysStored(ctx, callee)) slots.set(name, slot);
+    if (step.result) slots.set(step.result.value, { ...stored, origin: step.result.value });
+    last = stored;
+    lastRange = siteRange(step.pipe);
+  }
+
+  reportNeeds(ctx, bundle, pipe, needed, used, !incomplete);
+  const declaredOut = outputOf(ctx, pipe);
+  if (last && declaredOut && pipe.output) compareOutput(ctx, bundle, pipe, last, declaredOut, lastRange, 'sequence_step');
+}
+
+/** The reference inside its quotes. */
+function siteRange(site: PipeRefSite): Range {
+  return site.ref ? stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd) : site.node.range;
+}
+
+function formatM(m: Multiplicity): string {
+  return m.kind === 'single' ? '' : m.kind === 'list' ? '[]' : `[${m.count}]`;
+}
+
+/** Names a nested controller stores in its caller's memory on every run. */
+function alwaysStored(ctx: CheckContext, pipe: PipeDecl, depth = 0): Array<[string, Slot]> {
+  if (depth > 8) return [];
+  const out: Array<[string, Slot]> = [];
+  if (pipe.spec?.name === 'PipeSequence') {
+    for (const step of pipe.steps) {
+      if (!step.result) continue;
+      const target = step.pipe?.ref ? resolvePipe(ctx.tree, pipe.bundle, step.pipe.ref) : undefined;
+      if (target?.kind === 'pipe') out.push(...alwaysStored(ctx, target.decl, depth + 1));
+      const slot = target?.kind === 'pipe' ? outputOf(ctx, target.decl) : undefined;
+      out.push([step.result.value, slot ? { ...slot, origin: step.result.value } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value }]);
+    }
+  } else if (pipe.spec?.name === 'PipeParallel') {
+    const add = getEntry(pipe.table, 'add_each_output')?.value;
+    if (add?.type === 'boolean' && add.value) {
+      for (const step of pipe.steps) {
+        if (!step.result || !step.pipe?.ref) continue;
+        const target = resolvePipe(ctx.tree, pipe.bundle, step.pipe.ref);
+        const slot = target.kind === 'pipe' ? outputOf(ctx, target.decl) : undefined;
+        out.push([step.result.value, slot ? { ...slot, origin: step.result.value } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value }]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Needed names against the declaration: undeclared needs, and declared inputs nothing needs. */
+function reportNeeds(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, needed: Map<string, Range>, used: Set<string>, checkUnused: boolean): void {
+  const declared = new Set(pipe.inputs.map((i) => i.name));
+  for (const [name, range] of needed) {
+    if (declared.has(name) || name.startsWith('_')) continue;
+    ctx.out.push(makeFinding('method.input_undeclared', { pipe: pipe.code, variables: [name] }, bundle.file, range));
+  }
+  if (!checkUnused) return;
+  for (const input of pipe.inputs) {
+    if (used.has(input.name) || needed.has(input.name) || !SNAKE.test(input.name)) continue;
+    const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
+    ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, bundle.file, input.nameRange, { fix }));
+  }
+}
+
+/** The produced value against the declared output: concept, multiplicity, presence. */
+function compareOutput(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, produced: Slot, declared: Slot, range: Range, site: 'sequence_step' | 'condition'): void {
+  const domain = bundle.domain?.value;
+  const raw = pipe.output!.raw;
+  if (produced.concept && declared.concept && !isOpen(declared.concept) && !isOpen(produced.concept) && !isCompatible(ctx.tree, produced.concept, declared.concept)) {
+    ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: raw, pipe_type: pipe.spec!.name, expected: [displayConcept(produced.concept, domain)] }, bundle.file, pipe.output!.node.range));
+  } else if (!multiplicityFits(produced.multiplicity, declared.multiplicity) && !isOpen(produced.concept)) {
+    ctx.out.push(makeFinding('method.output_multiplicity_mismatch', { pipe: pipe.code, declared: raw, expected: multiplicityName(produced.multiplicity) }, bundle.file, pipe.output!.node.range));
+  }
+  if (produced.maybeAbsent && !declared.maybeAbsent) {
+    ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: produced.origin, site }, bundle.file, range));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binding paths.
+
+/** Walks `root.a.b` through the structures; reports the first segment that does not resolve. */
+function walkPath(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, path: string, root: Slot, range: Range): Slot | undefined {
+  const segments = path.split('.');
+  let concept = root.concept;
+  let crossedList = root.multiplicity.kind !== 'single';
+  let maybeAbsent = root.maybeAbsent;
+  for (let i = 1; i < segments.length; i++) {
+    if (!concept || isOpen(concept) || (concept.kind === 'native' && concept.native.code === 'Composite')) return undefined;
+    const fields = contentFields(ctx.tree, concept);
+    const segment = segments[i]!;
+    const field = fields?.find((f) => f.name === segment);
+    if (!field) {
+      ctx.out.push(makeFinding('method.field_path_unresolved', { pipe: pipe.code, path, segment, available_fields: (fields ?? []).map((f) => f.name) }, bundle.file, range));
+      return undefined;
+    }
+    if (!field.required && !field.hasDefault) maybeAbsent = true;
+    if (field.type === 'list') crossedList = true;
+    if (field.type === 'dict') concept = nativeConcept('JSON');
+    else if (field.concept) concept = field.concept;
+    else concept = nativeConcept(scalarNative(field.itemType ?? field.type));
+  }
+  const slot: Slot = { multiplicity: crossedList ? LIST : SINGLE, maybeAbsent: crossedList ? false : maybeAbsent, origin: path };
+  if (concept) slot.concept = concept;
+  return slot;
+}
+
+function scalarNative(type: string): string {
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 'Number';
+    case 'boolean':
+      return 'YesNo';
+    case 'date':
+    case 'datetime':
+      return 'Date';
+    case 'time':
+      return 'Time';
+    case 'dict':
+      return 'JSON';
+    default:
+      return 'Text';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parallel, condition, batch.
+
+function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+  const needed = new Map<string, Range>();
+  const used = new Set<string>();
+  const results = new Map<string, { slot: Slot | undefined; range: Range }>();
+  const declared = outputOf(ctx, pipe);
+  const domain = bundle.domain?.value;
+  for (const step of pipe.steps) {
+    if (!step.pipe?.ref) continue;
+    const target = resolvePipe(ctx.tree, bundle, step.pipe.ref);
+    if (target.kind !== 'pipe') continue;
+    for (const input of target.decl.inputs) {
+      used.add(input.name);
+      if (!needed.has(input.name)) needed.set(input.name, siteRange(step.pipe));
+    }
+    if (step.result) {
+      if (results.has(step.result.value)) {
+        ctx.out.push(makeFinding('method.name_conflict', { name: step.result.value, conflict: 'duplicate_declaration' }, bundle.file, step.result.range));
+      }
+      results.set(step.result.value, { slot: outputOf(ctx, target.decl), range: step.result.range });
+    }
+  }
+  reportNeeds(ctx, bundle, pipe, needed, used, true);
+  const fields = declared?.concept && declared.concept.kind === 'declared' ? contentFields(ctx.tree, declared.concept) : undefined;
+  if (!fields) return;
+  for (const f of fields) {
+    if (f.required && !f.hasDefault && !results.has(f.name)) {
+      ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: f.name, finding: `the required field \`${f.name}\` of the output is produced by no branch` }, bundle.file, pipe.output!.node.range));
+    }
+  }
+  for (const [name, { slot, range }] of results) {
+    const field = fields.find((f) => f.name === name);
+    if (!field) {
+      ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: name, finding: `the branch result \`${name}\` is not a field of the output ${pipe.output!.raw} (fields: ${fields.map((f) => f.name).join(', ')})` }, bundle.file, range));
+      continue;
+    }
+    if (slot?.maybeAbsent && field.required) {
+      ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: name, site: 'parallel_branch' }, bundle.file, range));
+    }
+    if (slot?.concept && field.concept && !isOpen(field.concept) && !isCompatible(ctx.tree, slot.concept, field.concept)) {
+      ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output!.raw, pipe_type: 'PipeParallel', expected: [displayConcept(slot.concept, domain)] }, bundle.file, range));
+    }
+  }
+}
+
+function checkCondition(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+  const needed = new Map<string, Range>();
+  const used = new Set<string>();
+  for (const key of ['expression', 'expression_template'] as const) {
+    const node = getEntry(pipe.table, key)?.value;
+    if (node?.type !== 'string') continue;
+    const analysis = analyzeTemplate(node.value, { shorthands: false, expression: key === 'expression' });
+    if (analysis.fault) {
+      ctx.out.push(makeFinding('method.template_invalid', { pipe: pipe.code, template: key, finding: analysis.fault.message }, bundle.file, stringSliceRange(node, analysis.fault.start, analysis.fault.end)));
+      continue;
+    }
+    for (const r of analysis.reads) {
+      used.add(r.path[0]!);
+      if (!needed.has(r.path[0]!)) needed.set(r.path[0]!, stringSliceRange(node, r.start, r.end));
+    }
+  }
+  const outcomes: PipeDecl[] = [];
+  let reachesContinue = false;
+  let allFail = true;
+  for (const site of pipe.pipeRefs) {
+    if (site.special) {
+      if (site.raw === 'continue') reachesContinue = true;
+      if (site.raw !== 'fail') allFail = false;
+      continue;
+    }
+    allFail = false;
+    if (!site.ref) continue;
+    const target = resolvePipe(ctx.tree, bundle, site.ref);
+    if (target.kind !== 'pipe') continue;
+    outcomes.push(target.decl);
+    for (const input of target.decl.inputs) {
+      used.add(input.name);
+      if (!needed.has(input.name)) needed.set(input.name, siteRange(site));
+    }
+  }
+  reportNeeds(ctx, bundle, pipe, needed, used, true);
+  const declared = outputOf(ctx, pipe);
+  if (!pipe.output || !declared) return;
+  const range = pipe.output.node.range;
+  if (allFail && pipe.pipeRefs.length > 0) {
+    ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: 'outcomes', finding: 'every outcome and the default are `fail`: the condition can never produce its output' }, bundle.file, getEntry(pipe.table, 'outcomes')?.keyRange ?? pipe.codeRange));
+  }
+  if (reachesContinue && !declared.maybeAbsent) {
+    ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: pipe.code, site: 'condition_output' }, bundle.file, range));
+  }
+  const outs = outcomes.map((o) => ({ pipe: o, slot: outputOf(ctx, o) }));
+  if (outs.some((o) => o.slot?.maybeAbsent) && !declared.maybeAbsent) {
+    const culprit = outs.find((o) => o.slot?.maybeAbsent)!;
+    ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: culprit.pipe.code, site: 'condition' }, bundle.file, range));
+  }
+  const concepts = outs.map((o) => o.slot?.concept).filter((c): c is Concept => c !== undefined);
+  if (concepts.length === 0 || concepts.length < outs.length || !declared.concept || isOpen(declared.concept)) return;
+  const keys = new Set(concepts.map((c) => c.key));
+  const domain = bundle.domain?.value;
+  if (keys.size === 1) {
+    if (!isCompatible(ctx.tree, concepts[0]!, declared.concept)) {
+      ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output.raw, pipe_type: 'PipeCondition', expected: [displayConcept(concepts[0]!, domain), 'Anything'] }, bundle.file, range));
+    }
+  } else if (!concepts.every((c) => isCompatible(ctx.tree, c, declared.concept!))) {
+    ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output.raw, pipe_type: 'PipeCondition', expected: ['Anything'] }, bundle.file, range));
+  }
+}
+
+function checkBatch(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+  const listName = getEntry(pipe.table, 'input_list_name')?.value;
+  const itemName = getEntry(pipe.table, 'input_item_name')?.value;
+  const branch = pipe.pipeRefs.find((s) => s.context === 'branch_pipe_code');
+  if (listName?.type !== 'string' || itemName?.type !== 'string') return;
+  const domain = bundle.domain?.value;
+  const listInput = pipe.inputs.find((i) => i.name === listName.value);
+  if (!listInput) {
+    ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: listName.value, finding: `\`input_list_name\` must name one of the inputs (${pipe.inputs.map((i) => i.name).join(', ') || 'none declared'})` }, bundle.file, listName.range));
+  }
+  const list = listInput ? inputSlot(ctx, bundle, listInput) : undefined;
+  if (list && list.multiplicity.kind === 'single') {
+    ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: listName.value, finding: `the input \`${listName.value}\` must be a list (write \`${listInput!.ref?.raw ?? ''}[]\`)` }, bundle.file, listInput!.ref?.node.range ?? listName.range));
+  }
+  const target = branch?.ref ? resolvePipe(ctx.tree, bundle, branch.ref) : undefined;
+  if (target?.kind !== 'pipe') return;
+  const callee = target.decl;
+  const itemInput = callee.inputs.find((i) => i.name === itemName.value);
+  if (!itemInput) {
+    ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: itemName.value, finding: `the branch pipe \`${callee.code}\` has no input named \`${itemName.value}\`` }, bundle.file, itemName.range));
+  } else if (list?.concept) {
+    const want = inputSlot(ctx, callee.bundle, itemInput);
+    if (want.concept && !isOpen(want.concept) && !isCompatible(ctx.tree, list.concept, want.concept)) {
+      ctx.out.push(makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: itemInput.name, declared: displayConcept(list.concept, domain), expected: [displayConcept(want.concept, domain)] }, bundle.file, siteRange(branch!)));
+    }
+  }
+  // The branch's other inputs come from the batch's own inputs.
+  const needed = new Map<string, Range>();
+  const used = new Set<string>([listName.value]);
+  for (const input of callee.inputs) {
+    if (input.name === itemName.value) continue;
+    used.add(input.name);
+    needed.set(input.name, siteRange(branch!));
+  }
+  reportNeeds(ctx, bundle, pipe, needed, used, true);
+  const declared = outputOf(ctx, pipe);
+  const produced = outputOf(ctx, callee);
+  if (declared?.concept && produced?.concept && !isOpen(declared.concept) && !isCompatible(ctx.tree, produced.concept, declared.concept)) {
+    ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output!.raw, pipe_type: 'PipeBatch', expected: [`${displayConcept(produced.concept, domain)}[]`] }, bundle.file, pipe.output!.node.range));
+  }
+}

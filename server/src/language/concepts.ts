@@ -1,0 +1,126 @@
+// Concepts as values flow through pipes: identity, refinement chains, content fields, and the
+// compatibility test used by every wiring check (language reference §3.4).
+
+import type { Bundle, ConceptDecl, StructureField } from './model.js';
+import type { ParsedRef } from './references.js';
+import { getNative, type NativeConcept, type NativeField } from './spec/natives.js';
+import { resolveConcept, type MethodTree } from './tree.js';
+
+/** A resolved concept: a native, or a declaration of the tree. */
+export type Concept = { kind: 'native'; key: string; native: NativeConcept } | { kind: 'declared'; key: string; decl: ConceptDecl };
+
+/** One field of a concept's content, native or declared, in the same terms. */
+export interface ContentField {
+  name: string;
+  type: string;
+  required: boolean;
+  hasDefault: boolean;
+  /** The concept held (type concept) or the item concept (lists of concepts). */
+  concept?: Concept;
+  itemType?: string;
+}
+
+export function conceptKey(c: Concept): string {
+  return c.key;
+}
+
+export function lookupConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): Concept | undefined {
+  const r = resolveConcept(tree, from, ref);
+  if (r.kind === 'native') return { kind: 'native', key: `native.${r.native.code}`, native: r.native };
+  if (r.kind === 'concept') return { kind: 'declared', key: `${r.decl.bundle.domain?.value ?? ''}.${r.decl.code}`, decl: r.decl };
+  return undefined;
+}
+
+export function nativeConcept(code: string): Concept {
+  return { kind: 'native', key: `native.${code}`, native: getNative(code)! };
+}
+
+/** The concept a concept refines, when it refines one that resolves. */
+export function parentOf(tree: MethodTree, c: Concept): Concept | undefined {
+  if (c.kind !== 'declared' || !c.decl.refines?.ref) return undefined;
+  return lookupConcept(tree, c.decl.bundle, c.decl.refines.ref);
+}
+
+/** The concept and its ancestors, nearest first (cycles cut). */
+export function refinementChain(tree: MethodTree, c: Concept): Concept[] {
+  const chain: Concept[] = [c];
+  const seen = new Set([c.key]);
+  for (let p = parentOf(tree, c); p && !seen.has(p.key); p = parentOf(tree, p)) {
+    chain.push(p);
+    seen.add(p.key);
+  }
+  return chain;
+}
+
+/** The native at the root of a refinement chain, if any. */
+export function nativeRoot(tree: MethodTree, c: Concept): NativeConcept | undefined {
+  const last = refinementChain(tree, c).at(-1)!;
+  return last.kind === 'native' ? last.native : undefined;
+}
+
+/** Declared with neither structure nor refines: content `{ text }` at run time. */
+export function isSimpleConcept(c: Concept): boolean {
+  return c.kind === 'declared' && !c.decl.structure && !c.decl.refines && !c.decl.structureString;
+}
+
+/** Text, a refinement of Text, or a simple concept. */
+export function isTextBased(tree: MethodTree, c: Concept): boolean {
+  return refinementChain(tree, c).some((x) => (x.kind === 'native' && x.native.code === 'Text') || isSimpleConcept(x));
+}
+
+export function isRefinementOf(tree: MethodTree, c: Concept, nativeCode: string): boolean {
+  return refinementChain(tree, c).some((x) => x.kind === 'native' && x.native.code === nativeCode);
+}
+
+/** Whether a path can walk into the concept's fields. */
+export function contentFields(tree: MethodTree, c: Concept): ContentField[] | undefined {
+  for (const x of refinementChain(tree, c)) {
+    if (x.kind === 'native') return x.native.structureless || x.native.leaf ? undefined : x.native.fields.map(nativeField);
+    if (x.decl.structure) return x.decl.structure.map((f) => declaredField(tree, x.decl.bundle, f));
+    if (!x.decl.refines) return undefined;
+  }
+  return undefined;
+}
+
+function nativeField(f: NativeField): ContentField {
+  const field: ContentField = { name: f.name, type: f.type, required: f.required, hasDefault: false };
+  if (f.concept) field.concept = nativeConcept(f.concept);
+  if (f.itemType) field.itemType = f.itemType;
+  return field;
+}
+
+function declaredField(tree: MethodTree, bundle: Bundle, f: StructureField): ContentField {
+  const type = f.type?.value ?? (f.choices ? 'text' : 'text');
+  const field: ContentField = { name: f.name, type, required: f.required, hasDefault: f.defaultValue !== undefined };
+  const ref = type === 'concept' ? f.conceptRef?.ref : type === 'list' ? f.itemConceptRef?.ref : undefined;
+  if (ref) {
+    const concept = lookupConcept(tree, bundle, ref);
+    if (concept) field.concept = concept;
+  }
+  if (f.itemType) field.itemType = f.itemType.value;
+  return field;
+}
+
+/**
+ * Whether a value of concept `tested` is accepted where `wanted` is expected. The refinement chain
+ * of the standard, plus what the reference runtime accepts: Dynamic both ways, Anything wanted,
+ * Text-based concepts among themselves, and siblings refining the same concept.
+ */
+export function isCompatible(tree: MethodTree, tested: Concept, wanted: Concept): boolean {
+  if (tested.key === wanted.key) return true;
+  if (wanted.kind === 'native' && (wanted.native.code === 'Anything' || wanted.native.code === 'Dynamic')) return true;
+  if (tested.kind === 'native' && tested.native.code === 'Dynamic') return true;
+  const chain = refinementChain(tree, tested);
+  if (chain.some((c) => c.key === wanted.key)) return true;
+  if (isTextBased(tree, tested) && isTextBased(tree, wanted)) return true;
+  const testedParent = parentOf(tree, tested);
+  const wantedParent = parentOf(tree, wanted);
+  return testedParent !== undefined && wantedParent !== undefined && testedParent.key === wantedParent.key;
+}
+
+/** The name written in messages: bare for natives and for the domain of `from`. */
+export function displayConcept(c: Concept, fromDomain?: string): string {
+  if (c.kind === 'native') return c.native.code;
+  const domain = c.decl.bundle.domain?.value;
+  return domain === fromDomain ? c.decl.code : `${domain}.${c.decl.code}`;
+}
