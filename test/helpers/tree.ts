@@ -17,7 +17,7 @@ export function treeOf(files: Record<string, string>): MethodTree {
   for (const [rel, text] of Object.entries(files)) {
     const file = path.join(ROOT, rel);
     if (rel.endsWith('METHODS.toml')) manifest = buildManifest(file, parseToml(text));
-    else bundles.push(buildBundle(file, parseToml(text)));
+    else if (rel.endsWith('.mthds')) bundles.push(buildBundle(file, parseToml(text)));
   }
   return createTree(ROOT, bundles, manifest, new Set(Object.keys(files)));
 }

@@ -15,6 +15,9 @@ import { checkReferences } from './rules/references.js';
 import { checkBundleShape } from './rules/shape.js';
 import { checkReferenceSyntax, checkTomlSyntax } from './rules/syntax.js';
 import { checkFlows } from './rules/flow.js';
+import { checkModelReferences } from './rules/models.js';
+import { checkPackageReferences } from './rules/packages.js';
+import { checkSignatures } from './rules/signatures.js';
 import { checkOperatorKinds } from './rules/operators.js';
 import { checkTemplateInputs } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
@@ -36,9 +39,12 @@ export function checkTree(tree: MethodTree): Finding[] {
     checkTemplateInputs(ctx, bundle);
     checkOperatorKinds(ctx, bundle);
     checkFlows(ctx, bundle);
+    checkModelReferences(ctx, bundle);
+    checkPackageReferences(ctx, bundle);
   }
   checkNameConflicts(ctx);
   checkCycles(ctx);
+  checkSignatures(ctx);
   if (tree.manifest) {
     checkTomlSyntax(tree.manifest.file, tree.manifest.doc, ctx.out);
     checkManifest(tree, tree.manifest, ctx.out);

@@ -1,0 +1,70 @@
+// References across packages and domains: method.dependency_missing (unknown dependency aliases
+// and addresses), method.pipe_not_exported (cross-domain calls to pipes a package keeps private),
+// and method.resource_missing (file references that leave or miss the tree).
+
+import path from 'node:path';
+import { stringSliceRange } from '../../language/buildBundle.js';
+import type { Bundle, PipeRefSite } from '../../language/model.js';
+import { isExported } from '../../language/manifest.js';
+import { resolvePipe } from '../../language/tree.js';
+import { getEntry } from '../../syntax/lookup.js';
+import type { LString, LValue } from '../../syntax/types.js';
+import type { CheckContext } from '../context.js';
+import { makeFinding } from '../finding.js';
+
+export function checkPackageReferences(ctx: CheckContext, bundle: Bundle): void {
+  const manifest = ctx.tree.manifest;
+  const aliases = new Set(manifest?.dependencies.map((d) => d.alias) ?? []);
+  const reported = new Set<string>();
+  const checkPrefix = (prefix: string, node: LString, start: number): void => {
+    // A full address resolves from the installed packages (no dependency entry needed); an
+    // alias must be declared in [dependencies].
+    const known = prefix.includes('/') || aliases.has(prefix);
+    if (known || reported.has(`${prefix}@${node.range.start}`)) return;
+    reported.add(`${prefix}@${node.range.start}`);
+    const range = stringSliceRange(node, start, start + prefix.length);
+    ctx.out.push(makeFinding('method.dependency_missing', { kind: 'package', name: prefix, reason: 'not_found' }, bundle.file, range));
+  };
+  for (const pipe of bundle.pipes) {
+    for (const input of pipe.inputs) if (input.ref?.ref?.prefix) checkPrefix(input.ref.ref.prefix, input.ref.node, input.ref.ref.refStart);
+    if (pipe.output?.ref?.prefix) checkPrefix(pipe.output.ref.prefix, pipe.output.node, pipe.output.ref.refStart);
+    for (const site of pipe.pipeRefs) {
+      if (site.ref?.prefix) checkPrefix(site.ref.prefix, site.node, site.ref.refStart);
+      else checkExport(ctx, bundle, site);
+    }
+    checkTemplateFile(ctx, bundle, getEntry(pipe.table, 'template_file')?.value);
+  }
+  for (const concept of bundle.concepts) {
+    for (const site of [concept.refines, ...(concept.structure ?? []).flatMap((f) => [f.conceptRef, f.itemConceptRef])]) {
+      if (site?.ref?.prefix) checkPrefix(site.ref.prefix, site.node, site.ref.refStart);
+    }
+  }
+}
+
+/** Inside a package, calling a pipe of another domain needs it exported (or a bundle's main_pipe). */
+function checkExport(ctx: CheckContext, bundle: Bundle, site: PipeRefSite): void {
+  const manifest = ctx.tree.manifest;
+  if (!manifest || !site.ref?.domain || site.ref.domain === bundle.domain?.value) return;
+  const target = resolvePipe(ctx.tree, bundle, site.ref);
+  if (target.kind !== 'pipe') return;
+  const domain = target.decl.bundle.domain?.value ?? '';
+  const isMain = ctx.tree.bundles.some((b) => b.domain?.value === domain && b.mainPipe?.value === target.decl.code);
+  if (isMain || isExported(manifest, domain, target.decl.code)) return;
+  const range = stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd);
+  ctx.out.push(makeFinding('method.pipe_not_exported', { pipe: `${domain}.${target.decl.code}`, package: manifest.name?.value ?? path.basename(ctx.tree.root) }, bundle.file, range));
+}
+
+/** A file reference: relative, forward slashes, inside the tree, and one of its files. */
+function checkTemplateFile(ctx: CheckContext, bundle: Bundle, node: LValue | undefined): void {
+  if (node?.type !== 'string' || node.value === '') return;
+  const ref = node.value;
+  const report = (reason: 'not_in_tree' | 'leaves_tree' | 'absolute' | 'backslash' | 'scheme'): void => {
+    ctx.out.push(makeFinding('method.resource_missing', { file: ref, reason }, bundle.file, node.range));
+  };
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(ref) && !/^[a-zA-Z]:[\\/]/.test(ref)) return report('scheme');
+  if (ref.includes('\\')) return report('backslash');
+  if (ref.startsWith('/') || /^[a-zA-Z]:/.test(ref)) return report('absolute');
+  const fromRoot = path.posix.normalize(path.posix.join(path.relative(ctx.tree.root, path.dirname(bundle.file)).split(path.sep).join('/'), ref));
+  if (fromRoot.startsWith('..')) return report('leaves_tree');
+  if (!ctx.tree.files.has(fromRoot)) return report('not_in_tree');
+}
