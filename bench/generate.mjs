@@ -13,7 +13,9 @@ export function generateBundle(pipes, { domain = 'bench', seed = 1 } = {}) {
   for (let p = 0; p < pipes; p++) {
     const concept = `Thing${(p * 7 + seed) % concepts}`;
     if (p % 10 === 9) {
-      lines.push(`[pipe.step_${p}]`, 'type = "PipeSequence"', `description = "Sequence ${p}"`, 'inputs = { text = "Text" }', `output = "${concept}"`, 'steps = [');
+      // The sequence ends with step p-2, so it outputs that step's concept.
+      const last = `Thing${((p - 2) * 7 + seed) % concepts}`;
+      lines.push(`[pipe.step_${p}]`, 'type = "PipeSequence"', `description = "Sequence ${p}"`, 'inputs = { text = "Text" }', `output = "${last}"`, 'steps = [');
       lines.push(`  { pipe = "step_${p - 1}", result = "first" },`, `  { pipe = "step_${p - 2}", result = "second" },`, ']', '');
     } else if (p % 10 === 5) {
       lines.push(`[pipe.step_${p}]`, 'type = "PipeCompose"', `description = "Compose ${p}"`, 'inputs = { text = "Text" }', 'output = "Text"', 'template = "Title: $text"', '');

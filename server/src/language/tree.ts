@@ -49,6 +49,30 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+// Per-bundle indexes, built once per bundle object (a bundle is rebuilt when its text changes).
+const localConceptIndex = new WeakMap<Bundle, Map<string, ConceptDecl>>();
+const localPipeIndex = new WeakMap<Bundle, Map<string, PipeDecl[]>>();
+
+function localConcept(bundle: Bundle, code: string): ConceptDecl | undefined {
+  let index = localConceptIndex.get(bundle);
+  if (!index) {
+    index = new Map();
+    for (const c of bundle.concepts) if (!index.has(c.code)) index.set(c.code, c);
+    localConceptIndex.set(bundle, index);
+  }
+  return index.get(code);
+}
+
+function localPipes(bundle: Bundle, code: string): PipeDecl[] | undefined {
+  let index = localPipeIndex.get(bundle);
+  if (!index) {
+    index = new Map();
+    for (const p of bundle.pipes) push(index, p.code, p);
+    localPipeIndex.set(bundle, index);
+  }
+  return index.get(code);
+}
+
 export type ConceptResolution =
   | { kind: 'native'; native: NativeConcept }
   | { kind: 'concept'; decl: ConceptDecl }
@@ -66,7 +90,7 @@ export function resolveConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedR
   if (ref.domain === undefined) {
     const native = getNative(ref.code);
     if (native) return { kind: 'native', native };
-    const local = from.concepts.find((c) => c.code === ref.code);
+    const local = localConcept(from, ref.code);
     if (local) return { kind: 'concept', decl: local };
   }
   const domain = ref.domain ?? from.domain?.value;
@@ -84,8 +108,8 @@ export type PipeResolution = { kind: 'pipe'; decl: PipeDecl } | { kind: 'externa
 export function resolvePipe(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): PipeResolution {
   if (ref.prefix !== undefined) return { kind: 'external', prefix: ref.prefix };
   if (ref.domain === undefined) {
-    const local = from.pipes.filter((p) => p.code === ref.code);
-    if (local.length > 0) return { kind: 'pipe', decl: preferConcrete(local) };
+    const local = localPipes(from, ref.code);
+    if (local && local.length > 0) return { kind: 'pipe', decl: preferConcrete(local) };
   }
   const domain = ref.domain ?? from.domain?.value;
   if (domain === undefined) return { kind: 'unresolved' };

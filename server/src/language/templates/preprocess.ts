@@ -57,14 +57,15 @@ export function preprocessShorthands(template: string): Preprocessed {
     if (!hasNewline) break;
     lineStart = lineEnd + 1;
   }
-  let jinja = '';
-  const offsets: number[] = [];
+  let length = 0;
+  for (const piece of pieces) length += piece.text.length;
+  const sourceOffsets = new Int32Array(length + 1);
+  let at = 0;
   for (const piece of pieces) {
-    for (let i = 0; i < piece.text.length; i++) offsets.push(piece.verbatim ? piece.source + i : piece.source);
-    jinja += piece.text;
+    for (let i = 0; i < piece.text.length; i++) sourceOffsets[at++] = piece.verbatim ? piece.source + i : piece.source;
   }
-  offsets.push(template.length);
-  return { jinja, sourceOffsets: Int32Array.from(offsets), uses };
+  sourceOffsets[length] = template.length;
+  return { jinja: pieces.map((p) => p.text).join(''), sourceOffsets, uses };
 }
 
 function rewriteLine(template: string, start: number, end: number, pieces: Piece[], uses: ShorthandUse[]): void {
@@ -84,14 +85,23 @@ function rewriteLine(template: string, start: number, end: number, pieces: Piece
   }
   lineSource.push(end);
   const emit = (from: number, to: number): void => {
-    // Copies line[from, to) verbatim, restoring the escapes as single characters.
+    // Copies line[from, to) verbatim in runs of contiguous source, restoring escapes as one character.
+    let runStart = from;
+    const flush = (end: number): void => {
+      if (end > runStart) pieces.push({ text: line.slice(runStart, end), source: lineSource[runStart]!, verbatim: true });
+    };
     for (let i = from; i < to; i++) {
       const c = line[i]!;
-      const source = lineSource[i]!;
-      if (c === AT_SENTINEL) pieces.push({ text: '@', source, verbatim: false });
-      else if (c === DOLLAR_SENTINEL) pieces.push({ text: '$', source, verbatim: false });
-      else pieces.push({ text: c, source, verbatim: true });
+      if (c === AT_SENTINEL || c === DOLLAR_SENTINEL) {
+        flush(i);
+        pieces.push({ text: c === AT_SENTINEL ? '@' : '$', source: lineSource[i]!, verbatim: false });
+        runStart = i + 1;
+      } else if (i > runStart && lineSource[i] !== lineSource[i - 1]! + 1) {
+        flush(i);
+        runStart = i;
+      }
     }
+    flush(to);
   };
   const at = AT_LINE.exec(line);
   if (at) {

@@ -1,0 +1,341 @@
+// Concept structures as data, and their JSON Schemas.
+//
+// The runner (structured generation, content validation), the mock minting (language/mock.ts) and
+// the dry run all need the same view of a concept: its canonical reference, its refinement chain
+// and the fields its content holds, natives and user structures alike, refinement followed. The
+// catalog below computes that view once per tree; the schema generator turns it into the JSON
+// Schema a model fills in (language reference §3.2 "Runtime type mapping").
+
+import type { Bundle, ConceptDecl, StructureField } from './model.js';
+import { parseConceptRef, type ParsedRef } from './references.js';
+import { getNative, type NativeConcept } from './spec/natives.js';
+import { resolveConcept, type MethodTree } from './tree.js';
+import { toPlainValue } from '../syntax/values.js';
+
+export type ShapeFieldType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept' | 'choices';
+export type ScalarShapeType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time';
+
+export interface ShapeField {
+  name: string;
+  description?: string;
+  required: boolean;
+  type: ShapeFieldType;
+  choices?: readonly string[];
+  /** Lists: the item type; 'concept' with `itemConcept`. */
+  itemType?: ScalarShapeType | 'concept';
+  /** Canonical reference of the concept held (type 'concept') or of list items. */
+  concept?: string;
+  /** Dicts: the value type as written ('Any' when unspecified). */
+  valueType?: string;
+  /** The declared default, as a plain JSON value. */
+  defaultValue?: unknown;
+}
+
+/** How a concept's content is shaped at run time. */
+export type ContentShape =
+  /** `{ text }`: Text, concepts refining it, and concepts with neither structure nor refines. */
+  | 'text'
+  /** An object with `fields` (natives with fields, user structures, refinements of either). */
+  | 'structured'
+  /** Dynamic, Anything, Composite and refinements of them: any JSON value. */
+  | 'open';
+
+export interface ConceptInfo {
+  /** Canonical reference: `native.Text`, `domain.Code`. */
+  ref: string;
+  code: string;
+  domain: string;
+  description?: string;
+  native?: NativeConcept;
+  decl?: ConceptDecl;
+  /** Canonical references of the concept and its ancestors, the concept first. */
+  lineage: readonly string[];
+  /** The native the refinement chain ends at, when it ends at one. */
+  baseNative?: NativeConcept;
+  shape: ContentShape;
+  /** The content fields (for 'text', the single `text` field). */
+  fields: readonly ShapeField[];
+}
+
+const TEXT_FIELDS: readonly ShapeField[] = [{ name: 'text', required: true, type: 'text', description: 'The text.' }];
+
+/**
+ * The concepts of one tree, resolved on demand and cached. A catalog is cheap to create; keep one
+ * per run or per validation so that every lookup of a concept returns the same object.
+ */
+export class ConceptCatalog {
+  private readonly byRefCache = new Map<string, ConceptInfo | null>();
+  private readonly inProgress = new Set<string>();
+
+  constructor(readonly tree: MethodTree) {}
+
+  /** A concept reference as written in `from` (bare, `domain.Code` or `native.Code`). */
+  resolve(ref: string | Pick<ParsedRef, 'prefix' | 'domain' | 'code'>, from?: Bundle): ConceptInfo | undefined {
+    let parsed: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>;
+    if (typeof ref === 'string') {
+      const r = parseConceptRef(ref);
+      if (!r.ok) return undefined;
+      parsed = r.value;
+    } else parsed = ref;
+    if (parsed.prefix !== undefined) return undefined;
+    if (!from) {
+      // Without a bundle, a bare code is a native or the only concept of that code in the tree.
+      if (parsed.domain !== undefined) return this.byRef(`${parsed.domain}.${parsed.code}`);
+      if (getNative(parsed.code)) return this.byRef(`native.${parsed.code}`);
+      const hits = [...this.tree.symbols].filter(([, t]) => t.concepts.has(parsed.code)).map(([d]) => d);
+      return hits.length === 1 ? this.byRef(`${hits[0]}.${parsed.code}`) : undefined;
+    }
+    const resolution = resolveConcept(this.tree, from, parsed);
+    if (resolution.kind === 'native') return this.byRef(`native.${resolution.native.code}`);
+    if (resolution.kind === 'concept') return this.fromDecl(resolution.decl);
+    return undefined;
+  }
+
+  /** A canonical reference (`native.Text`, `domain.Code`). */
+  byRef(ref: string): ConceptInfo | undefined {
+    const cached = this.byRefCache.get(ref);
+    if (cached !== undefined) return cached ?? undefined;
+    const dot = ref.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const domain = ref.slice(0, dot);
+    const code = ref.slice(dot + 1);
+    let info: ConceptInfo | undefined;
+    if (domain === 'native') {
+      const native = getNative(code);
+      if (native) info = nativeInfo(native);
+    } else {
+      const decl = this.tree.symbols.get(domain)?.concepts.get(code)?.[0];
+      if (decl) info = this.fromDecl(decl);
+    }
+    this.byRefCache.set(ref, info ?? null);
+    return info;
+  }
+
+  /** True when `tested` is `wanted` or refines it (directly or through ancestors). */
+  refines(tested: ConceptInfo, wanted: ConceptInfo): boolean {
+    return tested.lineage.includes(wanted.ref);
+  }
+
+  private fromDecl(decl: ConceptDecl): ConceptInfo | undefined {
+    const domain = decl.bundle.domain?.value;
+    if (domain === undefined) return undefined;
+    const ref = `${domain}.${decl.code}`;
+    const cached = this.byRefCache.get(ref);
+    if (cached) return cached;
+    // A refinement cycle is reported by the checks; here it ends the chain.
+    if (this.inProgress.has(ref)) return undefined;
+    this.inProgress.add(ref);
+    try {
+      const info = this.buildUserInfo(decl, domain, ref);
+      this.byRefCache.set(ref, info);
+      return info;
+    } finally {
+      this.inProgress.delete(ref);
+    }
+  }
+
+  private buildUserInfo(decl: ConceptDecl, domain: string, ref: string): ConceptInfo {
+    const base: Omit<ConceptInfo, 'lineage' | 'shape' | 'fields'> = { ref, code: decl.code, domain, decl };
+    if (decl.description) (base as ConceptInfo).description = decl.description.value;
+    if (decl.structure) {
+      return { ...base, lineage: [ref], shape: 'structured', fields: decl.structure.map((f) => this.shapeField(f, decl.bundle)) };
+    }
+    const parentRef = decl.refines?.ref;
+    const parent = parentRef ? this.resolve(parentRef, decl.bundle) : undefined;
+    if (parent) {
+      const info: ConceptInfo = { ...base, lineage: [ref, ...parent.lineage], shape: parent.shape, fields: parent.fields };
+      const baseNative = parent.baseNative ?? parent.native;
+      if (baseNative) info.baseNative = baseNative;
+      return info;
+    }
+    // Neither structure nor (resolvable) refines: a Text-based concept.
+    return { ...base, lineage: [ref], shape: 'text', fields: TEXT_FIELDS };
+  }
+
+  private shapeField(field: StructureField, bundle: Bundle): ShapeField {
+    const out: ShapeField = { name: field.name, required: field.required, type: 'text' };
+    if (field.description !== undefined) out.description = field.description;
+    if (field.choices && field.choices.length > 0 && field.type === undefined) {
+      out.type = 'choices';
+      out.choices = field.choices;
+    } else {
+      const t = field.type?.value;
+      out.type = isShapeType(t) ? t : 'text';
+      if (field.choices && field.choices.length > 0) out.choices = field.choices;
+    }
+    if (out.type === 'concept' && field.conceptRef?.ref) {
+      const target = this.resolveRef(field.conceptRef.ref, bundle);
+      if (target) out.concept = target;
+    }
+    if (out.type === 'list') {
+      const item = field.itemType?.value;
+      if (item === 'concept') {
+        out.itemType = 'concept';
+        const target = field.itemConceptRef?.ref ? this.resolveRef(field.itemConceptRef.ref, bundle) : undefined;
+        if (target) out.concept = target;
+      } else if (isScalarType(item)) out.itemType = item;
+      else if (item === 'str') out.itemType = 'text';
+    }
+    if (out.type === 'dict') out.valueType = field.valueType?.value ?? 'Any';
+    if (field.defaultValue) out.defaultValue = jsonOf(toPlainValue(field.defaultValue));
+    return out;
+  }
+
+  /** The canonical reference a field points at, without building its info (fields may loop). */
+  private resolveRef(ref: ParsedRef, bundle: Bundle): string | undefined {
+    const resolution = resolveConcept(this.tree, bundle, ref);
+    if (resolution.kind === 'native') return `native.${resolution.native.code}`;
+    if (resolution.kind === 'concept') {
+      const domain = resolution.decl.bundle.domain?.value;
+      return domain === undefined ? undefined : `${domain}.${resolution.decl.code}`;
+    }
+    return undefined;
+  }
+}
+
+function isShapeType(t: string | undefined): t is Exclude<ShapeFieldType, 'choices'> {
+  return t === 'text' || t === 'integer' || t === 'number' || t === 'boolean' || t === 'date' || t === 'datetime' || t === 'time' || t === 'list' || t === 'dict' || t === 'concept';
+}
+
+function isScalarType(t: string | undefined): t is ScalarShapeType {
+  return t === 'text' || t === 'integer' || t === 'number' || t === 'boolean' || t === 'date' || t === 'datetime' || t === 'time';
+}
+
+function jsonOf(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null');
+}
+
+const nativeInfos = new Map<string, ConceptInfo>();
+
+function nativeInfo(native: NativeConcept): ConceptInfo {
+  const cached = nativeInfos.get(native.code);
+  if (cached) return cached;
+  const ref = `native.${native.code}`;
+  const fields: ShapeField[] = native.fields.map((f) => {
+    const field: ShapeField = { name: f.name, required: f.required, type: f.type, description: f.description };
+    if (f.type === 'concept' && f.concept) field.concept = `native.${f.concept}`;
+    if (f.type === 'list') {
+      field.itemType = f.itemType ?? 'text';
+      if (f.itemType === 'concept' && f.concept) field.concept = `native.${f.concept}`;
+    }
+    if (f.type === 'dict') field.valueType = f.valueType ?? 'Any';
+    return field;
+  });
+  const shape: ContentShape = native.structureless ? 'open' : native.code === 'Text' ? 'text' : 'structured';
+  const info: ConceptInfo = { ref, code: native.code, domain: 'native', description: native.description, native, baseNative: native, lineage: [ref], shape, fields };
+  nativeInfos.set(native.code, info);
+  return info;
+}
+
+/** The native a concept is or refines, if any. */
+export function nativeBase(info: ConceptInfo): NativeConcept | undefined {
+  return info.native ?? info.baseNative;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON Schema
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface SchemaOptions {
+  /**
+   * Leave out the verdict natives' uncertainty members (YesNo.probability, Choice.confidence, ...):
+   * a model asked to produce a verdict must not fill them in (language reference §3.3).
+   */
+  forGeneration?: boolean;
+  /** How deep nested concepts are inlined before falling back to a plain object. */
+  maxDepth?: number;
+}
+
+const UNCERTAINTY = new Set(['probability', 'confidence', 'probabilities', 'position']);
+const VERDICTS = new Set(['YesNo', 'Choice', 'Rating']);
+
+/**
+ * The JSON Schema of a concept's content: an object with one property per field, required fields
+ * listed, no extra properties. Nested concepts are inlined (a concept already on the path becomes
+ * a plain object, so that recursive structures stay finite).
+ */
+export function conceptJsonSchema(catalog: ConceptCatalog, info: ConceptInfo, options: SchemaOptions = {}): JsonSchema {
+  return schemaOf(catalog, info, options, new Set(), 0);
+}
+
+/** The schema of a list of the concept's contents, wrapped as `{ items: [...] }`. */
+export function conceptListJsonSchema(catalog: ConceptCatalog, info: ConceptInfo, count: number | undefined, options: SchemaOptions = {}): JsonSchema {
+  const items: JsonSchema = { type: 'array', items: conceptJsonSchema(catalog, info, options) };
+  if (count !== undefined) {
+    items['minItems'] = count;
+    items['maxItems'] = count;
+  }
+  return { type: 'object', properties: { items }, required: ['items'], additionalProperties: false };
+}
+
+function schemaOf(catalog: ConceptCatalog, info: ConceptInfo, options: SchemaOptions, path: Set<string>, depth: number): JsonSchema {
+  const schema: JsonSchema = {};
+  if (info.description) schema['description'] = info.description;
+  if (info.shape === 'open') return schema;
+  if (path.has(info.ref) || depth > (options.maxDepth ?? 6)) return { ...schema, type: 'object' };
+  path.add(info.ref);
+  const base = nativeBase(info);
+  const dropUncertainty = options.forGeneration === true && base !== undefined && VERDICTS.has(base.code);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const field of info.fields) {
+    if (dropUncertainty && UNCERTAINTY.has(field.name)) continue;
+    properties[field.name] = fieldSchema(catalog, field, options, path, depth);
+    if (field.required) required.push(field.name);
+  }
+  path.delete(info.ref);
+  return { ...schema, type: 'object', properties, required, additionalProperties: false };
+}
+
+function scalarSchema(type: ScalarShapeType): JsonSchema {
+  switch (type) {
+    case 'text':
+      return { type: 'string' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'number':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'time':
+      return { type: 'string', format: 'time' };
+  }
+}
+
+function fieldSchema(catalog: ConceptCatalog, field: ShapeField, options: SchemaOptions, path: Set<string>, depth: number): JsonSchema {
+  let schema: JsonSchema;
+  switch (field.type) {
+    case 'choices':
+      schema = { type: 'string', enum: [...(field.choices ?? [])] };
+      break;
+    case 'concept': {
+      const target = field.concept ? catalog.byRef(field.concept) : undefined;
+      schema = target ? schemaOf(catalog, target, options, path, depth + 1) : { type: 'object' };
+      break;
+    }
+    case 'list': {
+      let items: JsonSchema;
+      if (field.itemType === 'concept') {
+        const target = field.concept ? catalog.byRef(field.concept) : undefined;
+        items = target ? schemaOf(catalog, target, options, path, depth + 1) : { type: 'object' };
+      } else items = scalarSchema(field.itemType ?? 'text');
+      schema = { type: 'array', items };
+      break;
+    }
+    case 'dict': {
+      const value = field.valueType && isScalarType(field.valueType) ? scalarSchema(field.valueType) : {};
+      schema = { type: 'object', additionalProperties: value };
+      break;
+    }
+    default:
+      schema = scalarSchema(field.type);
+      if (field.choices) schema['enum'] = [...field.choices];
+  }
+  if (field.description) schema = { ...schema, description: field.description };
+  return schema;
+}

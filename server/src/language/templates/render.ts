@@ -1,0 +1,478 @@
+// Rendering MTHDS templates: the shorthand preprocessor, then Jinja (@huggingface/jinja), with the
+// Pipelex filters (`format`, `tag`, `with_images`, `escape_script_tag`, `markdown`) and the tag
+// styles of language reference §6.4. The runner renders prompts, expressions and compose templates
+// here; the checker parses with the same engine so that both agree on what a template means.
+//
+// The engine has no user-defined filters, so the parsed program is rewritten: each of our filters
+// becomes a call of a function of the same meaning, and every printed expression goes through a
+// print function (so that a content object prints as its text, and HTML templates escape).
+
+import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
+import type { TemplateCategory } from '../spec/values.js';
+import { preprocessShorthands } from './preprocess.js';
+
+export type TagStyle = 'no_tag' | 'ticks' | 'xml' | 'square_brackets';
+export type TextFormat = 'plain' | 'markdown' | 'html' | 'json';
+
+export interface TemplatingStyle {
+  tagStyle: TagStyle;
+  textFormat: TextFormat;
+}
+
+export const TAG_STYLES: readonly TagStyle[] = ['no_tag', 'ticks', 'xml', 'square_brackets'];
+export const TEXT_FORMATS: readonly TextFormat[] = ['plain', 'markdown', 'html', 'json'];
+
+/**
+ * The style a template renders with when its pipe declares none. Pipelex ships `xml` tags as its
+ * single runtime default (CHANGELOG v0.46.0); prompts get Markdown renderings of structured values,
+ * other templates plain text.
+ */
+export function defaultStyle(category: TemplateCategory): TemplatingStyle {
+  if (category === 'llm_prompt' || category === 'img_gen_prompt') return { tagStyle: 'xml', textFormat: 'markdown' };
+  if (category === 'html') return { tagStyle: 'xml', textFormat: 'html' };
+  if (category === 'markdown') return { tagStyle: 'xml', textFormat: 'markdown' };
+  return { tagStyle: 'xml', textFormat: 'plain' };
+}
+
+/** An image or document a template inserted as `[Image N]`; the caller attaches it to the call. */
+export interface InsertedImage {
+  index: number;
+  url: string;
+  content: Record<string, unknown>;
+}
+
+export interface RenderOptions {
+  category: TemplateCategory;
+  style?: TemplatingStyle;
+  /** Apply `$var` / `@var` shorthands first (not for PipeCondition expressions). Default true. */
+  shorthands?: boolean;
+  /** Images already inserted by an earlier template of the same call (numbering continues). */
+  images?: InsertedImage[];
+  /** Work budget: loop iterations plus output characters. Default 2,000,000. */
+  budget?: number;
+}
+
+export interface RenderResult {
+  text: string;
+  images: InsertedImage[];
+}
+
+/** A template that does not parse, or fails while rendering. The message never quotes values. */
+export class TemplateError extends Error {
+  constructor(
+    readonly kind: 'parse' | 'render',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TemplateError';
+  }
+}
+
+/** Metadata members Pipelex exposes on every stuff in a template; they never render as fields. */
+export const CONCEPT_CODE_KEY = '_concept_code';
+export const STUFF_NAME_KEY = '_stuff_name';
+
+const FILTERS = new Set(['format', 'tag', 'with_images', 'escape_script_tag', 'markdown', 'safe']);
+const FILTERS_BY_CATEGORY: Readonly<Record<TemplateCategory, ReadonlySet<string>>> = {
+  basic: new Set(['format', 'tag']),
+  expression: new Set(),
+  html: new Set(['format', 'tag', 'escape_script_tag', 'markdown']),
+  markdown: new Set(['format', 'tag', 'escape_script_tag']),
+  mermaid: new Set(),
+  llm_prompt: new Set(['format', 'tag', 'with_images']),
+  img_gen_prompt: new Set(['format', 'tag', 'with_images']),
+};
+const STATEMENTS = new Set(['Program', 'If', 'For', 'Break', 'Continue', 'Set', 'Macro', 'Comment', 'CallStatement', 'FilterStatement']);
+/** Marks a string as already HTML (from `safe`, `markdown`, `format` of Html): never escaped again. */
+const SAFE_MARK = '\uE002';
+
+type Node = { type: string; [k: string]: unknown };
+type RuntimeValue = { type: string; value: unknown };
+
+// The engine exports no value classes; one probe environment lends their constructors.
+const probe = new Environment();
+const FunctionValue = probe.set('__probe_fn', () => null).constructor as new (fn: (args: RuntimeValue[], scope: Environment) => RuntimeValue) => RuntimeValue;
+
+function toRuntime(value: unknown): RuntimeValue {
+  probe.variables.delete('__probe_value');
+  return probe.set('__probe_value', value) as unknown as RuntimeValue;
+}
+
+/** A runtime value back to plain JavaScript. */
+export function plainOf(rv: RuntimeValue | undefined): unknown {
+  if (!rv) return undefined;
+  switch (rv.type) {
+    case 'ObjectValue':
+    case 'KeywordArgumentsValue':
+    case 'NamespaceValue': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of rv.value as Map<string, RuntimeValue>) out[k] = plainOf(v);
+      return out;
+    }
+    case 'ArrayValue':
+    case 'TupleValue':
+      return (rv.value as RuntimeValue[]).map(plainOf);
+    case 'NullValue':
+      return null;
+    case 'UndefinedValue':
+    case 'FunctionValue':
+      return undefined;
+    default:
+      return rv.value;
+  }
+}
+
+const programCache = new Map<string, Node>();
+const CACHE_MAX = 500;
+
+/** Parses a template (after the shorthands when asked); throws a TemplateError when it does not. */
+export function parseTemplate(source: string, category: TemplateCategory, shorthands = true): Node {
+  const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
+  const cached = programCache.get(key);
+  if (cached) return cached;
+  const jinja = shorthands ? preprocessShorthands(source.replace(/\r\n?/g, '\n')).jinja : source;
+  let program: Node;
+  try {
+    const trim = category === 'html' || category === 'markdown';
+    program = parse(tokenize(jinja, { trim_blocks: trim, lstrip_blocks: false })) as unknown as Node;
+  } catch (error) {
+    throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
+  }
+  const rewritten = rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
+  if (programCache.size >= CACHE_MAX) programCache.delete(programCache.keys().next().value as string);
+  programCache.set(key, rewritten);
+  return rewritten;
+}
+
+function describeEngineError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // Engine crashes on truncated input read as "Cannot read properties of undefined".
+  if (/Cannot read properties of undefined|Unexpected end of input/.test(message)) return 'it ends before a tag or block is closed';
+  return message.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+function filterName(filter: Node): string | undefined {
+  if (filter.type === 'Identifier') return filter['value'] as string;
+  if (filter.type === 'CallExpression') {
+    const callee = filter['callee'] as Node;
+    return callee.type === 'Identifier' ? (callee['value'] as string) : undefined;
+  }
+  return undefined;
+}
+
+function call(name: string, args: unknown[]): Node {
+  return { type: 'CallExpression', callee: { type: 'Identifier', value: name }, args };
+}
+
+function rewriteBody(body: unknown[], allowed: ReadonlySet<string>): unknown[] {
+  return body.map((statement) => {
+    const node = rewrite(statement, allowed) as Node;
+    // Raw template text is a StringLiteral too: printing it untouched keeps HTML templates intact.
+    if (!node || STATEMENTS.has(node.type) || node.type === 'StringLiteral') return node;
+    return call('__mthds_print', [node]);
+  });
+}
+
+function rewrite(node: unknown, allowed: ReadonlySet<string>): unknown {
+  if (Array.isArray(node)) return node.map((n) => rewrite(n, allowed));
+  if (node === null || typeof node !== 'object') return node;
+  const n = node as Node;
+  const out: Node = { ...n };
+  for (const [key, value] of Object.entries(n)) {
+    if (key === 'body' || key === 'alternate' || key === 'defaultBlock') out[key] = Array.isArray(value) ? rewriteBody(value, allowed) : rewrite(value, allowed);
+    else out[key] = rewrite(value, allowed);
+  }
+  if (out.type === 'FilterExpression') {
+    const filter = out['filter'] as Node;
+    const name = filterName(filter);
+    if (name !== undefined && FILTERS.has(name)) {
+      // A Pipelex filter the category does not register fails like an unknown filter would.
+      const fn = name === 'safe' || allowed.has(name) ? `__mthds_filter_${name}` : '__mthds_unknown_filter';
+      const args = filter.type === 'CallExpression' ? (filter['args'] as unknown[]) : [];
+      return call(fn, [out['operand'], ...(fn === '__mthds_unknown_filter' ? [{ type: 'StringLiteral', value: name }] : args)]);
+    }
+  }
+  if (out.type === 'For') out['iterable'] = call('__mthds_iterate', [out['iterable']]);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering values as text
+
+interface RenderState {
+  style: TemplatingStyle;
+  images: InsertedImage[];
+  budget: number;
+  category: TemplateCategory;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function conceptCodeOf(v: Record<string, unknown>): string | undefined {
+  const c = v[CONCEPT_CODE_KEY];
+  if (typeof c !== 'string') return undefined;
+  return c.slice(c.lastIndexOf('.') + 1);
+}
+
+function isImage(v: unknown): v is Record<string, unknown> {
+  return isRecord(v) && conceptCodeOf(v) === 'Image' && typeof v['url'] === 'string';
+}
+
+function publicEntries(v: Record<string, unknown>): Array<[string, unknown]> {
+  return Object.entries(v).filter(([k, value]) => !k.startsWith('_') && value !== undefined && value !== null);
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+function insertImage(state: RenderState, image: Record<string, unknown>): string {
+  const url = String(image['url']);
+  const existing = state.images.find((i) => i.url === url);
+  if (existing) return `[Image ${existing.index}]`;
+  const index = state.images.length + 1;
+  state.images.push({ index, url, content: image });
+  return `[Image ${index}]`;
+}
+
+/** The text a single-field content stands for, when it is one (Text, Number, Html...). */
+function leafText(v: Record<string, unknown>, format: TextFormat): string | undefined {
+  const entries = publicEntries(v);
+  if (typeof v['text'] === 'string' && entries.length === 1) return format === 'html' ? escapeHtml(v['text']) : v['text'];
+  if (typeof v['inner_html'] === 'string') return format === 'html' ? SAFE_MARK + v['inner_html'] : v['inner_html'];
+  if (typeof v['number'] === 'number' && entries.length === 1) return String(v['number']);
+  if (typeof v['yes_no'] === 'boolean' && entries.every(([k]) => k === 'yes_no' || k === 'probability')) return v['yes_no'] ? 'yes' : 'no';
+  if (typeof v['time'] === 'string' && entries.length === 1) return v['time'];
+  if (typeof v['date'] === 'string' && entries.every(([k]) => k === 'date' || k === 'time')) return typeof v['time'] === 'string' ? `${v['date']} ${v['time']}` : v['date'];
+  return undefined;
+}
+
+function scalarText(v: unknown, format: TextFormat): string {
+  const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : JSON.stringify(v) ?? '';
+  return format === 'html' ? escapeHtml(s) : s;
+}
+
+function jsonOfPublic(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(jsonOfPublic);
+  if (isRecord(v)) return Object.fromEntries(publicEntries(v).map(([k, x]) => [k, jsonOfPublic(x)]));
+  return v;
+}
+
+/**
+ * A value as text in a text format: a content with one meaningful field renders as that field, a
+ * structured one as labelled fields (plain, Markdown, an HTML list) or JSON, a list item by item.
+ * Images become `[Image N]` placeholders at the top level, or everywhere with `deepImages`.
+ */
+export function renderValue(value: unknown, format: TextFormat, state: { images: InsertedImage[] }, deepImages = false, depth = 0): string {
+  const st = state as RenderState;
+  if (value === undefined || value === null) return '';
+  if (format === 'json') return JSON.stringify(jsonOfPublic(value), null, 2) ?? '';
+  if (Array.isArray(value)) {
+    const parts = value.map((item) => renderValue(item, format, st, deepImages, depth + 1));
+    if (format === 'html') return `${SAFE_MARK}<ul>${parts.map((p) => `<li>${unmark(p)}</li>`).join('')}</ul>`;
+    if (format === 'markdown' && depth > 0) return parts.map((p) => `- ${p}`).join('\n');
+    return parts.join(format === 'markdown' ? '\n\n' : '\n');
+  }
+  if (!isRecord(value)) return scalarText(value, format);
+  if (isImage(value) && (depth === 0 || deepImages)) return insertImage(st, value);
+  if (isImage(value)) return scalarText(value['caption'] ?? value['url'], format);
+  const leaf = leafText(value, format);
+  if (leaf !== undefined) return leaf;
+  const entries = publicEntries(value);
+  const indent = '  '.repeat(depth);
+  switch (format) {
+    case 'html':
+      return `${SAFE_MARK}<dl>${entries.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${unmark(renderValue(v, format, st, deepImages, depth + 1))}</dd>`).join('')}</dl>`;
+    case 'markdown':
+      return entries
+        .map(([k, v]) => {
+          const inner = renderValue(v, format, st, deepImages, depth + 1);
+          return inner.includes('\n') ? `${indent}- **${k}**:\n${inner.split('\n').map((l) => `${indent}  ${l}`).join('\n')}` : `${indent}- **${k}**: ${inner}`;
+        })
+        .join('\n');
+    default:
+      return entries
+        .map(([k, v]) => {
+          const inner = renderValue(v, format, st, deepImages, depth + 1);
+          return inner.includes('\n') ? `${indent}${k}:\n${inner.split('\n').map((l) => `${indent}  ${l}`).join('\n')}` : `${indent}${k}: ${inner}`;
+        })
+        .join('\n');
+  }
+}
+
+function unmark(s: string): string {
+  return s.split(SAFE_MARK).join('');
+}
+
+/** Wraps a rendered value per the tag style (language reference §6.4). */
+export function applyTag(text: string, style: TagStyle, name?: string): string {
+  switch (style) {
+    case 'no_tag':
+      return text;
+    case 'ticks':
+      return name ? `${name}: \`\`\`\n${text}\n\`\`\`` : `\`\`\`\n${text}\n\`\`\``;
+    case 'xml':
+      return `<${name ?? 'data'}>\n${text}\n</${name ?? 'data'}>`;
+    case 'square_brackets':
+      return `[${name ?? 'data'}]\n${text}\n[/${name ?? 'data'}]`;
+  }
+}
+
+/** Minimal Markdown to HTML: raw HTML escaped, only links with a scheme become anchors. */
+export function markdownToHtml(markdown: string): string {
+  const inline = (s: string): string =>
+    escapeHtml(s)
+      .replace(/`([^`]+)`/g, '<code>$1</code>')
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      .replace(/\*([^*]+)\*/g, '<em>$1</em>')
+      .replace(/\[([^\]]+)\]\(([a-zA-Z][a-zA-Z0-9+.-]*:[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  const out: string[] = [];
+  let list: string[] | undefined;
+  let para: string[] = [];
+  const flush = (): void => {
+    if (para.length > 0) out.push(`<p>${para.map(inline).join(' ')}</p>`);
+    para = [];
+    if (list) out.push(`<ul>${list.map((i) => `<li>${inline(i)}</li>`).join('')}</ul>`);
+    list = undefined;
+  };
+  for (const line of markdown.split('\n')) {
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    const item = /^\s*[-*]\s+(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      out.push(`<h${heading[1]!.length}>${inline(heading[2]!)}</h${heading[1]!.length}>`);
+    } else if (item) {
+      if (para.length > 0) {
+        out.push(`<p>${para.map(inline).join(' ')}</p>`);
+        para = [];
+      }
+      (list ??= []).push(item[1]!);
+    } else if (line.trim() === '') flush();
+    else {
+      if (list) flush();
+      para.push(line.trim());
+    }
+  }
+  flush();
+  return out.join('\n');
+}
+
+function spend(state: RenderState, amount: number): void {
+  state.budget -= amount;
+  if (state.budget < 0) throw new TemplateError('render', 'the template exceeds the render budget (too many loop iterations or too much output)');
+}
+
+function textFormatArg(args: RuntimeValue[], state: RenderState, name: string): TextFormat {
+  const kw = args.find((a) => a.type === 'KeywordArgumentsValue');
+  const positional = args.filter((a) => a.type !== 'KeywordArgumentsValue')[0];
+  const raw = positional ? plainOf(positional) : kw ? (plainOf(kw) as Record<string, unknown>)[name] : undefined;
+  if (raw === undefined || raw === null) return state.style.textFormat;
+  if (typeof raw === 'string' && (TEXT_FORMATS as readonly string[]).includes(raw)) return raw as TextFormat;
+  throw new TemplateError('render', `unknown text format for the format filter (expected one of ${TEXT_FORMATS.join(', ')})`);
+}
+
+function environmentFor(context: Record<string, unknown>, state: RenderState): Environment {
+  const env = new Environment();
+  const define = (name: string, value: unknown): void => {
+    env.setVariable(name, toRuntime(value) as never);
+  };
+  for (const [name, value] of [['true', true], ['false', false], ['none', null], ['True', true], ['False', false], ['None', null]] as const) define(name, value);
+  // range is capped by the budget through __mthds_iterate; a huge range still allocates, so bound it.
+  define('range', (...args: number[]) => {
+    const [start, stop, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
+    if (step === 0) throw new TemplateError('render', 'range() step must not be zero');
+    const n = Math.max(0, Math.ceil((stop - start) / step));
+    spend(state, n);
+    return Array.from({ length: n }, (_, i) => start + i * step);
+  });
+  for (const [name, value] of Object.entries(context)) define(name, value);
+  const fn = (name: string, impl: (args: RuntimeValue[]) => unknown): void => {
+    env.variables.set(name, new FunctionValue((args) => toRuntime(impl(args)) as never) as never);
+  };
+  const fnRaw = (name: string, impl: (args: RuntimeValue[]) => RuntimeValue): void => {
+    env.variables.set(name, new FunctionValue((args) => impl(args) as never) as never);
+  };
+  const html = state.category === 'html';
+  fn('__mthds_print', (args) => {
+    const rv = args[0];
+    const value = plainOf(rv);
+    if (rv?.type === 'StringValue') {
+      const s = value as string;
+      spend(state, s.length);
+      return html && !s.startsWith(SAFE_MARK) ? escapeHtml(s) : s;
+    }
+    const out = renderValue(value, html ? 'html' : 'plain', state);
+    spend(state, out.length);
+    return out;
+  });
+  fnRaw('__mthds_iterate', (args) => {
+    const rv = args[0]!;
+    const size = Array.isArray(rv.value) ? rv.value.length : rv.value instanceof Map ? rv.value.size : typeof rv.value === 'string' ? rv.value.length : 1;
+    spend(state, size + 1);
+    return rv;
+  });
+  fn('__mthds_filter_format', (args) => {
+    const value = plainOf(args[0]);
+    const out = renderValue(value, textFormatArg(args.slice(1), state, 'text_format'), state);
+    spend(state, out.length);
+    return out;
+  });
+  fn('__mthds_filter_with_images', (args) => renderValue(plainOf(args[0]), state.style.textFormat, state, true));
+  fn('__mthds_filter_tag', (args) => {
+    if (!args[0] || args[0].type === 'UndefinedValue') throw new TemplateError('render', 'the tag filter was applied to an undefined value');
+    const rest = args.slice(1);
+    const kw = rest.find((a) => a.type === 'KeywordArgumentsValue');
+    const positional = rest.filter((a) => a.type !== 'KeywordArgumentsValue')[0];
+    const rawName = positional ? plainOf(positional) : kw ? (plainOf(kw) as Record<string, unknown>)['tag_name'] : undefined;
+    const text = renderValue(plainOf(args[0]), state.style.textFormat, state);
+    const out = applyTag(unmark(text), state.style.tagStyle, typeof rawName === 'string' && rawName !== '' ? rawName : undefined);
+    spend(state, out.length);
+    return html ? SAFE_MARK + out : out;
+  });
+  fn('__mthds_filter_escape_script_tag', (args) => {
+    const value = plainOf(args[0]);
+    return (typeof value === 'string' ? unmark(value) : renderValue(value, 'plain', state)).replace(/</g, '\\u003c');
+  });
+  fn('__mthds_filter_markdown', (args) => {
+    const value = plainOf(args[0]);
+    return SAFE_MARK + markdownToHtml(typeof value === 'string' ? unmark(value) : renderValue(value, 'plain', state));
+  });
+  fn('__mthds_filter_safe', (args) => {
+    const value = plainOf(args[0]);
+    return SAFE_MARK + (typeof value === 'string' ? unmark(value) : renderValue(value, 'plain', state));
+  });
+  fn('__mthds_unknown_filter', (args) => {
+    throw new TemplateError('render', `the filter ${String(plainOf(args[1]))} is not available in ${state.category} templates`);
+  });
+  return env;
+}
+
+/**
+ * Renders a template against a context of plain values (stuff contents, lists as arrays). Throws a
+ * TemplateError when the template does not parse or fails to render.
+ */
+export function renderTemplate(source: string, context: Record<string, unknown>, options: RenderOptions): RenderResult {
+  const program = parseTemplate(source, options.category, options.shorthands ?? true);
+  const state: RenderState = {
+    style: options.style ?? defaultStyle(options.category),
+    images: options.images ? [...options.images] : [],
+    budget: options.budget ?? 2_000_000,
+    category: options.category,
+  };
+  let text: string;
+  try {
+    const result = new Interpreter(environmentFor(context, state)).run(program as never) as unknown as RuntimeValue;
+    text = String(result.value);
+  } catch (error) {
+    if (error instanceof TemplateError) throw error;
+    throw new TemplateError('render', (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 200));
+  }
+  return { text: unmark(text), images: state.images };
+}
+
+/** Renders a PipeCondition expression: wrapped in `{{ }}`, no shorthands, category expression. */
+export function renderExpression(expression: string, context: Record<string, unknown>): string {
+  return renderTemplate(`{{ ${expression} }}`, context, { category: 'expression', shorthands: false }).text;
+}
