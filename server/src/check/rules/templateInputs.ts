@@ -32,7 +32,9 @@ export function checkTemplateInputs(ctx: CheckContext, bundle: Bundle): void {
 
 function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   const file = bundle.file;
-  const { sites, constructReads } = templateSites(pipe);
+  const found = templateSites(pipe);
+  const sites = [...found.sites];
+  const constructReads = found.constructReads;
   // A PipeLLM without a system prompt of its own takes the bundle's.
   if (pipe.spec?.name === 'PipeLLM' && !getEntry(pipe.table, 'system_prompt') && bundle.systemPrompt) {
     sites.push({ field: 'system_prompt', node: bundle.systemPrompt, shorthands: true, expression: false });

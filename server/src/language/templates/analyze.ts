@@ -63,9 +63,21 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
     return pre ? pre.sourceOffsets[inner]! : inner;
   };
   const analysis: TemplateAnalysis = { reads: [], presenceChecks: [] };
+  // Most prompts hold no Jinja of their own: their reads are exactly their shorthands.
+  if (pre && !options.expression && !/[{}]/.test(template)) {
+    for (const use of pre.uses) {
+      const read: VariableRead = { path: use.path.split('.'), start: use.start, end: use.end, guarded: use.sigil === '@?', sigil: use.sigil };
+      if (GLOBALS.has(read.path[0]!)) continue;
+      analysis.reads.push(read);
+      if (use.sigil === '@?' && read.path.length === 1) analysis.presenceChecks.push({ root: read.path[0]!, start: use.start, end: use.end });
+    }
+    return analysis;
+  }
   let tokens: LocatedToken[];
+  let raw: ReturnType<typeof tokenize>;
   try {
-    tokens = locateTokens(jinja, tokenize(jinja));
+    raw = tokenize(jinja);
+    tokens = locateTokens(jinja, raw);
   } catch (error) {
     const at = locateLexFault(jinja);
     analysis.fault = { message: faultMessage(error), start: toTemplate(at.start), end: toTemplate(at.end) };
@@ -73,7 +85,7 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
   }
   let program: Node;
   try {
-    program = parse(tokenize(jinja)) as unknown as Node;
+    program = parse(raw) as unknown as Node;
   } catch (error) {
     const at = locateParseFault(tokens);
     analysis.fault = { message: faultMessage(error), start: toTemplate(at.start), end: toTemplate(at.end) };

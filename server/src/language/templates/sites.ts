@@ -34,7 +34,19 @@ function templateSpec(spec: ValueSpec): { shorthands: boolean; expression: boole
   return undefined;
 }
 
-export function templateSites(pipe: PipeDecl): { sites: TemplateSite[]; constructReads: ConstructRead[] } {
+const cache = new WeakMap<PipeDecl, { sites: TemplateSite[]; constructReads: ConstructRead[] }>();
+
+/** Every template of a pipe (computed once per pipe declaration; callers must not mutate). */
+export function templateSites(pipe: PipeDecl): { readonly sites: readonly TemplateSite[]; readonly constructReads: readonly ConstructRead[] } {
+  let found = cache.get(pipe);
+  if (!found) {
+    found = collectSites(pipe);
+    cache.set(pipe, found);
+  }
+  return found;
+}
+
+function collectSites(pipe: PipeDecl): { sites: TemplateSite[]; constructReads: ConstructRead[] } {
   const sites: TemplateSite[] = [];
   const constructReads: ConstructRead[] = [];
   if (!pipe.spec) return { sites, constructReads };
