@@ -15,6 +15,7 @@ import { checkReferences } from './rules/references.js';
 import { checkBundleShape } from './rules/shape.js';
 import { checkReferenceSyntax, checkTomlSyntax } from './rules/syntax.js';
 import { checkFlows } from './rules/flow.js';
+import { checkForceMarkers } from './rules/force.js';
 import { checkModelReferences } from './rules/models.js';
 import { checkPackageReferences } from './rules/packages.js';
 import { checkSignatures } from './rules/signatures.js';
@@ -45,6 +46,7 @@ export function checkTree(tree: MethodTree): Finding[] {
   checkNameConflicts(ctx);
   checkCycles(ctx);
   checkSignatures(ctx);
+  checkForceMarkers(ctx);
   if (tree.manifest) {
     checkTomlSyntax(tree.manifest.file, tree.manifest.doc, ctx.out);
     checkManifest(tree, tree.manifest, ctx.out);

@@ -58,3 +58,28 @@ describe('method.model_setting_invalid (references)', () => {
     expect(check(text)).toEqual([]);
   });
 });
+
+describe('markers outside inputs and outputs, and redundant force markers', () => {
+  it('refuses a marker in refines', () => {
+    const text = `${HEADER}[concept.A]\ndescription = "a"\nrefines = "Text?"\n`;
+    expect(only(check(text), 'method.optional_marker_invalid')[0]!.params).toEqual({ pipe: 'A', field_path: 'concept.A.refines' });
+  });
+  it('warns when no flow can hand a `!` input an absent value', () => {
+    const use = `[pipe.use]\ntype = "PipeFunc"\ndescription = "d"\ninputs = { note = "Text!" }\noutput = "Text"\nfunction_name = "f"\n`;
+    const caller = (marker: string): string => `[pipe.s]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { note = "Text${marker}" }\noutput = "Text"\nsteps = [{ pipe = "use", result = "r" }]\n`;
+    const [f] = only(check(`${HEADER}${use}${caller('')}`), 'method.optional_force_redundant');
+    expect(f!.params).toEqual({ pipe: 'use', input: 'note' });
+    expect(f!.severity).toBe('warning');
+    expect(only(check(`${HEADER}${use}${caller('?')}`), 'method.optional_force_redundant')).toEqual([]);
+  });
+});
+
+describe('method.hint_invalid (warning)', () => {
+  it('reports unknown hint keys and intents, never as errors', () => {
+    const text = `${HEADER}[concept.A]\ndescription = "a"\nhints = { intent = "poetry", tone = "x" }\n`;
+    const found = only(check(text), 'method.hint_invalid');
+    expect(found.map((f) => f.params['reason']).sort()).toEqual(['unknown_intent', 'unknown_key']);
+    expect(found.every((f) => f.severity === 'warning')).toBe(true);
+    expect(check(`${HEADER}[concept.A]\ndescription = "a"\nhints = { intent = "prose" }\n`)).toEqual([]);
+  });
+});

@@ -21,9 +21,18 @@ export function checkReferenceSyntax(bundle: Bundle, out: Finding[]): void {
     for (const site of pipe.pipeRefs) if (site.parseError) report(`pipe reference "${site.raw}": ${site.parseError.message}`, site.parseError.range);
   }
   for (const concept of bundle.concepts) {
-    if (concept.refines?.parseError) report(`refines: ${concept.refines.parseError.message}`, concept.refines.parseError.range);
-    for (const field of concept.structure ?? []) {
-      for (const site of [field.conceptRef, field.itemConceptRef]) if (site?.parseError) report(`${field.name}: ${site.parseError.message}`, site.parseError.range);
+    const sites = [
+      { site: concept.refines, path: `concept.${concept.code}.refines` },
+      ...(concept.structure ?? []).flatMap((f) => [
+        { site: f.conceptRef, path: `concept.${concept.code}.structure.${f.name}.concept_ref` },
+        { site: f.itemConceptRef, path: `concept.${concept.code}.structure.${f.name}.item_concept_ref` },
+      ]),
+    ];
+    for (const { site, path } of sites) {
+      if (!site?.parseError) continue;
+      // Presence markers and multiplicities belong to inputs and outputs only.
+      if (/[?!\]]$/.test(site.raw)) out.push(makeFinding('method.optional_marker_invalid', { pipe: concept.code, field_path: path }, bundle.file, site.node.range));
+      else report(`${path}: ${site.parseError.message}`, site.parseError.range);
     }
   }
 }
