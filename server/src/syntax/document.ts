@@ -1,16 +1,19 @@
 // The public entry: text -> TomlDocument. The located tree comes from this layer's own parser;
 // whether the text is valid TOML is smol-toml's call (it is what runs the methods):
 // - smol-toml accepts: no errors, whatever the own parser thought;
-// - smol-toml refuses: its error (located at its line/column, message without the code excerpt),
-//   plus the own parser's errors on other lines (one error per line).
+// - smol-toml refuses: its error (located at its line/column, message without the code excerpt,
+//   completed by the own parser's message for that line), plus the own parser's errors on other
+//   lines (one error per line);
+// - smol-toml fails without a located TomlError (it ran out of stack, say): that is no verdict on
+//   the text, and the own parser's errors stand.
 
 import { parse } from 'smol-toml';
 import { parseTomlSyntax } from './parser.js';
 import type { Range, TomlDocument, TomlSyntaxError } from './types.js';
 
 export function parseToml(text: string): TomlDocument {
-  const r = parseTomlSyntax(text);
-  let errors: TomlSyntaxError[] = [];
+  // smol-toml first: its result is dropped at once, so it is garbage (free to collect) while the
+  // located tree is built, instead of the tree being live (and copied by the GC) during its parse.
   let refused = false;
   let failure: unknown;
   try {
@@ -19,8 +22,19 @@ export function parseToml(text: string): TomlDocument {
     refused = true;
     failure = error;
   }
+  const r = parseTomlSyntax(text);
+  let errors: TomlSyntaxError[] = [];
   if (refused) errors = mergeErrors(text, r.lineStarts, r.errors, failure);
-  return { text, root: r.root, errors, statements: r.statements, lineStarts: r.lineStarts };
+  return {
+    text,
+    root: r.root,
+    errors,
+    statements: r.statements,
+    // Computed on first access, once.
+    get lineStarts(): number[] {
+      return r.lineStarts;
+    },
+  };
 }
 
 /** `Invalid TOML document: invalid value\n\n1:  a = ...` -> `invalid value`. */
@@ -57,15 +71,21 @@ function mergeErrors(text: string, lineStarts: number[], own: TomlSyntaxError[],
     const ls = lineStarts[lineIdx]!;
     const start = Math.min(ls + Math.max(0, f.column - 1), text.length);
     let end = tokenEnd(text, start);
+    let detail: TomlSyntaxError | undefined;
     for (const e of own) {
+      if (e.line !== lineIdx + 1) continue;
+      detail ??= e;
       if (e.range.start === start && e.range.end > end) end = e.range.end;
     }
     const range: Range = { start, end };
-    first = { message, range, line: lineIdx + 1, column: start - ls + 1 };
-  } else if (own.length > 0) {
-    first = { ...own[0]!, message };
+    // smol-toml's sentence, completed by the own parser's when that says more about the same line
+    // ("control characters are not allowed in strings (unterminated string: missing closing ")").
+    let full = message;
+    if (detail !== undefined && detail.message !== message) full = detail.message.startsWith(message) ? detail.message : `${message} (${detail.message})`;
+    first = { message: full, range, line: lineIdx + 1, column: start - ls + 1 };
   } else {
-    first = { message, range: { start: 0, end: 0 }, line: 1, column: 1 };
+    // Not a verdict on the text (e.g. smol-toml ran out of stack): the own parser's errors stand.
+    return onePerLine(own);
   }
   const out = [first];
   const lines = new Set<number>([first.line]);
@@ -76,4 +96,9 @@ function mergeErrors(text: string, lineStarts: number[], own: TomlSyntaxError[],
   }
   out.sort((a, b) => a.range.start - b.range.start);
   return out;
+}
+
+function onePerLine(errors: TomlSyntaxError[]): TomlSyntaxError[] {
+  const lines = new Set<number>();
+  return errors.filter((e) => !lines.has(e.line) && (lines.add(e.line), true));
 }

@@ -10,9 +10,11 @@
 //   was left unclosed and the line is the next statement.
 // - Runaway constructs: when a multi-line value (array, inline table, or an unterminated
 //   multi-line string) had errors and one of the lines it swallowed looks like a table header
-//   (`[` at column 0, a key, `]` or `]]`, then nothing but a comment), the value is parsed again as
-//   if the text ended just before that line, so the header and everything after it are kept.
-//   A multi-line string that is closed is never cut, whatever its lines look like.
+//   (`[` at column 0, a key, `]` or `]]`, then nothing but a comment) or, for arrays and inline
+//   tables, like a key/value pair starting at column 0 (`key =`), the value is parsed again as if
+//   the text ended just before that line, so that line and everything after it are kept. A
+//   multi-line string that is closed is never cut, whatever its lines look like; nor is a value
+//   without errors (valid TOML 1.1 inline tables may hold such lines).
 // - Nesting deeper than MAX_DEPTH arrays/inline tables is an error; the rest of the line is skipped.
 
 import { computeLineStarts, lineOfOffset } from './positions.js';
@@ -38,7 +40,8 @@ export interface SyntaxResult {
   statements: Statement[];
   /** This parser's own errors, located, in document order. */
   errors: TomlSyntaxError[];
-  lineStarts: number[];
+  /** Offsets at which each line starts (computed on first access). */
+  readonly lineStarts: number[];
 }
 
 /** A copy without spare capacity (arrays grow by 16 slots at their first push). */
@@ -49,7 +52,8 @@ function compact<T>(a: T[]): T[] {
 const PLACEHOLDER: LInvalid = { type: 'invalid', range: { start: 0, end: 0 } };
 
 class Parser extends Scanner {
-  readonly lineStarts: number[];
+  /** Computed on first use: only error recovery and error locations need them. */
+  private ls: number[] | null = null;
   readonly root: LTable;
   readonly rootMeta: TableMeta;
   /** The table receiving key/value pairs. */
@@ -63,10 +67,18 @@ class Parser extends Scanner {
 
   constructor(text: string, toml10: boolean) {
     super(text, toml10);
-    this.lineStarts = computeLineStarts(text);
     this.root = newTable('root', 0, text.length);
     this.rootMeta = new TableMeta(this.root);
     this.section = this.rootMeta;
+  }
+
+  get lineStarts(): number[] {
+    return (this.ls ??= computeLineStarts(this.s));
+  }
+
+  /** The line starts, if they were computed. */
+  get lineStartsIfKnown(): number[] | null {
+    return this.ls;
   }
 
   run(): void {
@@ -268,9 +280,10 @@ class Parser extends Scanner {
     } else if (value.type !== 'array' && value.type !== 'table') return value;
     const ls = this.lineStarts;
     const stop = this.p;
+    const keyValuesToo = value.type !== 'string';
     for (let line = lineOfOffset(ls, valueStart) + 1; line < ls.length && ls[line]! <= stop; line++) {
       const at = ls[line]!;
-      if (!this.looksLikeHeader(at)) continue;
+      if (!this.looksLikeHeader(at) && !(keyValuesToo && this.looksLikeKeyValue(at))) continue;
       this.errors.length = errMark;
       this.statements.length = stmtMark;
       const savedN = this.n;
@@ -311,8 +324,8 @@ class Parser extends Scanner {
       if (c === 93) break;
       if (isBareKeyChar(c)) any = true;
       else if (c === 34 || c === 39) {
-        const close = s.indexOf(c === 34 ? '"' : "'", p + 1);
-        if (close < 0 || close >= this.lineEnd2(p)) return false;
+        const close = this.closingQuote(p);
+        if (close < 0) return false;
         any = true;
         p = close;
       } else if (c !== 46 && c !== 32 && c !== 9) return false;
@@ -331,16 +344,17 @@ class Parser extends Scanner {
     return c === 10 || c === 13 || c === 35;
   }
 
-  /** End of line in the whole text (ignoring a cut). */
-  private lineEnd2(p: number): number {
+  /** The offset of the quote closing the one at `p` on the same line, or -1. */
+  private closingQuote(p: number): number {
     const s = this.s;
     const n = s.length;
-    while (p < n) {
-      const c = s.charCodeAt(p);
-      if (c === 10 || c === 13) break;
-      p++;
+    const q = s.charCodeAt(p);
+    for (let i = p + 1; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === q) return i;
+      if (c === 10 || c === 13) return -1;
     }
-    return p;
+    return -1;
   }
 
   /** Whether the text at `p` reads like the start of a key/value pair: a key, then `=`. */
@@ -353,8 +367,8 @@ class Parser extends Scanner {
       if (isBareKeyChar(c)) {
         while (p < n && isBareKeyChar(s.charCodeAt(p))) p++;
       } else if (c === 34 || c === 39) {
-        const close = s.indexOf(c === 34 ? '"' : "'", p + 1);
-        if (close < 0 || close >= this.lineEnd(p)) return false;
+        const close = this.closingQuote(p);
+        if (close < 0) return false;
         p = close + 1;
       } else return false;
       segs++;
@@ -404,18 +418,6 @@ class Parser extends Scanner {
   }
 
   private array(depth: number): LArray | LInvalid {
-    const v = this.arrayBody(depth);
-    if (v.type === 'array') v.items = compact(v.items);
-    return v;
-  }
-
-  private inlineTable(depth: number): LTable | LInvalid {
-    const v = this.inlineTableBody(depth);
-    if (v.type === 'table') v.entries = compact(v.entries);
-    return v;
-  }
-
-  private arrayBody(depth: number): LArray | LInvalid {
     const s = this.s;
     const start = this.p;
     if (depth > MAX_DEPTH) return this.tooDeep(start);
@@ -432,13 +434,13 @@ class Parser extends Scanner {
       if (p >= this.n) {
         this.error("unterminated array: missing ']'", start, start + 1);
         arr.range.end = p;
-        return arr;
+        break;
       }
       const c = s.charCodeAt(p);
       if (c === 93) {
         this.p = p + 1;
         arr.range.end = p + 1;
-        return arr;
+        break;
       }
       if (c === 44) {
         this.error("expected a value before ','", p, p + 1);
@@ -451,7 +453,7 @@ class Parser extends Scanner {
       if (this.abort) {
         items.push(v);
         arr.range.end = this.p;
-        return arr;
+        break;
       }
       if (v.type === 'invalid' && atLineStart && this.looksLikeKeyValue(p)) {
         // The array was left open: this line is the next key/value pair.
@@ -460,7 +462,7 @@ class Parser extends Scanner {
         this.error("unterminated array: missing ']'", start, start + 1);
         this.p = this.lineBreakBefore(p);
         arr.range.end = this.p;
-        return arr;
+        break;
       }
       missingComma = -1;
       items.push(v);
@@ -470,7 +472,7 @@ class Parser extends Scanner {
       if (q >= this.n) {
         this.error("unterminated array: missing ']'", start, start + 1);
         arr.range.end = q;
-        return arr;
+        break;
       }
       const d = s.charCodeAt(q);
       if (d === 44) {
@@ -480,15 +482,17 @@ class Parser extends Scanner {
       if (d === 93) {
         this.p = q + 1;
         arr.range.end = q + 1;
-        return arr;
+        break;
       }
       missingComma = this.errors.length;
       carriedNewline = this.sawNewline;
       this.error(`expected ',' or ']' after an array item, found ${describeChar(d)}`, q, q + 1);
     }
+    arr.items = compact(items);
+    return arr;
   }
 
-  private inlineTableBody(depth: number): LTable | LInvalid {
+  private inlineTable(depth: number): LTable | LInvalid {
     const s = this.s;
     const n = this.n;
     const start = this.p;
@@ -510,14 +514,14 @@ class Parser extends Scanner {
       if (p >= n) {
         this.error("unterminated inline table: missing '}'", start, start + 1);
         node.range.end = p;
-        return node;
+        break;
       }
       let c = s.charCodeAt(p);
       if (c === 125) {
         if (trailingComma >= 0 && this.toml10) this.error("a trailing ',' is not allowed in an inline table in TOML 1.0", trailingComma, trailingComma + 1);
         this.p = p + 1;
         node.range.end = p + 1;
-        return node;
+        break;
       }
       if (c === 44) {
         this.error("expected a key before ','", p, p + 1);
@@ -529,7 +533,7 @@ class Parser extends Scanner {
         this.error("unterminated inline table: missing '}'", start, start + 1);
         this.p = this.lineBreakBefore(p);
         node.range.end = this.p;
-        return node;
+        break;
       }
       trailingComma = -1;
       const keyStart = p;
@@ -542,7 +546,7 @@ class Parser extends Scanner {
         this.p = q + 1;
         this.skipBlanks();
         const v = this.value(depth, 125);
-        const name = s.slice(p, e);
+        const name = this.name(p, e);
         const entries = node.entries;
         let fast = meta === null && entries.length < 8;
         for (let i = 0; fast && i < entries.length; i++) if (entries[i]!.key === name) fast = false;
@@ -576,7 +580,7 @@ class Parser extends Scanner {
       }
       if (this.abort) {
         node.range.end = this.p;
-        return node;
+        break;
       }
       this.sawNewline = false;
       this.skipVoid();
@@ -588,7 +592,7 @@ class Parser extends Scanner {
       if (p >= n) {
         this.error("unterminated inline table: missing '}'", start, start + 1);
         node.range.end = p;
-        return node;
+        break;
       }
       c = s.charCodeAt(p);
       if (c === 44) {
@@ -599,10 +603,12 @@ class Parser extends Scanner {
       if (c === 125) {
         this.p = p + 1;
         node.range.end = p + 1;
-        return node;
+        break;
       }
       this.error(`expected ',' or '}' after a key/value pair, found ${describeChar(c)}`, p, p + 1);
     }
+    node.entries = compact(node.entries);
+    return node;
   }
 
   /** Inline-table recovery: skip to the next `,`, `}` or line break. */
@@ -642,6 +648,15 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
     const at = Math.min(parser.p, text.length);
     parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
   }
-  locate(parser.errors, parser.lineStarts);
-  return { root: parser.root, statements: parser.statements, errors: parser.errors, lineStarts: parser.lineStarts };
+  if (parser.errors.length > 0) locate(parser.errors, parser.lineStarts);
+  // Line starts are computed when first asked for (a valid document may never need them).
+  let lineStarts = parser.lineStartsIfKnown;
+  return {
+    root: parser.root,
+    statements: parser.statements,
+    errors: parser.errors,
+    get lineStarts(): number[] {
+      return (lineStarts ??= computeLineStarts(text));
+    },
+  };
 }

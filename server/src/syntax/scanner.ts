@@ -336,6 +336,25 @@ export class Scanner {
   // ---------------------------------------------------------------------------------------------
   // Keys
 
+  /** A direct-mapped cache of bare key names (see name()). */
+  private readonly names: (string | undefined)[] = new Array<string | undefined>(512).fill(undefined);
+
+  /**
+   * The bare key text in [a, b), shared among equal keys: the same few names repeat throughout a
+   * document, and one string per name keeps the tree smaller (cheaper for the GC). A hit costs a
+   * comparison, no allocation.
+   */
+  name(a: number, b: number): string {
+    const s = this.s;
+    const len = b - a;
+    const slot = (len * 31 + s.charCodeAt(a) * 7 + s.charCodeAt(b - 1)) & 511;
+    const known = this.names[slot];
+    if (known !== undefined && known.length === len && s.startsWith(known, a)) return known;
+    const text = s.slice(a, b);
+    this.names[slot] = text;
+    return text;
+  }
+
   /**
    * A (dotted) key at `p`. Stops after the last segment and the blanks after it. `keyOk` tells
    * whether the key is complete; when it is not, the error is recorded and the segments read so
@@ -344,10 +363,22 @@ export class Scanner {
   scanKey(): KeySegment[] {
     const s = this.s;
     const n = this.n;
+    let p = this.p;
+    // Fast path: a single bare key.
+    if (p < n && isBareKeyChar(s.charCodeAt(p))) {
+      let e = p + 1;
+      while (e < n && isBareKeyChar(s.charCodeAt(e))) e++;
+      let q = e;
+      while (q < n && (s.charCodeAt(q) === 32 || s.charCodeAt(q) === 9)) q++;
+      if (!(q < n && s.charCodeAt(q) === 46)) {
+        this.p = q;
+        this.keyOk = true;
+        return [{ name: this.name(p, e), range: { start: p, end: e } }];
+      }
+    }
     // Collected in a reused buffer and copied out, so that the result has no spare capacity.
     const segs = this.segBuf;
-    segs.length = 0;
-    let p = this.p;
+    let count = 0;
     this.keyOk = false;
     for (;;) {
       const c = p < n ? s.charCodeAt(p) : NaN;
@@ -355,25 +386,25 @@ export class Scanner {
         const start = p;
         p++;
         while (p < n && isBareKeyChar(s.charCodeAt(p))) p++;
-        segs.push({ name: s.slice(start, p), range: { start, end: p } });
+        segs[count++] = { name: this.name(start, p), range: { start, end: p } };
       } else if (c === 34 || c === 39) {
         if (p + 2 < n && s.charCodeAt(p + 1) === c && s.charCodeAt(p + 2) === c) {
           this.error('a key cannot be a multi-line string', p, p + 3);
           this.p = p;
-          return segs.slice();
+          return segs.slice(0, count);
         }
         this.p = p;
         const errs = this.errors.length;
         const str = this.scanString();
         p = this.p;
-        segs.push({ name: str.value, range: str.range });
-        if (this.errors.length > errs && str.range.end === str.contentEnd) return segs.slice(); // unterminated
+        segs[count++] = { name: str.value, range: str.range };
+        if (this.errors.length > errs && str.range.end === str.contentEnd) return segs.slice(0, count); // unterminated
       } else {
-        if (c === 61 /* = */ && segs.length === 0) this.error('missing key before =', p, p + 1);
-        else if (segs.length > 0) this.error(`expected a key after '.', found ${describeChar(c)}`, p, p < n ? p + 1 : p);
+        if (c === 61 /* = */ && count === 0) this.error('missing key before =', p, p + 1);
+        else if (count > 0) this.error(`expected a key after '.', found ${describeChar(c)}`, p, p < n ? p + 1 : p);
         else this.error(`invalid character ${describeChar(c)} in key; bare keys may use A-Z a-z 0-9 _ -, other keys need quotes`, p, p < n ? p + 1 : p);
         this.p = p;
-        return segs.slice();
+        return segs.slice(0, count);
       }
       let d = s.charCodeAt(p);
       while (d === 32 || d === 9) d = s.charCodeAt(++p);
@@ -389,7 +420,7 @@ export class Scanner {
     }
     this.p = p;
     this.keyOk = true;
-    return segs.slice();
+    return segs.slice(0, count);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -471,22 +502,31 @@ export class Scanner {
       if (base) return signed ? null : this.radix(a, b, base);
     }
     let under = false;
+    // The integer part's value, exact while it has at most 15 digits.
+    let iv = 0;
+    let digits = 0;
     if (c === 48) {
       i++;
+      digits = 1;
       if (i < b) {
         const d = s.charCodeAt(i);
         if (isDigit(d) || d === 95) return null; // leading zero
       }
     } else if (c >= 49 && c <= 57) {
       i++;
+      iv = c - 48;
+      digits = 1;
       while (i < b) {
-        const d = s.charCodeAt(i);
-        if (isDigit(d)) i++;
-        else if (d === 95) {
+        let d = s.charCodeAt(i);
+        if (d === 95) {
           if (!(i + 1 < b && isDigit(s.charCodeAt(i + 1)))) return null;
           under = true;
-          i += 2;
-        } else break;
+          i++;
+          d = s.charCodeAt(i);
+        } else if (!isDigit(d)) break;
+        iv = iv * 10 + (d - 48);
+        digits++;
+        i++;
       }
     } else return null;
     let isFloat = false;
@@ -522,6 +562,7 @@ export class Scanner {
       isFloat = true;
     }
     if (i !== b) return null;
+    if (!isFloat && digits <= 15) return { type: 'integer', value: neg && iv !== 0 ? -iv : iv, range: { start: a, end: b } };
     let text = s.slice(a, b);
     if (under) text = text.replaceAll('_', '');
     if (isFloat) return { type: 'float', value: Number(text), range: { start: a, end: b } };

@@ -183,14 +183,13 @@ export function defineHeader(
 ): TableMeta | DefineError {
   let m = root;
   const last = key.length - 1;
-  const what = (): string => (arrayOfTables ? `array of tables [[${formatKey(key)}]]` : `table [${formatKey(key)}]`);
   for (let i = 0; i <= last; i++) {
     const seg = key[i]!;
     const entry = m.find(seg.name);
     if (entry === undefined) return createHeaderChain(m, key, i, arrayOfTables, headerRange, extend);
     const slot = m.slot(seg.name);
     if (slot === undefined) {
-      return new DefineError(`cannot define ${what()}: '${formatKey(key, i)}' is already ${describe(slot, entry)}`, i);
+      return new DefineError(`cannot define ${what(key, arrayOfTables)}: '${formatKey(key, i)}' is already ${describe(slot, entry)}`, i);
     }
     if (i < last) {
       if (slot.t === ARRAY) {
@@ -203,7 +202,7 @@ export function defineHeader(
       continue;
     }
     if (arrayOfTables) {
-      if (slot.t !== ARRAY) return new DefineError(`cannot define ${what()}: '${formatKey(key)}' is already ${describe(slot, entry)}`, i);
+      if (slot.t !== ARRAY) return new DefineError(`cannot define ${what(key, arrayOfTables)}: '${formatKey(key)}' is already ${describe(slot, entry)}`, i);
       const node = newTable('array-element', headerRange.start, headerRange.end);
       node.header = { range: headerRange, key };
       (slot.entry.value as LArray).items.push(node);
@@ -212,9 +211,9 @@ export function defineHeader(
       extend.push(slot.entry.range);
       return em;
     }
-    if (slot.t === ARRAY) return new DefineError(`cannot define ${what()}: it is already an array of tables`, i);
-    if (slot.t === DOTTED) return new DefineError(`cannot define ${what()}: it is already ${describe(slot, entry)}`, i);
-    if (slot.d) return new DefineError(`${what()} is already defined`, i);
+    if (slot.t === ARRAY) return new DefineError(`cannot define ${what(key, arrayOfTables)}: it is already an array of tables`, i);
+    if (slot.t === DOTTED) return new DefineError(`cannot define ${what(key, arrayOfTables)}: it is already ${describe(slot, entry)}`, i);
+    if (slot.d) return new DefineError(`${what(key, arrayOfTables)} is already defined`, i);
     // A parent created by an earlier header, declared now.
     slot.d = true;
     const meta = slot.meta!;
@@ -227,6 +226,10 @@ export function defineHeader(
     return meta;
   }
   return new DefineError('empty table header', 0);
+}
+
+function what(key: readonly KeySegment[], arrayOfTables: boolean): string {
+  return arrayOfTables ? `array of tables [[${formatKey(key)}]]` : `table [${formatKey(key)}]`;
 }
 
 function createHeaderChain(m: TableMeta, key: KeySegment[], from: number, arrayOfTables: boolean, headerRange: Range, extend: Range[]): TableMeta {

@@ -30,8 +30,8 @@ export function readMethodFile(path: string): ReadResult {
 }
 
 export function decodeMethodBytes(bytes: Uint8Array): ReadResult {
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const body = bytes.subarray(bom);
+  // The decoders drop one leading BOM themselves; a second one stays (and TOML refuses it).
+  const body = bytes;
   try {
     const text = strict.decode(body);
     const nul = text.indexOf('\u0000');
