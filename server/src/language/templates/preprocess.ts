@@ -69,6 +69,19 @@ export function preprocessShorthands(template: string): Preprocessed {
 }
 
 function rewriteLine(template: string, start: number, end: number, pieces: Piece[], uses: ShorthandUse[]): void {
+  // Most lines hold no sigil at all: copy them whole.
+  let plain = true;
+  for (let i = start; i < end; i++) {
+    const c = template.charCodeAt(i);
+    if (c === 0x40 || c === 0x24) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    if (end > start) pieces.push({ text: template.slice(start, end), source: start, verbatim: true });
+    return;
+  }
   // Escapes first, so that `@@x` and `$$x` never read as shorthands.
   let line = '';
   const lineSource: number[] = [];
