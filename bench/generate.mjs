@@ -1,10 +1,11 @@
 // Generates realistic bundles of a given size: concepts with structures, and pipes of the common
 // types wired into sequences, as real methods are.
 
-export function generateBundle(pipes, { domain = 'bench', seed = 1 } = {}) {
+export function generateBundle(pipes, { domain = 'bench', seed = 1, prefix = 'step', concepts: sharedConcepts } = {}) {
   const lines = [`domain = "${domain}"`, `description = "A generated bundle of ${pipes} pipes"`, ''];
-  const concepts = Math.max(1, Math.floor(pipes / 5));
-  for (let c = 0; c < concepts; c++) {
+  // With `sharedConcepts`, the concepts are declared in another bundle of the domain.
+  const concepts = sharedConcepts ?? Math.max(1, Math.floor(pipes / 5));
+  for (let c = 0; c < (sharedConcepts === undefined ? concepts : 0); c++) {
     lines.push(`[concept.Thing${c}]`, `description = "Generated concept ${c}"`, '', `[concept.Thing${c}.structure]`);
     lines.push(`title = { type = "text", description = "The title of thing ${c}", required = true }`);
     lines.push(`score = { type = "number", description = "A score" }`);
@@ -15,14 +16,32 @@ export function generateBundle(pipes, { domain = 'bench', seed = 1 } = {}) {
     if (p % 10 === 9) {
       // The sequence ends with step p-2, so it outputs that step's concept.
       const last = `Thing${((p - 2) * 7 + seed) % concepts}`;
-      lines.push(`[pipe.step_${p}]`, 'type = "PipeSequence"', `description = "Sequence ${p}"`, 'inputs = { text = "Text" }', `output = "${last}"`, 'steps = [');
-      lines.push(`  { pipe = "step_${p - 1}", result = "first" },`, `  { pipe = "step_${p - 2}", result = "second" },`, ']', '');
+      lines.push(`[pipe.${prefix}_${p}]`, 'type = "PipeSequence"', `description = "Sequence ${p}"`, 'inputs = { text = "Text" }', `output = "${last}"`, 'steps = [');
+      lines.push(`  { pipe = "${prefix}_${p - 1}", result = "first" },`, `  { pipe = "${prefix}_${p - 2}", result = "second" },`, ']', '');
     } else if (p % 10 === 5) {
-      lines.push(`[pipe.step_${p}]`, 'type = "PipeCompose"', `description = "Compose ${p}"`, 'inputs = { text = "Text" }', 'output = "Text"', 'template = "Title: $text"', '');
+      lines.push(`[pipe.${prefix}_${p}]`, 'type = "PipeCompose"', `description = "Compose ${p}"`, 'inputs = { text = "Text" }', 'output = "Text"', 'template = "Title: $text"', '');
     } else {
-      lines.push(`[pipe.step_${p}]`, 'type = "PipeLLM"', `description = "Generated pipe ${p}"`, 'inputs = { text = "Text" }', `output = "${concept}"`, 'model = "$writing-factual"');
+      lines.push(`[pipe.${prefix}_${p}]`, 'type = "PipeLLM"', `description = "Generated pipe ${p}"`, 'inputs = { text = "Text" }', `output = "${concept}"`, 'model = "$writing-factual"');
       lines.push('prompt = """', `Read the text and describe thing ${p}:`, '', '@text', '"""', '');
     }
+  }
+  return lines.join('\n');
+}
+
+/** A tree of `bundles` bundles of one domain sharing their concepts: `pipes` pipes in all. */
+export function generateTree(pipes, bundles) {
+  const concepts = Math.max(1, Math.floor(pipes / 5));
+  const files = { 'concepts.mthds': generateBundle(0, { concepts: undefined }).split('\n').slice(0, 2).join('\n') + '\n' + conceptBlock(concepts) };
+  const per = Math.floor(pipes / bundles);
+  for (let b = 0; b < bundles; b++) files[`part_${b}.mthds`] = generateBundle(per, { prefix: `b${b}_step`, concepts });
+  return files;
+}
+
+function conceptBlock(concepts) {
+  const lines = [];
+  for (let c = 0; c < concepts; c++) {
+    lines.push(`[concept.Thing${c}]`, `description = "Generated concept ${c}"`, '', `[concept.Thing${c}.structure]`);
+    lines.push(`title = { type = "text", description = "The title of thing ${c}", required = true }`, `score = { type = "number", description = "A score" }`, '');
   }
   return lines.join('\n');
 }

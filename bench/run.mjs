@@ -4,7 +4,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateBundle } from './generate.mjs';
+import { generateBundle, generateTree } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(path.join(here, '../server/dist/lib.js'));
@@ -37,6 +37,21 @@ for (const pipes of [100, 1000, 10000]) {
     lib.checkTree(lib.createTree('/bench', [bundle]));
   }, runs);
   rows.push({ input: `${pipes} pipes`, lines: text.split('\n').length, kb: Math.round(mb * 1000), smol, parse, ratio: parse / smol, check, mbps: mb / (check / 1000) });
+}
+
+{
+  const files = generateTree(1000, 50);
+  const texts = Object.entries(files);
+  const mb = texts.reduce((n, [, t]) => n + Buffer.byteLength(t), 0) / 1e6;
+  const smol = time(() => texts.forEach(([, t]) => lib.smolParse(t)), 30);
+  const parse = time(() => texts.forEach(([, t]) => lib.parseToml(t)), 30);
+  let findings = 0;
+  const check = time(() => {
+    const bundles = texts.map(([name, t]) => lib.buildBundle(`/tree/${name}`, lib.parseToml(t)));
+    findings = lib.checkTree(lib.createTree('/tree', bundles)).length;
+  }, 30);
+  if (findings !== 0) console.error(`warning: the generated tree has ${findings} findings`);
+  rows.push({ input: '1000 pipes in 50 bundles', lines: texts.reduce((n, [, t]) => n + t.split('\n').length, 0), kb: Math.round(mb * 1000), smol, parse, ratio: parse / smol, check, mbps: mb / (check / 1000) });
 }
 
 const corpusDir = path.resolve(here, '../../shared/corpus');
