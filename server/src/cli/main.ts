@@ -1,6 +1,7 @@
 // The `mthds` command line.
 
 import { runCheck } from './check.js';
+import { runServe } from './serve.js';
 import { VERSION } from '../version.js';
 
 const USAGE = `Usage: mthds <command> [options]
@@ -9,6 +10,8 @@ Commands:
   check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml).
                        A folder means its method tree or trees; default: the current folder.
     --format text|json   Output format (default: text).
+  serve                Serve the MTHDS runner protocol over HTTP.
+    --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE
 
 Options:
   -h, --help           Show this help.
@@ -27,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'check') return runCheck(rest, process.stdout, process.stderr);
+  if (command === 'serve') return runServe(rest, process.stdout, process.stderr);
   process.stderr.write(`mthds: unknown command '${command}'\n\n${USAGE}\n`);
   return 2;
 }

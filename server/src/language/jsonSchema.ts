@@ -334,7 +334,8 @@ function fieldSchema(catalog: ConceptCatalog, field: ShapeField, options: Schema
     }
     default:
       schema = scalarSchema(field.type);
-      if (field.choices) schema['enum'] = [...field.choices];
+      // Choices are written as strings; a typed field takes them as values of its type.
+      if (field.choices) schema['enum'] = field.choices.map((c) => (field.type === 'integer' || field.type === 'number') && Number.isFinite(Number(c)) && c.trim() !== '' ? Number(c) : c);
   }
   if (field.description) schema = { ...schema, description: field.description };
   return schema;

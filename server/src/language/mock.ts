@@ -158,10 +158,20 @@ function fixNative(code: string | undefined, content: Record<string, unknown>, r
     default:
       break;
   }
-  if (typeof content['confidence'] === 'number') content['confidence'] = 0.9;
-  if (content['probabilities'] !== undefined) delete content['probabilities'];
-  if (content['position'] !== undefined) delete content['position'];
+  // Verdict natives: a measured confidence, never made-up probabilities or scale positions.
+  if (code === 'YesNo' || code === 'Choice' || code === 'Rating') {
+    if (typeof content['confidence'] === 'number') content['confidence'] = 0.9;
+    delete content['probabilities'];
+    delete content['position'];
+  }
   return content;
+}
+
+/** Choices are written as strings; a typed field holds them as values of its type. */
+export function choiceValue(type: string, choice: string): unknown {
+  if ((type === 'integer' || type === 'number') && choice.trim() !== '' && Number.isFinite(Number(choice))) return Number(choice);
+  if (type === 'boolean' && (choice === 'true' || choice === 'false')) return choice === 'true';
+  return choice;
 }
 
 function mintField(catalog: ConceptCatalog, owner: ConceptInfo, field: ShapeField, rng: Rng, options: MintOptions, depth: number, label: string): unknown {
@@ -191,7 +201,7 @@ function mintField(catalog: ConceptCatalog, owner: ConceptInfo, field: ShapeFiel
     case 'dict':
       return {};
     default:
-      if (field.choices && field.choices.length > 0) return field.choices[0];
+      if (field.choices && field.choices.length > 0) return choiceValue(field.type, field.choices[0]!);
       return mintScalar(field.type, rng, fieldLabel);
   }
 }

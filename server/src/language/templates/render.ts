@@ -122,8 +122,11 @@ export function plainOf(rv: RuntimeValue | undefined): unknown {
   }
 }
 
+// Parsed programs by source: a method's templates render once per call, often in batches. Bounded
+// in characters, since one template may be as large as a bundle.
 const programCache = new Map<string, Node>();
-const CACHE_MAX = 500;
+const CACHE_MAX_CHARS = 4_000_000;
+let cachedChars = 0;
 
 /** Parses a template (after the shorthands when asked); throws a TemplateError when it does not. */
 export function parseTemplate(source: string, category: TemplateCategory, shorthands = true): Node {
@@ -139,8 +142,15 @@ export function parseTemplate(source: string, category: TemplateCategory, shorth
     throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
   }
   const rewritten = rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
-  if (programCache.size >= CACHE_MAX) programCache.delete(programCache.keys().next().value as string);
-  programCache.set(key, rewritten);
+  if (key.length <= CACHE_MAX_CHARS / 4) {
+    while (cachedChars + key.length > CACHE_MAX_CHARS && programCache.size > 0) {
+      const oldest = programCache.keys().next().value as string;
+      programCache.delete(oldest);
+      cachedChars -= oldest.length;
+    }
+    programCache.set(key, rewritten);
+    cachedChars += key.length;
+  }
   return rewritten;
 }
 

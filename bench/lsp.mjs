@@ -1,0 +1,191 @@
+// Benchmark of the language server over real stdio (`npm run bench:lsp`):
+// - keystroke latency: from didChange to the publishDiagnostics of that version, on a 2,000-line
+//   bundle, with the debounce at 0 (p50, p95);
+// - start-up: from initialize until every diagnostic of a 1,000-bundle workspace is published (the
+//   end of the background check's progress), and the server's resident memory (VmRSS, VmHWM).
+// Targets: keystroke p95 < 25 ms, start-up < 3 s, memory < 250 MB.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { generateBundle } from './generate.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
+const KEYSTROKES = Number(process.env.KEYSTROKES ?? 300);
+
+const CAPABILITIES = {
+  window: { workDoneProgress: true },
+  workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
+  textDocument: { publishDiagnostics: { versionSupport: true, relatedInformation: true } },
+};
+
+function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+async function startServer(folder, onPublish, onProgress) {
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.onNotification('textDocument/publishDiagnostics', onPublish);
+  connection.onNotification('$/progress', onProgress);
+  connection.onNotification('window/logMessage', () => undefined);
+  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  const t0 = performance.now();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(folder).href,
+    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'bench' }],
+    capabilities: CAPABILITIES,
+    initializationOptions: { diagnostics: { debounceMs: 0 } },
+  });
+  await connection.sendNotification('initialized', {});
+  return { child, connection, t0 };
+}
+
+async function stop({ child, connection }) {
+  try {
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+  } catch {}
+  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  connection.dispose();
+}
+
+/** A generated bundle of at least `lines` lines. */
+function bundleOfLines(lines, options) {
+  let pipes = Math.max(1, Math.floor(lines / 13));
+  let text = generateBundle(pipes, options);
+  while (text.split('\n').length < lines) text = generateBundle(++pipes, options);
+  return text;
+}
+
+async function keystrokes() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-lsp-'));
+  const file = path.join(dir, 'big.mthds');
+  const text = bundleOfLines(2000, { domain: 'bench' });
+  writeFileSync(file, text);
+  const uri = pathToFileURL(file).href;
+  let waiting;
+  const server = await startServer(dir, (p) => {
+    if (p.uri === uri && waiting && p.version === waiting.version) {
+      const w = waiting;
+      waiting = undefined;
+      w.resolve(p);
+    }
+  }, () => undefined);
+  const published = (version) => new Promise((resolve) => (waiting = { version, resolve }));
+  let version = 1;
+  let first = published(1);
+  await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version, text } });
+  await first;
+  // Type in the description of a pipe in the middle of the file: insert a letter, then delete it;
+  // every tenth keystroke breaks a concept reference and the next one repairs it.
+  const lines = text.split('\n');
+  const mid = lines.findIndex((l, i) => i > lines.length / 2 && l.startsWith('description = "Generated pipe'));
+  const outputLine = lines.findIndex((l, i) => i > mid && l.startsWith('output = "Thing'));
+  const times = [];
+  let typed = false;
+  let broken = false;
+  for (let k = 0; k < KEYSTROKES; k++) {
+    version += 1;
+    let change;
+    if (k % 10 === 9 || broken) {
+      // `output = "ThingN"` -> `output = "XhingN"` and back.
+      change = { range: { start: { line: outputLine, character: 10 }, end: { line: outputLine, character: 11 } }, text: broken ? 'T' : 'X' };
+      broken = !broken;
+    } else {
+      const at = { line: mid, character: 15 };
+      change = typed ? { range: { start: at, end: { line: mid, character: 16 } }, text: '' } : { range: { start: at, end: at }, text: 'x' };
+      typed = !typed;
+    }
+    const done = published(version);
+    const t = performance.now();
+    await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+    const p = await done;
+    times.push(performance.now() - t);
+    if (broken && !p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error('the broken reference was not reported');
+  }
+  const memory = memoryOf(server.child.pid);
+  await stop(server);
+  rmSync(dir, { recursive: true, force: true });
+  return { lines: text.split('\n').length, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), memory };
+}
+
+/**
+ * A workspace of `count` bundles of `pipes` pipes each: one package (bundles sharing their domains
+ * ten by ten, as the files of a real package do), or folders of 20 bundles (multi-file libraries).
+ */
+function workspace(count, pipes, layout) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-ws-'));
+  let broken = 0;
+  let lines = 0;
+  for (let i = 0; i < count; i++) {
+    let text = generateBundle(pipes, { domain: `d${i % 100}`, seed: i })
+      .replaceAll('[pipe.step_', `[pipe.b${i}_step_`)
+      .replaceAll('pipe = "step_', `pipe = "b${i}_step_`)
+      .replaceAll('Thing', `B${i}Thing`);
+    // One bundle in twenty has a typo, so that the check has something to publish.
+    if (i % 20 === 7) {
+      text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
+      broken += 1;
+    }
+    lines += text.split('\n').length;
+    const sub = layout === 'package' ? `bench/group${Math.floor(i / 100)}` : `lib${Math.floor(i / 20)}`;
+    mkdirSync(path.join(dir, sub), { recursive: true });
+    writeFileSync(path.join(dir, sub, `bundle${i}.mthds`), text);
+  }
+  if (layout === 'package') writeFileSync(path.join(dir, 'bench/METHODS.toml'), '[package]\nname = "bench"\naddress = "github.com/example/bench"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
+  return { dir, broken, lines };
+}
+
+async function startup(count, pipes, layout) {
+  const { dir, broken, lines } = workspace(count, pipes, layout);
+  let ended;
+  const end = new Promise((r) => (ended = r));
+  const withErrors = new Set();
+  const server = await startServer(dir, (p) => {
+    if (p.diagnostics.length > 0) withErrors.add(p.uri);
+  }, (p) => {
+    if (p.value?.kind === 'end') ended(performance.now());
+  });
+  const t1 = await end;
+  const ms = t1 - server.t0;
+  const memory = memoryOf(server.child.pid);
+  await stop(server);
+  rmSync(dir, { recursive: true, force: true });
+  if (withErrors.size !== broken) throw new Error(`expected ${broken} files with diagnostics, got ${withErrors.size}`);
+  return { ms, files: withErrors.size, lines, memory };
+}
+
+const fmt = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+if (!process.env.ONLY_STARTUP) {
+  const k = await keystrokes();
+  console.log(`keystroke -> publishDiagnostics, ${k.lines}-line bundle, ${KEYSTROKES} edits, debounce 0: p50 ${fmt(k.p50)} ms, p95 ${fmt(k.p95)} ms, max ${fmt(k.max)} ms (server RSS ${fmt(k.memory.rss)} MB)`);
+}
+if (!process.env.ONLY_KEYSTROKES) {
+  // 5 pipes: about the average bundle of the shared corpus (62 lines); 20 pipes: four times that.
+  for (const pipes of [5, 20]) {
+    for (const layout of ['folders', 'package']) {
+      const s = await startup(1000, pipes, layout);
+      const what = layout === 'package' ? 'one package' : '50 folders';
+      console.log(`start-up, 1,000 bundles of ${pipes} pipes (${s.lines} lines) in ${what}: all diagnostics in ${fmt(s.ms)} ms (${s.files} files with findings); server RSS ${fmt(s.memory.rss)} MB, peak ${fmt(s.memory.peak)} MB`);
+    }
+  }
+}

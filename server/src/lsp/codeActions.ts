@@ -1,0 +1,79 @@
+// Code actions: a quick fix from each finding's fix (preferred when safe) and alternatives, the
+// repairs of repairs.ts, and `source.fixAll.mthds`, which applies every safe fix of a document
+// whose edits do not overlap.
+
+import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
+import type { Finding, Fix, TextEdit } from '../check/finding.js';
+import type { MethodTree } from '../language/tree.js';
+import { lspRangeToRange } from '../syntax/positions.js';
+import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
+import { repairsFor } from './repairs.js';
+
+export const QUICK_FIX = 'quickfix';
+export const FIX_ALL_KIND = 'source.fixAll.mthds';
+
+/** Whether `kind` is asked for: `only` lists kinds or their parents (`source` covers `source.fixAll.mthds`). */
+export function kindWanted(kind: string, only: readonly string[] | undefined): boolean {
+  if (!only || only.length === 0) return true;
+  return only.some((o) => kind === o || kind.startsWith(`${o}.`));
+}
+
+export interface CodeActionInput {
+  params: CodeActionParams;
+  file: string;
+  text: string;
+  lineStarts: readonly number[];
+  findings: readonly Finding[];
+  tree: MethodTree | undefined;
+  locator: TextLocator;
+}
+
+function signature(fix: Fix): string {
+  return JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
+}
+
+export function codeActions(input: CodeActionInput): CodeAction[] {
+  const { params, findings, locator } = input;
+  const only = params.context.only;
+  const actions: CodeAction[] = [];
+  if (kindWanted(QUICK_FIX, only)) {
+    const range = lspRangeToRange(input.lineStarts, input.text, params.range);
+    for (const finding of findings) {
+      if (finding.range.start > range.end || finding.range.end < range.start) continue;
+      const diagnostic = findingToDiagnostic(finding, locator);
+      const seen = new Set<string>();
+      const offer = (fix: Fix, preferred: boolean): void => {
+        const sig = signature(fix);
+        if (fix.edits.length === 0 || seen.has(sig)) return;
+        seen.add(sig);
+        const action: CodeAction = { title: fix.title, kind: QUICK_FIX, diagnostics: [diagnostic], edit: editsToWorkspaceEdit(fix.edits, locator) };
+        if (preferred) action.isPreferred = true;
+        actions.push(action);
+      };
+      if (finding.fix) offer(finding.fix, finding.fix.safe);
+      for (const alternative of finding.alternatives ?? []) offer(alternative, false);
+      if (input.tree) for (const repair of repairsFor(finding, input.tree)) offer(repair, false);
+    }
+  }
+  if (kindWanted(FIX_ALL_KIND, only)) {
+    const edits = safeFixEdits(findings);
+    if (edits.length > 0) actions.push({ title: 'Fix all safe MTHDS problems', kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });
+  }
+  return actions;
+}
+
+/**
+ * The edits of every safe fix, in document order, leaving out a fix any of whose edits overlaps an
+ * edit already taken (applying both would corrupt the text); a second run fixes what remains.
+ */
+export function safeFixEdits(findings: readonly Finding[]): TextEdit[] {
+  const taken: TextEdit[] = [];
+  const overlaps = (a: TextEdit, b: TextEdit): boolean =>
+    a.file === b.file && (a.range.start < b.range.end && b.range.start < a.range.end || (a.range.start === b.range.start && (a.range.start === a.range.end || b.range.start === b.range.end)));
+  const fixes = findings.filter((f) => f.fix?.safe).map((f) => f.fix!);
+  for (const fix of fixes) {
+    if (fix.edits.some((e) => taken.some((t) => overlaps(e, t)))) continue;
+    taken.push(...fix.edits);
+  }
+  return taken;
+}

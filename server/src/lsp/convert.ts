@@ -1,0 +1,86 @@
+// Findings and fixes (offsets into file texts) as LSP diagnostics and workspace edits (URIs and
+// line/character positions). Positions are UTF-16, LSP's default encoding, like the offsets.
+
+import type { Diagnostic, Range as LspRange, TextEdit as LspTextEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { Finding, Fix, Severity, TextEdit } from '../check/finding.js';
+import { codeDocumentationUrl } from '../registry/docs.js';
+import { rangeToLspRange } from '../syntax/positions.js';
+import type { Range } from '../syntax/types.js';
+
+/** Where conversions find the URI and the line starts of each file. */
+export interface TextLocator {
+  uriOf(file: string): string;
+  lineStartsOf(file: string): readonly number[];
+}
+
+export const DIAGNOSTIC_SOURCE = 'mthds';
+
+export interface LspFixEdit {
+  uri: string;
+  range: LspRange;
+  newText: string;
+}
+
+export interface LspFix {
+  title: string;
+  safe: boolean;
+  edits: LspFixEdit[];
+}
+
+/** The `data` of a diagnostic: what a client (or our code actions) needs to repair it. */
+export interface DiagnosticData {
+  params: Record<string, unknown>;
+  fix?: LspFix;
+  alternatives?: LspFix[];
+}
+
+const SEVERITY: Record<Severity, 1 | 2 | 3> = { error: 1, warning: 2, information: 3 };
+
+export function toLspRange(locator: TextLocator, file: string, range: Range): LspRange {
+  return rangeToLspRange(locator.lineStartsOf(file), range);
+}
+
+export function fixToLsp(fix: Fix, locator: TextLocator): LspFix {
+  return {
+    title: fix.title,
+    safe: fix.safe,
+    edits: fix.edits.map((e) => ({ uri: locator.uriOf(e.file), range: toLspRange(locator, e.file, e.range), newText: e.newText })),
+  };
+}
+
+export function findingToDiagnostic(finding: Finding, locator: TextLocator): Diagnostic {
+  const data: DiagnosticData = { params: finding.params };
+  if (finding.fix) data.fix = fixToLsp(finding.fix, locator);
+  if (finding.alternatives) data.alternatives = finding.alternatives.map((a) => fixToLsp(a, locator));
+  const diagnostic: Diagnostic = {
+    range: toLspRange(locator, finding.file, finding.range),
+    severity: SEVERITY[finding.severity],
+    code: finding.code,
+    codeDescription: { href: codeDocumentationUrl(finding.code) },
+    source: DIAGNOSTIC_SOURCE,
+    message: finding.message,
+    data,
+  };
+  if (finding.related && finding.related.length > 0) {
+    diagnostic.relatedInformation = finding.related.map((r) => ({
+      location: { uri: locator.uriOf(r.file), range: toLspRange(locator, r.file, r.range) },
+      message: r.message,
+    }));
+  }
+  return diagnostic;
+}
+
+/** Model edits (possibly over several files) as one workspace edit, edits of a file in order. */
+export function editsToWorkspaceEdit(edits: readonly TextEdit[], locator: TextLocator): WorkspaceEdit {
+  const changes: Record<string, LspTextEdit[]> = {};
+  const sorted = [...edits].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  for (const e of sorted) {
+    const uri = locator.uriOf(e.file);
+    (changes[uri] ??= []).push({ range: toLspRange(locator, e.file, e.range), newText: e.newText });
+  }
+  return { changes };
+}
+
+export function fixToWorkspaceEdit(fix: Fix, locator: TextLocator): WorkspaceEdit {
+  return editsToWorkspaceEdit(fix.edits, locator);
+}

@@ -1,0 +1,305 @@
+// Diagnostics: checks trees when their documents change (debounced, the last change always
+// checked), then either pushes the results per file (publishDiagnostics, only files whose results
+// changed) or keeps them for the client to pull (textDocument/diagnostic, workspace/diagnostic,
+// with result ids so that unchanged results answer `unchanged`).
+
+import type {
+  CancellationToken,
+  Connection,
+  Diagnostic,
+  DocumentDiagnosticParams,
+  DocumentDiagnosticReport,
+  WorkspaceDiagnosticParams,
+  WorkspaceDiagnosticReport,
+  WorkspaceDocumentDiagnosticReport,
+} from 'vscode-languageserver';
+import type { FileId, Session, TreeCheck } from '../workspace/session.js';
+import type { TreeId } from '../workspace/treeLocator.js';
+import { findingToDiagnostic, type TextLocator } from './convert.js';
+
+interface Published {
+  treeKey: string;
+  uri: string;
+  /** The diagnostics of the checks (source mthds). */
+  own: Diagnostic[];
+  /** What the client gets: the own ones and the runner's (source runner). */
+  diagnostics: Diagnostic[];
+  json: string;
+  resultId: string;
+}
+
+export interface DiagnosticsOptions {
+  /** Pull mode: the client asks; nothing is pushed. */
+  pull: boolean;
+  /** The client accepts workspace/diagnostic/refresh. */
+  refreshSupport: boolean;
+  debounceMs: () => number;
+  versionOf: (file: FileId) => number | undefined;
+  log: (message: string) => void;
+}
+
+/** How long a workspace pull with nothing new waits for a change before answering anyway. */
+const WORKSPACE_PULL_HOLD_MS = 60_000;
+/** The result id of the empty report that clears a file that is gone. */
+const CLEARED = 'cleared';
+
+export class Diagnostics {
+  private readonly published = new Map<FileId, Published>();
+  private readonly timers = new Map<string, () => void>();
+  /** Open documents changed since their tree was last checked: they are published even unchanged. */
+  private readonly touched = new Set<FileId>();
+  private resultCounter = 0;
+  private waiters: Array<() => void> = [];
+  private workspaceReady: Promise<void> = Promise.resolve();
+  /** Diagnostics of the runner's last validation, per file, with the tree they belong to. */
+  private readonly runner = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly session: Session,
+    private readonly locator: TextLocator,
+    private readonly options: DiagnosticsOptions,
+  ) {}
+
+  // ---- scheduling ------------------------------------------------------------------------------
+
+  /** A document was opened or changed: check its tree after the debounce delay. */
+  documentChanged(file: FileId, id: TreeId): void {
+    this.touched.add(file);
+    // The runner's verdict was about the text before this change: its positions no longer hold.
+    for (const [f, r] of this.runner) if (r.treeKey === id.key) this.runner.delete(f);
+    this.schedule(id);
+  }
+
+  /** Shows a runner's validation errors (replacing the previous ones of the tree). */
+  setRunnerDiagnostics(treeKey: string, perFile: ReadonlyMap<FileId, Diagnostic[]>): void {
+    for (const [f, r] of this.runner) if (r.treeKey === treeKey) this.runner.delete(f);
+    for (const [file, diagnostics] of perFile) if (diagnostics.length > 0) this.runner.set(file, { treeKey, diagnostics });
+    let changed = false;
+    for (const [file, p] of this.published) {
+      if (p.treeKey !== treeKey) continue;
+      if (this.update(file, p.uri, treeKey, p.own, true)) changed = true;
+    }
+    if (changed) this.changed();
+  }
+
+  /** Schedules a check of a tree; a later call restarts the delay, so the last change wins. */
+  schedule(id: TreeId): void {
+    this.timers.get(id.key)?.();
+    const delay = this.options.debounceMs();
+    const run = (): void => {
+      this.timers.delete(id.key);
+      this.guard(() => {
+        if (this.session.hasTree(id.key) && this.session.isDirty(id.key)) this.checkNow(id);
+      });
+    };
+    if (delay <= 0) {
+      const handle = setImmediate(run);
+      this.timers.set(id.key, () => clearImmediate(handle));
+    } else {
+      const handle = setTimeout(run, delay);
+      this.timers.set(id.key, () => clearTimeout(handle));
+    }
+  }
+
+  /** Checks a tree now, cancelling a pending delayed check, and publishes what changed. */
+  checkNow(id: TreeId): TreeCheck {
+    this.timers.get(id.key)?.();
+    this.timers.delete(id.key);
+    const result = this.session.check(id);
+    this.publish(result);
+    return result;
+  }
+
+  /** Makes the tree of `file` current (a pull or a code action must not see stale results). */
+  ensureCurrent(file: FileId): TreeCheck {
+    const id = this.session.treeOf(file);
+    const last = this.session.lastCheck(id.key);
+    if (last?.tree && !this.session.isDirty(id.key)) return last;
+    return this.checkNow(id);
+  }
+
+  /** Checks every tree due for a check, yielding between trees so requests are served. */
+  flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
+    const run = async (): Promise<void> => {
+      for (;;) {
+        const due = this.session.dirtyTrees();
+        if (due.length === 0) break;
+        let done = 0;
+        for (const id of due) {
+          if (this.session.isDirty(id.key)) {
+            this.guard(() => this.checkNow(id));
+            this.session.releaseTree(id.key);
+          }
+          done += 1;
+          onProgress?.(done, due.length);
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
+      this.dropStale();
+      // Trees of closed files keep their findings; their parsed documents are parsed again when due.
+      this.session.releaseClosedTrees();
+    };
+    const previous = this.flushing ?? Promise.resolve();
+    const next = previous.then(run, run).finally(() => {
+      if (this.flushing === next) this.flushing = undefined;
+    });
+    this.flushing = next;
+    return next;
+  }
+
+  /** The background check of the workspace: pulls of the whole workspace wait for it. */
+  setWorkspaceReady(ready: Promise<void>): void {
+    this.workspaceReady = ready;
+  }
+
+  // ---- publishing --------------------------------------------------------------------------------
+
+  private publish(result: TreeCheck): void {
+    const key = result.id.key;
+    let othersChanged = false;
+    for (const [file, findings] of result.findings) {
+      const own = findings.map((f) => findingToDiagnostic(f, this.locator));
+      const wasTouched = this.touched.delete(file);
+      if (this.update(file, this.locator.uriOf(file), key, own, wasTouched) && !wasTouched) othersChanged = true;
+    }
+    for (const [file, p] of this.published) {
+      if (p.treeKey === key && !result.findings.has(file)) {
+        this.clear(file);
+        othersChanged = true;
+      }
+    }
+    if (othersChanged) this.changed();
+  }
+
+  /**
+   * Records the diagnostics of a file and pushes them when they changed (or when `force`: an
+   * edited document always hears back). Returns whether they changed.
+   */
+  private update(file: FileId, uri: string, treeKey: string, own: Diagnostic[], force: boolean): boolean {
+    const extra = this.runner.get(file)?.diagnostics;
+    const diagnostics = extra ? [...own, ...extra] : own;
+    const json = JSON.stringify(diagnostics);
+    const previous = this.published.get(file);
+    if (previous && previous.json === json && previous.uri === uri) {
+      previous.treeKey = treeKey;
+      previous.own = own;
+      if (force && !this.options.pull) this.send(uri, file, diagnostics);
+      return false;
+    }
+    if (previous && previous.uri !== uri && !this.options.pull) void this.connection.sendDiagnostics({ uri: previous.uri, diagnostics: [] });
+    this.published.set(file, { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() });
+    // A closed file never reported before and still clean needs no message.
+    if (!this.options.pull && (previous || force || diagnostics.length > 0)) this.send(uri, file, diagnostics);
+    return true;
+  }
+
+  private send(uri: string, file: FileId, diagnostics: Diagnostic[]): void {
+    const version = this.options.versionOf(file);
+    void this.connection.sendDiagnostics(version !== undefined ? { uri, version, diagnostics } : { uri, diagnostics });
+  }
+
+  /** Forgets (and clears in the client) the results of a file. */
+  clear(file: FileId): void {
+    const p = this.published.get(file);
+    if (!p) return;
+    this.published.delete(file);
+    this.runner.delete(file);
+    if (!this.options.pull) void this.connection.sendDiagnostics({ uri: p.uri, diagnostics: [] });
+  }
+
+  /** Clears every file of a tree that is gone (a closed untitled document, a tree outside the workspace). */
+  dropTree(key: string): void {
+    for (const [file, p] of this.published) if (p.treeKey === key) this.clear(file);
+    this.changed();
+  }
+
+  /** Clears files whose tree no longer exists or no longer holds them. */
+  private dropStale(): void {
+    let any = false;
+    for (const [file, p] of this.published) {
+      const check = this.session.lastCheck(p.treeKey);
+      if (!this.session.hasTree(p.treeKey) || !check || !check.findings.has(file)) {
+        this.clear(file);
+        any = true;
+      }
+    }
+    if (any) this.changed();
+  }
+
+  private nextResultId(): string {
+    this.resultCounter += 1;
+    return String(this.resultCounter);
+  }
+
+  /** Results of files other than the edited ones changed: pull clients must ask again. */
+  private changed(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+    if (this.options.pull && this.options.refreshSupport) this.connection.languages.diagnostics.refresh();
+  }
+
+  // ---- pull ----------------------------------------------------------------------------------------
+
+  documentReport(params: DocumentDiagnosticParams, file: FileId | undefined): DocumentDiagnosticReport {
+    if (file === undefined) return { kind: 'full', items: [] };
+    this.ensureCurrent(file);
+    const p = this.published.get(file);
+    if (!p) return { kind: 'full', items: [] };
+    if (params.previousResultId === p.resultId) return { kind: 'unchanged', resultId: p.resultId };
+    return { kind: 'full', resultId: p.resultId, items: p.diagnostics };
+  }
+
+  async workspaceReport(params: WorkspaceDiagnosticParams, token: CancellationToken): Promise<WorkspaceDiagnosticReport> {
+    await this.workspaceReady;
+    await this.flushDirty();
+    const previous = new Map(params.previousResultIds.map((p) => [p.uri, p.value]));
+    let report = this.workspaceItems(previous);
+    // Nothing new for a client that already has everything: hold the request until something
+    // changes (clients re-ask as soon as they get an answer), the client cancels, or a while passes.
+    if (previous.size > 0 && report.every((r) => r.kind === 'unchanged') && !token.isCancellationRequested) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, WORKSPACE_PULL_HOLD_MS);
+        const wake = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.waiters.push(wake);
+        token.onCancellationRequested(wake);
+      });
+      await this.flushDirty();
+      report = this.workspaceItems(previous);
+    }
+    return { items: report };
+  }
+
+  private workspaceItems(previous: ReadonlyMap<string, string>): WorkspaceDocumentDiagnosticReport[] {
+    const items: WorkspaceDocumentDiagnosticReport[] = [];
+    for (const [file, p] of this.published) {
+      const version = this.options.versionOf(file) ?? null;
+      if (previous.get(p.uri) === p.resultId) items.push({ kind: 'unchanged', uri: p.uri, version, resultId: p.resultId });
+      else items.push({ kind: 'full', uri: p.uri, version, resultId: p.resultId, items: p.diagnostics });
+    }
+    // Files the client knew that are gone: an empty report clears them.
+    const known = new Set(items.map((i) => i.uri));
+    for (const [uri, resultId] of previous) {
+      if (!known.has(uri) && resultId !== CLEARED) items.push({ kind: 'full', uri, version: null, resultId: CLEARED, items: [] });
+    }
+    return items;
+  }
+
+  /** The diagnostics last computed for a file (tests and code actions). */
+  diagnosticsOf(file: FileId): Diagnostic[] | undefined {
+    return this.published.get(file)?.diagnostics;
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.options.log(`mthds: check failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+}

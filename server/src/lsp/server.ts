@@ -1,0 +1,275 @@
+// The language server: capabilities, the life cycle, and the wiring of documents, settings and
+// workspace events to the features (one module each). Everything here translates; the state lives
+// in the session (workspace/session.ts), which knows nothing of LSP.
+
+import path from 'node:path';
+import {
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type ClientCapabilities,
+  type Connection,
+  type DocumentSelector,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { isMethodFile } from '../workspace/scan.js';
+import { Session, type DiskChange } from '../workspace/session.js';
+import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
+import { pipeCodeLenses } from './codeLens.js';
+import type { TextLocator } from './convert.js';
+import { Diagnostics } from './diagnostics.js';
+import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
+import { RunnerLink } from './runnerLink.js';
+import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
+import { fileToUri, uriToFile } from './uris.js';
+import { VERSION } from '../version.js';
+
+export const LANGUAGE_ID = 'mthds';
+
+/** The documents this server reads: bundles (by language or extension) and package manifests. */
+export const DOCUMENT_SELECTOR: DocumentSelector = [
+  { language: LANGUAGE_ID },
+  { scheme: 'file', pattern: '**/*.mthds' },
+  { scheme: 'file', pattern: `**/${MANIFEST_FILE}` },
+];
+
+const WATCHED_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`];
+
+/** Workspace folders of the initialize request: folders, else rootUri, else rootPath. */
+export function initialFolders(params: InitializeParams): string[] {
+  if (params.workspaceFolders && params.workspaceFolders.length > 0) return params.workspaceFolders.map((f) => uriToFile(f.uri)).filter((f) => path.isAbsolute(f));
+  if (params.rootUri) return [uriToFile(params.rootUri)].filter((f) => path.isAbsolute(f));
+  if (params.rootPath) return [path.resolve(params.rootPath)];
+  return [];
+}
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  /** URIs the client uses for its open method documents, by file identity. */
+  const uris = new Map<string, string>();
+  let session = new Session();
+  let capabilities: ClientCapabilities = {};
+  let settings: Settings = DEFAULT_SETTINGS;
+  let initSettings: Settings = DEFAULT_SETTINGS;
+  const log = (message: string): void => connection.console.error(message);
+
+  const locator: TextLocator = {
+    uriOf: (file) => fileToUri(file, uris),
+    lineStartsOf: (file) => session.lineStartsOf(file),
+  };
+  const versionOf = (file: string): number | undefined => {
+    const uri = uris.get(file);
+    return uri !== undefined ? documents.get(uri)?.version : undefined;
+  };
+  let diagnostics: Diagnostics | undefined;
+  const runner = new RunnerLink(() => settings.runner, (line) => connection.console.log(line));
+
+  const isOurs = (uri: string, languageId: string | undefined): boolean => languageId === LANGUAGE_ID || isMethodFile(uriToFile(uri));
+  const ourFile = (uri: string): string | undefined => {
+    const file = uriToFile(uri);
+    return uris.has(file) || isMethodFile(file) ? file : undefined;
+  };
+
+  connection.onInitialize((params): InitializeResult => {
+    capabilities = params.capabilities;
+    const watchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    session = new Session({ folders: initialFolders(params), validateDisk: !watchers });
+    initSettings = readSettings(params.initializationOptions);
+    settings = initSettings;
+    const pull = capabilities.textDocument?.diagnostic !== undefined;
+    diagnostics = new Diagnostics(connection, session, locator, {
+      pull,
+      refreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
+      debounceMs: () => settings.diagnostics.debounceMs,
+      versionOf,
+      log,
+    });
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        // Advertised always; a client that can pull gets nothing pushed (as vscode-eslint does).
+        diagnosticProvider: { identifier: 'mthds', interFileDependencies: true, workspaceDiagnostics: true, documentSelector: DOCUMENT_SELECTOR },
+        codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: false },
+        codeLensProvider: { resolveProvider: false },
+        executeCommandProvider: { commands: [...RUNNER_COMMANDS] },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'mthds-language-server', version: VERSION },
+    };
+  });
+
+  connection.onInitialized(() => {
+    const diag = diagnostics!;
+    if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((e: unknown) => log(`mthds: cannot watch files: ${String(e)}`));
+    }
+    if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'mthds' }).catch(() => undefined);
+    }
+    if (capabilities.workspace?.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        const removed = new Set(event.removed.map((f) => uriToFile(f.uri)));
+        const folders = [...session.getFolders().filter((f) => !removed.has(f)), ...event.added.map((f) => uriToFile(f.uri))];
+        session.setFolders(folders);
+        session.scanWorkspace();
+        void diag.flushDirty();
+      });
+    }
+    const ready = (async (): Promise<void> => {
+      await refreshSettings();
+      await checkWorkspace(diag);
+    })().catch((e: unknown) => log(`mthds: workspace check failed: ${String(e)}`));
+    diag.setWorkspaceReady(ready);
+  });
+
+  async function refreshSettings(pushed?: unknown): Promise<void> {
+    if (capabilities.workspace?.configuration) {
+      try {
+        const [section] = (await connection.workspace.getConfiguration([{ section: 'mthds' }])) as unknown[];
+        settings = readSettings(section, initSettings);
+        return;
+      } catch {
+        // The client could not answer: keep what we have.
+      }
+    }
+    if (pushed !== undefined) settings = readSettings(pushed, initSettings);
+  }
+
+  /** The background check of the closed files of the workspace, reported as progress. */
+  async function checkWorkspace(diag: Diagnostics): Promise<void> {
+    const trees = session.scanWorkspace();
+    let reporter: { begin(title: string, percentage?: number, message?: string, cancellable?: boolean): void; report(percentage: number, message?: string): void; done(): void } | undefined;
+    if (capabilities.window?.workDoneProgress) {
+      try {
+        reporter = await connection.window.createWorkDoneProgress();
+      } catch {
+        reporter = undefined;
+      }
+    }
+    reporter?.begin('MTHDS', 0, `Checking ${trees.length} method tree${trees.length === 1 ? '' : 's'}`, false);
+    let lastReport = 0;
+    await diag.flushDirty((done, total) => {
+      const now = Date.now();
+      if (now - lastReport < 100 && done < total) return;
+      lastReport = now;
+      reporter?.report(Math.floor((done * 100) / Math.max(1, total)), `${done}/${total} method trees`);
+    });
+    reporter?.done();
+  }
+
+  connection.onDidChangeConfiguration((params) => {
+    void refreshSettings(params.settings);
+  });
+
+  documents.onDidOpen((event) => {
+    const { uri, languageId } = event.document;
+    if (!isOurs(uri, languageId)) return;
+    uris.set(uriToFile(uri), uri);
+  });
+
+  documents.onDidChangeContent((event) => {
+    guard(() => {
+      const file = ourFile(event.document.uri);
+      if (file === undefined || !uris.has(file)) return;
+      const id = session.setDocument(file, event.document.getText());
+      diagnostics?.documentChanged(file, id);
+    });
+  });
+
+  documents.onDidClose((event) => {
+    guard(() => {
+      const file = ourFile(event.document.uri);
+      if (file === undefined || !uris.has(file)) return;
+      const { id, dropped } = session.closeDocument(file);
+      uris.delete(file);
+      if (dropped) diagnostics?.dropTree(id.key);
+      else diagnostics?.schedule(id);
+    });
+  });
+
+  connection.onDidChangeWatchedFiles((params) => {
+    guard(() => {
+      let structural = false;
+      for (const change of params.changes) {
+        const file = uriToFile(change.uri);
+        if (!path.isAbsolute(file) || !isMethodFile(file)) continue;
+        const kind: DiskChange = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
+        if (session.diskChanged(file, kind)) structural = true;
+      }
+      // A manifest came or went: trees regroup, so find them all again.
+      if (structural) session.scanWorkspace();
+      void diagnostics?.flushDirty();
+    });
+  });
+
+  connection.languages.diagnostics.on((params) => {
+    const diag = diagnostics;
+    if (!diag) return { kind: 'full', items: [] };
+    try {
+      return diag.documentReport(params, ourFile(params.textDocument.uri));
+    } catch (error) {
+      log(`mthds: diagnostics failed: ${String(error)}`);
+      return { kind: 'full', items: [] };
+    }
+  });
+
+  connection.languages.diagnostics.onWorkspace(async (params, token) => {
+    if (!diagnostics) return { items: [] };
+    return diagnostics.workspaceReport(params, token);
+  });
+
+  connection.onCodeAction((params) => {
+    const diag = diagnostics;
+    const file = ourFile(params.textDocument.uri);
+    if (!diag || file === undefined) return [];
+    try {
+      const check = diag.ensureCurrent(file);
+      const text = session.textOf(file) ?? '';
+      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: check.findings.get(file) ?? [], tree: check.tree, locator });
+    } catch (error) {
+      log(`mthds: code actions failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return [];
+    }
+  });
+
+  connection.onCodeLens((params) => {
+    const file = ourFile(params.textDocument.uri);
+    if (!diagnostics || file === undefined || path.basename(file) === MANIFEST_FILE) return [];
+    try {
+      const bundle = diagnostics.ensureCurrent(file).tree?.bundles.find((b) => b.file === file);
+      return bundle ? pipeCodeLenses(bundle, params.textDocument.uri) : [];
+    } catch (error) {
+      log(`mthds: code lenses failed: ${String(error)}`);
+      return [];
+    }
+  });
+
+  connection.onExecuteCommand(async (params) => {
+    if (!diagnostics) return { ok: false, message: 'The server is not initialized.' };
+    return executeRunnerCommand(
+      { connection, link: runner, session, diagnostics, locator, canShowDocument: () => capabilities.window?.showDocument?.support === true },
+      params.command,
+      params.arguments ?? [],
+    );
+  });
+
+  connection.onShutdown(async () => {
+    await runner.close();
+  });
+
+  function guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      log(`mthds: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -1,0 +1,67 @@
+// The server's settings: section `mthds` of the client's configuration, with initializationOptions
+// as a first value (clients without workspace/configuration, benchmarks, tests).
+
+export interface RunnerSettings {
+  /** Base URL of a runner; none means the built-in runner, started in-process on demand. */
+  url?: string;
+  /** A bearer token, or the name of an environment variable holding one. */
+  token?: string;
+  tokenEnv?: string;
+  /** Time allowed to one call; none: the client's defaults (30 s for discovery, 20 min for runs). */
+  timeoutMs?: number;
+}
+
+export interface Settings {
+  diagnostics: {
+    /** Delay between a change and its check; the last change is always checked. */
+    debounceMs: number;
+  };
+  runner: RunnerSettings;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  diagnostics: { debounceMs: 50 },
+  runner: {},
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonNegative(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/**
+ * Reads settings over `base`, ignoring what has the wrong type. Accepts the `mthds` section itself
+ * or an object holding it (`{ mthds: {...} }`), and `debounceMs` at the top (initializationOptions).
+ */
+export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
+  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner } };
+  if (!isRecord(raw)) return out;
+  const section = isRecord(raw['mthds']) ? raw['mthds'] : raw;
+  const top = nonNegative(section['debounceMs']);
+  if (top !== undefined) out.diagnostics.debounceMs = top;
+  const diagnostics = section['diagnostics'];
+  if (isRecord(diagnostics)) {
+    const d = nonNegative(diagnostics['debounceMs']);
+    if (d !== undefined) out.diagnostics.debounceMs = d;
+  }
+  const runner = section['runner'];
+  if (isRecord(runner)) {
+    const url = nonEmptyString(runner['url']);
+    if (url !== undefined) out.runner.url = url;
+    else if ('url' in runner) delete out.runner.url;
+    const token = nonEmptyString(runner['token']);
+    if (token !== undefined) out.runner.token = token;
+    const tokenEnv = nonEmptyString(runner['tokenEnv']);
+    if (tokenEnv !== undefined) out.runner.tokenEnv = tokenEnv;
+    const timeout = nonNegative(runner['timeoutMs']);
+    if (timeout !== undefined && timeout > 0) out.runner.timeoutMs = timeout;
+  }
+  return out;
+}

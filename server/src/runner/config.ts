@@ -1,0 +1,287 @@
+// The runner's configuration: one vocabulary (snake_case keys) for the config file (JSON or TOML)
+// and for programmatic use (startRunner), checked and completed with defaults in one place.
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse as parseTomlValue } from 'smol-toml';
+import type { DryRunHook } from './validate.js';
+
+export type ModelType = 'llm' | 'extract' | 'img_gen' | 'search';
+export const MODEL_TYPES: readonly ModelType[] = ['llm', 'extract', 'img_gen', 'search'];
+
+export interface TokenConfig {
+  /** The bearer token in clear, or */
+  token?: string;
+  /** its SHA-256 (hex), so that the config file need not hold the secret. */
+  token_sha256?: string;
+  name?: string;
+  /** ISO 8601; past it the token answers auth.credential_expired. */
+  expires_at?: string;
+  /** Route tags the token may use: run, validate, discovery. Absent: all. */
+  scopes?: string[];
+}
+
+export interface ProviderModelConfig {
+  name: string;
+  type: ModelType;
+  /** The provider's own model id, when it differs from the deck name. */
+  model_id?: string;
+}
+
+export interface ProviderConfig {
+  name: string;
+  /** OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1. */
+  base_url: string;
+  /** Name of the environment variable holding the API key (never the key itself). */
+  api_key_env?: string;
+  models: ProviderModelConfig[];
+}
+
+export interface DeckConfig {
+  providers?: ProviderConfig[];
+  /** alias -> model name (bundles write `@alias`). */
+  aliases?: Record<string, string>;
+  /** waterfall -> ordered model names (bundles write `~waterfall`). */
+  waterfalls?: Record<string, string[]>;
+  /** The model a category uses when a bundle names one the deck does not know. */
+  defaults?: Partial<Record<ModelType, string>>;
+  /** Keep the built-in deterministic mock models in the deck (default true). */
+  mock?: boolean;
+  /** Refuse model references the deck does not know instead of using the category default. */
+  strict?: boolean;
+}
+
+export interface RunnerConfig {
+  host?: string;
+  port?: number;
+  /** Path prefix of the protocol routes; clients compose {host}{base_path}/{route}. Default /v1. */
+  base_path?: string;
+  limits?: {
+    max_body_bytes?: number;
+    /** Entries of mthds_contents or of files. */
+    max_files?: number;
+    max_file_bytes?: number;
+    /** Nesting depth of JSON bodies. */
+    max_json_depth?: number;
+    /** Time allowed to receive a whole request body. */
+    body_timeout_ms?: number;
+    /** Time allowed to one run (execute or start). */
+    run_timeout_seconds?: number;
+    /** Runs executing at once (execute and start together); past it: mthdsls.runtime.unavailable. */
+    max_runs_in_flight?: number;
+    /** Items of one batch run concurrently. */
+    batch_concurrency?: number;
+  };
+  auth?: {
+    tokens?: TokenConfig[];
+    /** Also read MTHDS_RUNNER_TOKENS (comma-separated). Default true. */
+    env?: boolean;
+  };
+  /** Requests per window per credential (anonymous: per client address). Absent: no limit. */
+  rate_limit?: { limit: number; window_seconds: number } | null;
+  idempotency?: {
+    max_entries?: number;
+    ttl_seconds?: number;
+    /** Answers larger than this are not kept (a replay then answers request.already_executed). */
+    max_answer_bytes?: number;
+  };
+  callbacks?: {
+    /** Allow callback URLs on loopback, private and link-local hosts (tests, local setups). */
+    allow_private?: boolean;
+    timeout_ms?: number;
+    retries?: number;
+    /** Name of the environment variable holding the HMAC secret signing callbacks. */
+    secret_env?: string;
+  };
+  models?: DeckConfig;
+  /** Seed mixed into every mock value (runs stay reproducible for one seed). */
+  mock_seed?: string;
+}
+
+/** Programmatic-only members (not in a config file). */
+export interface RunnerOptions extends RunnerConfig {
+  /** The dry run, once written, plugged into /validate. */
+  dry_run?: DryRunHook;
+  /** Where the runner logs server faults and lifecycle lines. Default: stderr. */
+  log?: (line: string) => void;
+  /** Environment to read tokens and API keys from. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ResolvedToken {
+  name: string;
+  sha256: Buffer;
+  expiresAt?: number;
+  scopes?: ReadonlySet<string>;
+}
+
+export interface ResolvedConfig {
+  host: string;
+  port: number;
+  basePath: string;
+  limits: Required<NonNullable<RunnerConfig['limits']>>;
+  tokens: ResolvedToken[];
+  rateLimit?: { limit: number; windowSeconds: number };
+  idempotency: { maxEntries: number; ttlSeconds: number; maxAnswerBytes: number };
+  callbacks: { allowPrivate: boolean; timeoutMs: number; retries: number; secret?: string };
+  models: DeckConfig;
+  mockSeed: string;
+  dryRun?: DryRunHook;
+  log: (line: string) => void;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid runner configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULT_LIMITS = {
+  max_body_bytes: 16 * 1024 * 1024,
+  max_files: 64,
+  max_file_bytes: 1024 * 1024,
+  max_json_depth: 64,
+  body_timeout_ms: 30_000,
+  run_timeout_seconds: 600,
+  max_runs_in_flight: 64,
+  batch_concurrency: 4,
+};
+
+/** Reads a config file: `.toml` as TOML, anything else as JSON. */
+export function readConfigFile(file: string): RunnerConfig {
+  const text = readFileSync(file, 'utf8');
+  const value: unknown = file.endsWith('.toml') ? parseTomlValue(text) : JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError([`${file} does not hold a table`]);
+  return value as RunnerConfig;
+}
+
+function sha256Hex(s: string): Buffer {
+  return createHash('sha256').update(s, 'utf8').digest();
+}
+
+function positiveInt(value: unknown, where: string, problems: string[], allowZero = false): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
+    problems.push(`${where} must be a ${allowZero ? 'non-negative' : 'positive'} integer`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Checks a configuration and fills in the defaults; throws a ConfigError listing every problem. */
+export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
+  const problems: string[] = [];
+  const env = options.env ?? process.env;
+  const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '') problems.push('host must be a non-empty string');
+  const port = options.port ?? 8080;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) problems.push('port must be an integer from 0 to 65535');
+  let basePath = options.base_path ?? '/v1';
+  if (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(basePath)) {
+    problems.push('base_path must be a path like /v1 (or empty)');
+    basePath = '/v1';
+  }
+  basePath = basePath.replace(/\/+$/, '');
+
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof typeof DEFAULT_LIMITS>) {
+    const v = positiveInt(options.limits?.[key], `limits.${key}`, problems);
+    if (v !== undefined) limits[key] = v;
+  }
+
+  const tokens: ResolvedToken[] = [];
+  for (const [i, t] of (options.auth?.tokens ?? []).entries()) {
+    const where = `auth.tokens[${i}]`;
+    if (typeof t !== 'object' || t === null) {
+      problems.push(`${where} must be a table`);
+      continue;
+    }
+    let sha: Buffer | undefined;
+    if (typeof t.token === 'string' && t.token !== '') sha = sha256Hex(t.token);
+    else if (typeof t.token_sha256 === 'string' && /^[0-9a-fA-F]{64}$/.test(t.token_sha256)) sha = Buffer.from(t.token_sha256.toLowerCase(), 'hex');
+    else {
+      problems.push(`${where} needs token or token_sha256 (64 hexadecimal digits)`);
+      continue;
+    }
+    const resolved: ResolvedToken = { name: t.name ?? `token-${i + 1}`, sha256: sha };
+    if (t.expires_at !== undefined) {
+      const at = typeof t.expires_at === 'string' ? Date.parse(t.expires_at) : Number.NaN;
+      if (Number.isNaN(at)) problems.push(`${where}.expires_at must be an ISO 8601 date-time`);
+      else resolved.expiresAt = at;
+    }
+    if (t.scopes !== undefined) {
+      if (!Array.isArray(t.scopes) || t.scopes.some((s) => typeof s !== 'string')) problems.push(`${where}.scopes must be a list of strings`);
+      else resolved.scopes = new Set(t.scopes);
+    }
+    tokens.push(resolved);
+  }
+  if (options.auth?.env !== false) {
+    const fromEnv = env['MTHDS_RUNNER_TOKENS'];
+    if (fromEnv) {
+      fromEnv
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+        .forEach((token, i) => tokens.push({ name: `env-${i + 1}`, sha256: sha256Hex(token) }));
+    }
+  }
+
+  let rateLimit: ResolvedConfig['rateLimit'];
+  if (options.rate_limit) {
+    const limit = positiveInt(options.rate_limit.limit, 'rate_limit.limit', problems);
+    const window = positiveInt(options.rate_limit.window_seconds, 'rate_limit.window_seconds', problems);
+    if (limit !== undefined && window !== undefined) rateLimit = { limit, windowSeconds: window };
+  }
+
+  const idempotency = {
+    maxEntries: positiveInt(options.idempotency?.max_entries, 'idempotency.max_entries', problems) ?? 1000,
+    ttlSeconds: positiveInt(options.idempotency?.ttl_seconds, 'idempotency.ttl_seconds', problems) ?? 24 * 3600,
+    maxAnswerBytes: positiveInt(options.idempotency?.max_answer_bytes, 'idempotency.max_answer_bytes', problems, true) ?? 1024 * 1024,
+  };
+
+  const callbacks: ResolvedConfig['callbacks'] = {
+    allowPrivate: options.callbacks?.allow_private === true,
+    timeoutMs: positiveInt(options.callbacks?.timeout_ms, 'callbacks.timeout_ms', problems) ?? 10_000,
+    retries: positiveInt(options.callbacks?.retries, 'callbacks.retries', problems, true) ?? 2,
+  };
+  const secretEnv = options.callbacks?.secret_env;
+  if (secretEnv !== undefined) {
+    const secret = env[secretEnv];
+    if (!secret) problems.push(`callbacks.secret_env names ${secretEnv}, which is not set`);
+    else callbacks.secret = secret;
+  }
+
+  const models = options.models ?? {};
+  for (const [i, p] of (models.providers ?? []).entries()) {
+    const where = `models.providers[${i}]`;
+    if (typeof p?.name !== 'string' || p.name === '') problems.push(`${where}.name must be a non-empty string`);
+    if (typeof p?.base_url !== 'string' || !/^https?:\/\//.test(p.base_url)) problems.push(`${where}.base_url must be an http(s) URL`);
+    if (!Array.isArray(p?.models) || p.models.length === 0) problems.push(`${where}.models must list at least one model`);
+    for (const [j, m] of (Array.isArray(p?.models) ? p.models : []).entries()) {
+      if (typeof m?.name !== 'string' || m.name === '') problems.push(`${where}.models[${j}].name must be a non-empty string`);
+      if (!MODEL_TYPES.includes(m?.type)) problems.push(`${where}.models[${j}].type must be one of ${MODEL_TYPES.join(', ')}`);
+      // OpenAI-compatible endpoints have no web search API: such a model could only pretend.
+      if (m?.type === 'search') problems.push(`${where}.models[${j}]: an OpenAI-compatible provider cannot serve search models`);
+    }
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  const resolved: ResolvedConfig = {
+    host,
+    port,
+    basePath,
+    limits,
+    tokens,
+    idempotency,
+    callbacks,
+    models,
+    mockSeed: options.mock_seed ?? '',
+    log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    env,
+  };
+  if (rateLimit) resolved.rateLimit = rateLimit;
+  if (options.dry_run) resolved.dryRun = options.dry_run;
+  return resolved;
+}

@@ -1,0 +1,58 @@
+// Decoding a JSON body: strict UTF-8 (a byte sequence that is not UTF-8 is refused, not replaced),
+// JSON, an object at the top, a bounded nesting depth, and no lone surrogate in any string (a code
+// point UTF-8 cannot encode) — request.malformed or request.invalid, never a crash further on.
+
+import { Refusal } from '../refusal.js';
+
+// A lone surrogate: a code point UTF-8 cannot encode (JSON escapes like "\ud800" can produce one).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function isWellFormed(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+export function decodeJsonObject(body: Buffer, maxDepth: number): Record<string, unknown> {
+  let text: string;
+  try {
+    text = decoder.decode(body);
+  } catch {
+    throw new Refusal('request.malformed', { reason: 'not_utf8' });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Refusal('request.malformed', { reason: 'not_json' });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Refusal('request.malformed', { reason: 'not_json' }, { detail: 'The request body could not be decoded: it must be a JSON object.' });
+  }
+  checkValue(value as Record<string, unknown>, maxDepth);
+  return value as Record<string, unknown>;
+}
+
+/** Depth and well-formed strings, walked without recursion (the nesting is what is being bounded). */
+function checkValue(root: Record<string, unknown>, maxDepth: number): void {
+  const stack: Array<{ value: unknown; depth: number; path: string }> = [{ value: root, depth: 1, path: '' }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isWellFormed(value)) throw new Refusal('request.malformed', { reason: 'not_utf8' });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxDepth) {
+      throw new Refusal('request.invalid', { field: path.split('.').slice(0, 8).join('.') || 'body' }, { detail: `The request nests JSON deeper than ${maxDepth} levels.` });
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, path: path === '' ? String(i) : `${path}.${i}` });
+    } else {
+      for (const [k, v] of Object.entries(value)) {
+        if (!isWellFormed(k)) throw new Refusal('request.malformed', { reason: 'not_utf8' });
+        stack.push({ value: v, depth: depth + 1, path: path === '' ? k : `${path}.${k}` });
+      }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// The built-in method runner (MTHDS protocol 0.6.0): `startRunner` serves it on node:http, for the
+// `mthds serve` command and for the language server, which runs it in-process on loopback.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolveConfig, type RunnerOptions } from './config.js';
+import { Refusal } from './refusal.js';
+import { createHandler, createState } from './server.js';
+
+export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
+export { FindingLocator, inputForm, pendingSignatures, validateContents, validateMethod, type DryRunHook, type DryRunInput, type DryRunOutcome, type InputForm, type ValidateOptions, type ValidationErrorItem, type ValidationVerdict } from './validate.js';
+export { loadMethod, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
+
+export interface RunningRunner {
+  /** The base URL clients use: scheme, host, port and base path (e.g. http://127.0.0.1:8080/v1). */
+  url: string;
+  port: number;
+  /**
+   * Stops accepting connections, lets requests in flight finish (background runs are cancelled and
+   * their callbacks sent) within `graceMs`, then closes every connection.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startRunner(options: RunnerOptions = {}): Promise<RunningRunner> {
+  const config = resolveConfig(options);
+  const state = createState(config);
+  const server = http.createServer({
+    // Our own body timer answers first; this is the backstop for clients that never send headers.
+    requestTimeout: config.limits.body_timeout_ms + 5_000,
+    headersTimeout: Math.min(config.limits.body_timeout_ms, 20_000),
+    keepAliveTimeout: 5_000,
+  });
+  const inFlight = new Set<Promise<void>>();
+  const handler = createHandler(state);
+  server.on('request', (req, res) => {
+    const done = new Promise<void>((resolve) => {
+      res.on('close', resolve);
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+    handler(req, res);
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}${config.basePath}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: address.port,
+    close(graceMs = 10_000) {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // Background runs have nobody waiting on a socket: cancel them now so that their callbacks go out.
+        const shutdown = new Refusal('mthdsls.run.cancelled', { reason: 'shutdown' });
+        state.runs.abortAll(shutdown, true);
+        const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+        await Promise.race([Promise.all([...inFlight, ...state.background]), deadline]);
+        // Past the grace period, runs still executing are cancelled and answered as such.
+        state.runs.abortAll(shutdown);
+        await Promise.race([Promise.all([...inFlight]), new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// The method a request carries: bundle texts (mthds_contents, named by mthds_sources) or a package
+// tree (files), built into a method tree on a virtual root; and the selection of the pipe to run.
+
+import path from 'node:path';
+import { buildBundle } from '../language/buildBundle.js';
+import { buildManifest } from '../language/manifest.js';
+import type { Bundle, PipeDecl } from '../language/model.js';
+import { parsePipeRef } from '../language/references.js';
+import { createTree, type MethodTree } from '../language/tree.js';
+import { parseToml } from '../syntax/document.js';
+import { suggest } from '../util/suggest.js';
+import { Refusal } from './refusal.js';
+
+/** Where request files live; never a real folder (nothing is read from or written to disk). */
+export const VIRTUAL_ROOT = '/mthds-request';
+
+export type MethodSource =
+  | { kind: 'contents'; contents: readonly string[]; sources?: readonly string[] }
+  | { kind: 'files'; files: Readonly<Record<string, string>> };
+
+export interface LoadedMethod {
+  tree: MethodTree;
+  /** Absolute (virtual) path of each file -> the name the caller knows it by. */
+  names: ReadonlyMap<string, string>;
+  /** Absolute path -> the caller's mthds_sources entry, when the caller named the content. */
+  sources: ReadonlyMap<string, string>;
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Builds the method tree of a request. Never throws: faults of the texts are findings. */
+export function loadMethod(source: MethodSource): LoadedMethod {
+  const names = new Map<string, string>();
+  const sources = new Map<string, string>();
+  if (source.kind === 'contents') {
+    const bundles: Bundle[] = [];
+    const files = new Set<string>();
+    source.contents.forEach((text, i) => {
+      const given = source.sources?.[i];
+      // One folder per item keeps paths distinct even when two sources share a name.
+      const base = given ? path.posix.basename(given.replace(/\\/g, '/')) || `bundle_${i + 1}.mthds` : `bundle_${i + 1}.mthds`;
+      const rel = `${i}/${base}`;
+      const file = `${VIRTUAL_ROOT}/${rel}`;
+      names.set(file, given ?? `mthds_contents[${i}]`);
+      if (given !== undefined) sources.set(file, given);
+      files.add(rel);
+      bundles.push(buildBundle(file, parseToml(stripBom(text))));
+    });
+    return { tree: createTree(VIRTUAL_ROOT, bundles, undefined, files), names, sources };
+  }
+  // The checker compares the package name with its folder's name: the virtual folder takes it.
+  const manifestText = source.files['METHODS.toml'];
+  const manifestDoc = manifestText !== undefined ? parseToml(stripBom(manifestText)) : undefined;
+  const manifestName = manifestDoc ? buildManifest(`${VIRTUAL_ROOT}/METHODS.toml`, manifestDoc).name?.value : undefined;
+  const root = `${VIRTUAL_ROOT}/${manifestName && /^[A-Za-z0-9_-]+$/.test(manifestName) ? manifestName : 'package'}`;
+  const bundles: Bundle[] = [];
+  let manifest;
+  for (const [rel, text] of Object.entries(source.files)) {
+    const file = `${root}/${rel}`;
+    names.set(file, rel);
+    sources.set(file, rel);
+    if (rel === 'METHODS.toml' && manifestDoc) manifest = buildManifest(file, manifestDoc);
+    else if (rel.endsWith('.mthds')) bundles.push(buildBundle(file, parseToml(stripBom(text))));
+  }
+  bundles.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { tree: createTree(root, bundles, manifest, new Set(Object.keys(source.files))), names, sources };
+}
+
+export function qualifiedPipeRef(pipe: PipeDecl): string {
+  const domain = pipe.bundle.domain?.value;
+  return domain === undefined ? pipe.code : `${domain}.${pipe.code}`;
+}
+
+function allPipes(tree: MethodTree): PipeDecl[] {
+  return tree.bundles.flatMap((b) => b.pipes);
+}
+
+/** Among same-code declarations of one domain, the implementation (a signature only when alone). */
+function concreteFirst(decls: readonly PipeDecl[]): PipeDecl {
+  return decls.find((d) => !d.typeless) ?? decls[0]!;
+}
+
+/**
+ * The pipe a run starts from: `pipe_code` when given (bare, or `domain.code`), else the main pipe of
+ * the manifest, else that of the first bundle (protocol rule 2). Refusals: request.pipe_not_found,
+ * request.pipe_ambiguous, request.pipe_unspecified.
+ */
+export function selectPipe(tree: MethodTree, pipeCode: string | undefined): PipeDecl {
+  const pipes = allPipes(tree);
+  if (pipeCode !== undefined) {
+    const parsed = parsePipeRef(pipeCode);
+    const candidates = pipes.map(qualifiedPipeRef);
+    if (!parsed.ok || parsed.value.prefix !== undefined) {
+      throw new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, candidates) });
+    }
+    const { domain, code } = parsed.value;
+    const matches = pipes.filter((p) => p.code === code && (domain === undefined || p.bundle.domain?.value === domain));
+    if (matches.length === 0) throw new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, candidates) });
+    const domains = [...new Set(matches.map((p) => p.bundle.domain?.value ?? ''))];
+    if (domains.length > 1) {
+      throw new Refusal('request.pipe_ambiguous', { pipe: pipeCode, candidates: domains.map((d) => (d === '' ? code : `${d}.${code}`)).sort() });
+    }
+    return concreteFirst(matches);
+  }
+  const manifestMain = tree.manifest?.mainPipe?.value;
+  if (manifestMain) {
+    const found = resolveMain(tree, manifestMain);
+    if (found) return found;
+  }
+  const first = tree.bundles[0];
+  const main = first?.mainPipe?.value;
+  if (first && main) {
+    const local = first.pipes.filter((p) => p.code === main);
+    if (local.length > 0) return concreteFirst(local);
+  }
+  // Without a manifest, a main pipe declared by exactly one bundle still selects unambiguously.
+  const declared = tree.bundles.filter((b) => b.mainPipe?.value && b.pipes.some((p) => p.code === b.mainPipe?.value));
+  if (!tree.manifest && declared.length === 1) {
+    const b = declared[0]!;
+    return concreteFirst(b.pipes.filter((p) => p.code === b.mainPipe!.value));
+  }
+  const mains = declared.map((b) => `${b.domain?.value ?? ''}.${b.mainPipe!.value}`);
+  const candidates = mains.length > 0 ? mains : pipes.filter((p) => !p.typeless).map(qualifiedPipeRef);
+  throw new Refusal('request.pipe_unspecified', { candidates: [...new Set(candidates)].sort().slice(0, 50) });
+}
+
+function resolveMain(tree: MethodTree, ref: string): PipeDecl | undefined {
+  const parsed = parsePipeRef(ref);
+  if (!parsed.ok) return undefined;
+  const matches = allPipes(tree).filter((p) => p.code === parsed.value.code && (parsed.value.domain === undefined || p.bundle.domain?.value === parsed.value.domain));
+  return matches.length > 0 ? concreteFirst(matches) : undefined;
+}

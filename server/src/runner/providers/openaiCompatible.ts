@@ -1,0 +1,166 @@
+// Real inference through an OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, LM Studio, gateways),
+// by the Vercel AI SDK. The API key is read from the environment variable the deck names, at call
+// time, so that a key set after start-up is honoured and a missing key is a clear refusal.
+//
+// What such endpoints cannot do is refused, never imitated: web search has no OpenAI-compatible
+// API, so search models cannot be served here; extraction is a vision transcription of an image.
+
+import { createOpenAICompatible, type OpenAICompatibleProvider as SdkProvider } from '@ai-sdk/openai-compatible';
+import { APICallError, generateImage, generateObject, generateText, jsonSchema, NoObjectGeneratedError, RetryError } from 'ai';
+import type { ProviderConfig } from '../config.js';
+import { Refusal } from '../refusal.js';
+import type { Attachment, ExtractRequest, ImageRequest, ModelSettings, ObjectRequest, Provider, SearchRequest, TextRequest } from './types.js';
+
+type Content = Array<{ type: 'text'; text: string } | { type: 'image'; image: URL | string; mediaType?: string }>;
+
+function userContent(prompt: string, attachments: readonly Attachment[]): Content {
+  const parts: Content = [{ type: 'text', text: prompt }];
+  for (const a of attachments) {
+    // data: URLs travel inline; http(s) URLs are passed by reference; anything else (mock://,
+    // storage URIs) has no meaning to the endpoint and is left out.
+    if (a.url.startsWith('data:')) parts.push({ type: 'image', image: a.url });
+    else if (/^https?:\/\//.test(a.url)) parts.push(a.mimeType ? { type: 'image', image: new URL(a.url), mediaType: a.mimeType } : { type: 'image', image: new URL(a.url) });
+  }
+  return parts;
+}
+
+function callSettings(settings: ModelSettings): { temperature?: number; maxOutputTokens?: number } {
+  const out: { temperature?: number; maxOutputTokens?: number } = {};
+  if (typeof settings.temperature === 'number') out.temperature = settings.temperature;
+  if (typeof settings.maxTokens === 'number') out.maxOutputTokens = settings.maxTokens;
+  return out;
+}
+
+export class OpenAICompatibleProvider implements Provider {
+  readonly name: string;
+  private client: SdkProvider | undefined;
+  private clientKey: string | undefined;
+
+  constructor(
+    private readonly config: ProviderConfig,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+  ) {
+    this.name = config.name;
+  }
+
+  private sdk(): SdkProvider {
+    const key = this.config.api_key_env ? this.env[this.config.api_key_env] : undefined;
+    if (this.config.api_key_env && !key) throw new Refusal('mthdsls.provider.not_configured', { provider: this.name });
+    if (!this.client || this.clientKey !== key) {
+      this.client = createOpenAICompatible({ name: this.name, baseURL: this.config.base_url, ...(key ? { apiKey: key } : {}), supportsStructuredOutputs: true });
+      this.clientKey = key;
+    }
+    return this.client;
+  }
+
+  async generateText(request: TextRequest): Promise<string> {
+    const sdk = this.sdk();
+    return this.guard(async () => {
+      const result = await generateText({
+        model: sdk.chatModel(request.model.modelId),
+        ...(request.system ? { system: request.system } : {}),
+        messages: [{ role: 'user', content: userContent(request.prompt, request.attachments) }],
+        ...callSettings(request.settings),
+        abortSignal: request.signal,
+        maxRetries: 1,
+      });
+      return result.text;
+    });
+  }
+
+  async generateObject(request: ObjectRequest): Promise<unknown> {
+    const sdk = this.sdk();
+    return this.guard(async () => {
+      const result = await generateObject({
+        model: sdk.chatModel(request.model.modelId),
+        schema: jsonSchema(request.schema as never),
+        schemaName: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'output',
+        ...(request.system ? { system: request.system } : {}),
+        messages: [{ role: 'user', content: userContent(request.prompt, request.attachments) }],
+        ...callSettings(request.settings),
+        abortSignal: request.signal,
+        maxRetries: 1,
+      });
+      return result.object;
+    });
+  }
+
+  async generateImages(request: ImageRequest): Promise<Array<Record<string, unknown>>> {
+    const sdk = this.sdk();
+    return this.guard(async () => {
+      const size = request.size && /^\d+x\d+$/.test(request.size) ? (request.size as `${number}x${number}`) : undefined;
+      const result = await generateImage({
+        model: sdk.imageModel(request.model.modelId),
+        prompt: request.negativePrompt ? `${request.prompt}\n\nAvoid: ${request.negativePrompt}` : request.prompt,
+        n: request.count,
+        ...(size ? { size } : {}),
+        ...(request.imageSeed !== undefined ? { seed: request.imageSeed } : {}),
+        abortSignal: request.signal,
+        maxRetries: 1,
+      });
+      return result.images.map((image) => {
+        const content: Record<string, unknown> = { url: `data:${image.mediaType};base64,${image.base64}`, mime_type: image.mediaType, source_prompt: request.prompt };
+        if (request.negativePrompt) content['source_negative_prompt'] = request.negativePrompt;
+        return content;
+      });
+    });
+  }
+
+  async extractPages(request: ExtractRequest): Promise<Array<Record<string, unknown>>> {
+    if (request.sourceKind !== 'image') {
+      throw new Refusal('input.file_type_unsupported', { input: request.inputName, format: typeof request.source['mime_type'] === 'string' ? request.source['mime_type'] : 'document', model: request.model.name });
+    }
+    const text = await this.generateText({
+      model: request.model,
+      seed: request.seed,
+      signal: request.signal,
+      settings: request.settings,
+      system: 'Transcribe all the text visible in the image, faithfully, as plain text. Output only the transcription.',
+      prompt: 'Transcribe [Image 1].',
+      attachments: [{ index: 1, url: String(request.source['url']) }],
+    });
+    return [{ text_and_images: { text: { text }, images: [] } }];
+  }
+
+  async search(_request: SearchRequest): Promise<Record<string, unknown>> {
+    throw new Refusal('mthdsls.provider.not_configured', { provider: this.name }, { detail: `The provider ${this.name} is OpenAI-compatible and offers no web search; configure a search model of another provider.` });
+  }
+
+  /** Maps SDK failures to the provider codes of the registry. */
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw this.refusalOf(error);
+    }
+  }
+
+  private refusalOf(error: unknown): unknown {
+    if (error instanceof Refusal) return error;
+    const cause = RetryError.isInstance(error) ? error.lastError : error;
+    const provider = this.name;
+    if (APICallError.isInstance(cause)) {
+      const status = cause.statusCode;
+      if (status === 429) {
+        const retry = Number(cause.responseHeaders?.['retry-after']);
+        return new Refusal('mthdsls.provider.rate_limited', { provider }, Number.isFinite(retry) && retry >= 0 ? { retryAfter: retry } : {});
+      }
+      if (status === 401 || status === 403) return new Refusal('mthdsls.provider.not_configured', { provider }, { detail: `The inference provider ${provider} refused the runner's credentials.` });
+      if (status === 400 && /content[_ ]?(policy|filter)|safety/i.test(String(cause.responseBody ?? ''))) {
+        return new Refusal('mthdsls.provider.refused', { provider, finding: 'the request was refused under the provider content policy' });
+      }
+      if (status !== undefined && status >= 500) return new Refusal('mthdsls.provider.unavailable', { provider });
+      if (status === undefined) return new Refusal('mthdsls.provider.unavailable', { provider });
+      return new Refusal('mthdsls.provider.invalid_response', { provider, finding: `the provider answered HTTP ${status}` });
+    }
+    if (NoObjectGeneratedError.isInstance(cause)) {
+      return new Refusal('mthdsls.provider.invalid_response', { provider, finding: 'the answer is not an object of the requested schema' });
+    }
+    if (cause instanceof Error && (cause.name === 'AbortError' || cause.name === 'TimeoutError')) return cause;
+    // Network failures (connection refused, DNS) surface as TypeErrors from fetch.
+    if (cause instanceof TypeError || (cause instanceof Error && /fetch failed|ECONNREFUSED|ENOTFOUND|socket/i.test(cause.message))) {
+      return new Refusal('mthdsls.provider.unavailable', { provider });
+    }
+    return new Refusal('mthdsls.provider.invalid_response', { provider, finding: 'the provider answer could not be used' });
+  }
+}

@@ -1,0 +1,199 @@
+// The request bodies of the POST routes, checked against the protocol's shapes plus the extension
+// members this runner accepts. Every fault is a Refusal naming the failing field by its dotted path.
+//
+// Extension members: `mthds_sources` (names each content, for error attribution), `files` (a
+// package tree: relative path -> text) and, on /start, `callback_url`. Any other member outside
+// the protocol is refused with request.unsupported: a member meant for another implementation must
+// not be silently ignored.
+
+import type { ResolvedConfig } from './config.js';
+import type { MethodSource } from './method.js';
+import { fieldPath, Refusal } from './refusal.js';
+
+export interface RunInput {
+  concept: string;
+  content: unknown;
+}
+
+export interface RunRequest {
+  pipeCode?: string;
+  method?: MethodSource;
+  inputs: Record<string, RunInput>;
+  outputName?: string;
+  /** true: a list, false: one item, N: exactly N items. */
+  outputMultiplicity?: boolean | number;
+  dynamicOutputConceptRef?: string;
+  callbackUrl?: URL;
+}
+
+export interface ValidateRequest {
+  method: MethodSource;
+  allowSignatures: boolean;
+}
+
+const RUN_MEMBERS = new Set(['pipe_code', 'mthds_contents', 'inputs', 'output_name', 'output_multiplicity', 'dynamic_output_concept_ref', 'mthds_sources', 'files']);
+const VALIDATE_MEMBERS = new Set(['mthds_contents', 'allow_signatures', 'mthds_sources', 'files']);
+
+function invalid(field: string, detail?: string): Refusal {
+  return new Refusal('request.invalid', { field }, detail ? { detail } : {});
+}
+
+function present(body: Record<string, unknown>, key: string): boolean {
+  return body[key] !== undefined && body[key] !== null;
+}
+
+function checkMembers(body: Record<string, unknown>, allowed: ReadonlySet<string>, route: string): void {
+  for (const key of Object.keys(body)) {
+    if (allowed.has(key)) continue;
+    if (key === 'callback_url') throw new Refusal('request.unsupported', { field: 'callback_url', reason: 'start_only' }, { detail: 'callback_url is only accepted on /start.' });
+    throw new Refusal('request.unsupported', { field: fieldPath(key), reason: 'extension_member' }, { detail: `The member ${fieldPath(key)} is not supported by this runner on /${route}.` });
+  }
+}
+
+function tooLarge(limit: number, size: number, what: string): Refusal {
+  return new Refusal('request.too_large', { limit, size }, { detail: `The request holds ${size} ${what}, over the limit of ${limit}.`, extensions: { bound: 'file_count' } });
+}
+
+function checkContents(body: Record<string, unknown>, config: ResolvedConfig): MethodSource | undefined {
+  const hasContents = present(body, 'mthds_contents');
+  const hasFiles = present(body, 'files');
+  if (present(body, 'mthds_sources') && !hasContents) throw invalid('mthds_sources', 'mthds_sources names the items of mthds_contents, which is absent.');
+  if (hasContents && hasFiles) throw invalid('files', 'files and mthds_contents are two ways of sending a method: send one.');
+  if (hasFiles) return { kind: 'files', files: checkFiles(body['files'], config) };
+  if (!hasContents) return undefined;
+  const contents = body['mthds_contents'];
+  if (!Array.isArray(contents) || contents.length === 0) throw invalid('mthds_contents', 'mthds_contents must be an array of at least one bundle text.');
+  if (contents.length > config.limits.max_files) throw tooLarge(config.limits.max_files, contents.length, 'bundle texts');
+  contents.forEach((c, i) => {
+    if (typeof c !== 'string') throw invalid(`mthds_contents.${i}`);
+    const size = Buffer.byteLength(c, 'utf8');
+    if (size > config.limits.max_file_bytes) throw new Refusal('request.too_large', { limit: config.limits.max_file_bytes, size });
+  });
+  const source: MethodSource = { kind: 'contents', contents: contents as string[] };
+  if (present(body, 'mthds_sources')) {
+    const sources = body['mthds_sources'];
+    if (!Array.isArray(sources)) throw invalid('mthds_sources', 'mthds_sources must be an array of names, one per item of mthds_contents.');
+    if (sources.length !== contents.length) {
+      throw invalid('mthds_sources', `mthds_sources has ${sources.length} names for ${contents.length} items of mthds_contents; give one name per item.`);
+    }
+    sources.forEach((s, i) => {
+      if (typeof s !== 'string' || s === '' || s.length > 1024) throw invalid(`mthds_sources.${i}`);
+    });
+    source.sources = sources as string[];
+  }
+  return source;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * A `files` map must be a tree: relative paths with forward slashes, no `.`/`..` segments, no
+ * scheme. Hash entries name bytes a blob store would hold; this runner keeps none.
+ */
+export function checkFiles(value: unknown, config: ResolvedConfig): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('files', 'files must be an object mapping relative paths to file texts.');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) throw new Refusal('method.package_invalid', { reason: 'no_source' });
+  if (entries.length > config.limits.max_files) throw tooLarge(config.limits.max_files, entries.length, 'files');
+  const missing: string[] = [];
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, text] of entries) {
+    const reason = pathFault(name);
+    if (reason) throw new Refusal('method.package_invalid', { reason, path: fieldPath(name) });
+    if (typeof text === 'object' && text !== null && !Array.isArray(text) && 'sha256' in text) {
+      const hash = (text as Record<string, unknown>)['sha256'];
+      if (typeof hash !== 'string' || !SHA256.test(hash)) throw invalid(fieldPath('files', name, 'sha256'));
+      missing.push(hash);
+      continue;
+    }
+    if (typeof text !== 'string') throw invalid(fieldPath('files', name));
+    const size = Buffer.byteLength(text, 'utf8');
+    if (size > config.limits.max_file_bytes) throw new Refusal('request.too_large', { limit: config.limits.max_file_bytes, size });
+    out[name] = text;
+  }
+  if (missing.length > 0) throw new Refusal('request.blobs_missing', { missing_blobs: [...new Set(missing)] });
+  if (!Object.keys(out).some((n) => n.endsWith('.mthds'))) throw new Refusal('method.package_invalid', { reason: 'no_source' });
+  return out;
+}
+
+/** Why a files key is not a path of a tree, or undefined when it is one. */
+export function pathFault(name: string): string | undefined {
+  if (name === '') return 'empty_path';
+  if (name.includes('\\')) return 'backslash';
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(name)) return 'scheme';
+  if (name.startsWith('/')) return 'absolute';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'unloadable_name';
+  const segments = name.split('/');
+  if (segments.includes('..')) return 'leaves_tree';
+  if (segments.some((s) => s === '' || s === '.')) return 'not_normalized';
+  return undefined;
+}
+
+export function parseRunRequest(body: Record<string, unknown>, route: 'execute' | 'start', config: ResolvedConfig): RunRequest {
+  checkMembers(body, route === 'start' ? new Set([...RUN_MEMBERS, 'callback_url']) : RUN_MEMBERS, route);
+  const request: RunRequest = { inputs: {} };
+  if (present(body, 'pipe_code')) {
+    const code = body['pipe_code'];
+    if (typeof code !== 'string' || code === '' || code.length > 256) throw invalid('pipe_code', 'pipe_code must be a non-empty string.');
+    request.pipeCode = code;
+  }
+  const method = checkContents(body, config);
+  if (method) request.method = method;
+  if (!request.pipeCode && !request.method) {
+    throw invalid('pipe_code', 'pipe_code and mthds_contents cannot both be empty: send a pipe_code, a bundle, or both.');
+  }
+  if (present(body, 'inputs')) {
+    const inputs = body['inputs'];
+    if (typeof inputs !== 'object' || Array.isArray(inputs) || inputs === null) throw invalid('inputs', 'inputs must be an object mapping input names to { concept, content }.');
+    for (const [name, stuff] of Object.entries(inputs as Record<string, unknown>)) {
+      if (typeof stuff !== 'object' || stuff === null || Array.isArray(stuff)) throw invalid(fieldPath('inputs', name), 'Each input must be an object { concept, content }.');
+      const s = stuff as Record<string, unknown>;
+      if (typeof s['concept'] !== 'string' || s['concept'] === '') throw invalid(fieldPath('inputs', name, 'concept'));
+      if (!('content' in s)) throw invalid(fieldPath('inputs', name, 'content'));
+      request.inputs[name] = { concept: s['concept'], content: s['content'] };
+    }
+  }
+  if (present(body, 'output_name')) {
+    const name = body['output_name'];
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(name)) throw invalid('output_name');
+    request.outputName = name;
+  }
+  if (present(body, 'output_multiplicity')) {
+    const m = body['output_multiplicity'];
+    if (typeof m === 'boolean') request.outputMultiplicity = m;
+    else if (typeof m === 'number' && Number.isSafeInteger(m) && m >= 1 && m <= 1000) request.outputMultiplicity = m;
+    else throw invalid('output_multiplicity', 'output_multiplicity must be a boolean or a count from 1 to 1000.');
+  }
+  if (present(body, 'dynamic_output_concept_ref')) {
+    const ref = body['dynamic_output_concept_ref'];
+    if (typeof ref !== 'string' || ref === '') throw invalid('dynamic_output_concept_ref');
+    request.dynamicOutputConceptRef = ref;
+  }
+  if (route === 'start' && present(body, 'callback_url')) {
+    const raw = body['callback_url'];
+    let url: URL | undefined;
+    try {
+      url = typeof raw === 'string' && raw.length <= 2048 ? new URL(raw) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
+      throw invalid('callback_url', 'callback_url must be an http(s) URL of at most 2048 characters, without credentials.');
+    }
+    request.callbackUrl = url;
+  }
+  return request;
+}
+
+export function parseValidateRequest(body: Record<string, unknown>, config: ResolvedConfig): ValidateRequest {
+  checkMembers(body, VALIDATE_MEMBERS, 'validate');
+  const method = checkContents(body, config);
+  if (!method) throw invalid('mthds_contents', 'mthds_contents is required: an array of at least one bundle text.');
+  let allowSignatures = false;
+  if (present(body, 'allow_signatures')) {
+    if (typeof body['allow_signatures'] !== 'boolean') throw invalid('allow_signatures');
+    allowSignatures = body['allow_signatures'];
+  }
+  return { method, allowSignatures };
+}

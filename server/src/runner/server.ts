@@ -1,0 +1,293 @@
+// The HTTP front of the runner (node:http): routing under the base path, request ids, auth, rate
+// limits, body bounds and decoding, idempotency, and the five protocol routes. Every refusal is a
+// registry problem; anything unexpected is logged and answered as mthdsls.runtime.internal, with
+// no internals in the body.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CORE_REGISTRY_VERSION, getEntry, PROBLEM_CONTENT_TYPE, PROTOCOL_VERSION } from '../registry/index.js';
+import { VERSION } from '../version.js';
+import { authenticate, authorize, type Identity, type Scope } from './auth.js';
+import { checkCallbackUrl, deliverCallback } from './callbacks.js';
+import { MODEL_TYPES, type ModelType, type ResolvedConfig } from './config.js';
+import { ModelDeck } from './deck.js';
+import { BodyAbandoned, readBody } from './http/body.js';
+import { decodeJsonObject } from './http/json.js';
+import { requestIdOf, ulid } from './http/requestId.js';
+import { jsonAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
+import { IdempotencyStore } from './idempotency.js';
+import { RateLimiter } from './rateLimit.js';
+import { isRefusal, Refusal } from './refusal.js';
+import { parseRunRequest, parseValidateRequest } from './requests.js';
+import { bodyDigest, executePrepared, executeRun, prepareRun, RunRegistry } from './runs.js';
+import { validateContents } from './validate.js';
+
+type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version';
+
+interface Route {
+  name: RouteName;
+  methods: readonly string[];
+  scope?: Scope;
+}
+
+const ROUTES: Readonly<Record<string, Route>> = {
+  '/execute': { name: 'execute', methods: ['POST'], scope: 'run' },
+  '/start': { name: 'start', methods: ['POST'], scope: 'run' },
+  '/validate': { name: 'validate', methods: ['POST'], scope: 'validate' },
+  '/models': { name: 'models', methods: ['GET', 'HEAD'], scope: 'discovery' },
+  '/version': { name: 'version', methods: ['GET', 'HEAD'] },
+};
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const USER_AGENT = `mthds-runner/${VERSION}`;
+
+export interface RunnerState {
+  config: ResolvedConfig;
+  deck: ModelDeck;
+  idempotency: IdempotencyStore;
+  rateLimiter?: RateLimiter;
+  runs: RunRegistry;
+  /** Background work (start runs and their callbacks) a graceful shutdown waits for. */
+  background: Set<Promise<unknown>>;
+}
+
+export function createState(config: ResolvedConfig): RunnerState {
+  const state: RunnerState = {
+    config,
+    deck: new ModelDeck(config.models, config.env),
+    idempotency: new IdempotencyStore(config.idempotency),
+    runs: new RunRegistry(config.limits.max_runs_in_flight),
+    background: new Set(),
+  };
+  if (config.rateLimit) state.rateLimiter = new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds);
+  return state;
+}
+
+function route(state: RunnerState, pathname: string, method: string): Route {
+  const base = state.config.basePath;
+  const rest = base === '' ? pathname : pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : undefined;
+  const found = rest !== undefined && Object.hasOwn(ROUTES, rest) ? ROUTES[rest] : undefined;
+  if (!found) throw new Refusal('request.not_found');
+  if (!found.methods.includes(method)) throw new Refusal('request.method_not_allowed', {}, { headers: { Allow: found.methods.join(', ') } });
+  return found;
+}
+
+function checkContentType(req: IncomingMessage): void {
+  const header = req.headers['content-type'];
+  if (header === undefined) return;
+  const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type ?? '')) {
+    throw new Refusal('request.unsupported', { field: 'Content-Type', reason: 'media_type' }, { detail: 'The request body must be sent as application/json.' });
+  }
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new Refusal('request.unsupported', { field: 'Content-Type', reason: 'charset' }, { detail: 'The request body must be encoded as UTF-8.' });
+  }
+}
+
+function clientAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+const bodyRead = new WeakSet<IncomingMessage>();
+
+async function readJson(state: RunnerState, req: IncomingMessage): Promise<Record<string, unknown>> {
+  checkContentType(req);
+  bodyRead.add(req);
+  const body = await readBody(req, state.config.limits.max_body_bytes, state.config.limits.body_timeout_ms);
+  return decodeJsonObject(body, state.config.limits.max_json_depth);
+}
+
+function handleModels(state: RunnerState, url: URL): Answer {
+  const types = url.searchParams.getAll('type');
+  if (types.length > 1) throw new Refusal('request.invalid', { field: 'type' }, { detail: 'The type query parameter accepts a single value.' });
+  const type = types[0];
+  if (type !== undefined && !(MODEL_TYPES as readonly string[]).includes(type)) {
+    throw new Refusal('request.invalid', { field: 'type' }, { detail: `The type query parameter must be one of ${MODEL_TYPES.join(', ')}.` });
+  }
+  return jsonAnswer(200, state.deck.wire(type as ModelType | undefined));
+}
+
+function handleVersion(): Answer {
+  return jsonAnswer(200, {
+    protocol_version: PROTOCOL_VERSION,
+    runner_version: VERSION,
+    blob_store: false,
+    implementation: 'mthds-language-server',
+    implementation_version: VERSION,
+    error_registry_version: CORE_REGISTRY_VERSION,
+    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form'],
+  });
+}
+
+async function handleValidate(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
+  const request = parseValidateRequest(body, state.config);
+  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures };
+  if (state.config.dryRun) options.dryRun = state.config.dryRun;
+  return jsonAnswer(200, await validateContents(request.method, options));
+}
+
+async function handleExecute(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
+  const request = parseRunRequest(body, 'execute', state.config);
+  const runId = ulid();
+  const controller = state.runs.open(runId, false);
+  try {
+    return jsonAnswer(200, await executeRun(request, state, runId, controller.signal));
+  } finally {
+    state.runs.close(runId);
+  }
+}
+
+async function handleStart(state: RunnerState, body: Record<string, unknown>, requestId: string, instance: string): Promise<Answer> {
+  const request = parseRunRequest(body, 'start', state.config);
+  if (request.callbackUrl) await checkCallbackUrl(request.callbackUrl, state.config.callbacks.allowPrivate);
+  // Everything that can refuse the request is checked before the 202, as on /execute.
+  const prepared = prepareRun(request, state);
+  const runId = ulid();
+  const controller = state.runs.open(runId, true);
+  const createdAt = new Date().toISOString();
+  const work = (async () => {
+    let payload: Record<string, unknown>;
+    try {
+      const result = await executePrepared(prepared, state, runId, controller.signal);
+      payload = { pipeline_run_id: runId, status: 'COMPLETED', result };
+    } catch (error) {
+      const refusal = isRefusal(error) ? error : internal(state, error, requestId);
+      payload = { pipeline_run_id: runId, status: 'FAILED', error: problemDocument(refusal, requestId, instance) };
+    } finally {
+      state.runs.close(runId);
+    }
+    if (request.callbackUrl) {
+      const { allowPrivate, timeoutMs, retries, secret } = state.config.callbacks;
+      const delivered = await deliverCallback(request.callbackUrl, runId, payload, { allowPrivate, timeoutMs, retries, userAgent: USER_AGENT, ...(secret ? { secret } : {}) });
+      if (!delivered) state.config.log(`run ${runId}: the completion callback could not be delivered`);
+    }
+  })();
+  state.background.add(work);
+  void work.finally(() => state.background.delete(work));
+  return jsonAnswer(202, { pipeline_run_id: runId, state: 'STARTED', created_at: createdAt, finished_at: null });
+}
+
+function internal(state: RunnerState, error: unknown, requestId: string): Refusal {
+  state.config.log(`request ${requestId}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new Refusal('mthdsls.runtime.internal');
+}
+
+/** Answers a run route through the idempotency store when the request carries a key. */
+async function idempotent(
+  state: RunnerState,
+  req: IncomingMessage,
+  identity: Identity,
+  routeName: RouteName,
+  body: Record<string, unknown>,
+  where: { requestId: string; instance: string },
+  handler: () => Promise<Answer>,
+): Promise<Answer> {
+  const header = req.headers['idempotency-key'];
+  if (header === undefined) return handler();
+  const key = Array.isArray(header) ? header[0]! : header;
+  if (!IDEMPOTENCY_KEY.test(key)) throw new Refusal('request.invalid', { field: 'Idempotency-Key' }, { detail: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' });
+  const storeKey = `${identity.key}\u0000${routeName}\u0000${key}`;
+  const digest = bodyDigest(body);
+  const admission = state.idempotency.admit(storeKey, digest);
+  switch (admission.kind) {
+    case 'conflict':
+      throw new Refusal('request.idempotency_conflict');
+    case 'in_flight':
+      throw new Refusal('request.idempotency_key_in_use', {}, { retryAfter: 1 });
+    case 'already_executed':
+      throw new Refusal('request.already_executed');
+    case 'replay': {
+      const replay: Answer = { ...admission.answer, headers: { ...admission.answer.headers, 'Idempotent-Replayed': 'true' } };
+      // A replayed problem carries this request's id, like the X-Request-ID header of the replay.
+      if (replay.headers['Content-Type'] === PROBLEM_CONTENT_TYPE) replay.body = JSON.stringify({ ...(JSON.parse(replay.body) as object), request_id: where.requestId });
+      return replay;
+    }
+    case 'new':
+      break;
+  }
+  let answer: Answer;
+  try {
+    answer = await handler();
+  } catch (error) {
+    // The caller's mistakes are kept (repeating them gives the same answer); the runner's own
+    // failures (5xx) free the key, since a retry may succeed.
+    const status = isRefusal(error) ? (getEntry(error.code)?.status ?? 500) : 500;
+    if (isRefusal(error) && status < 500) state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
+    else state.idempotency.abandon(storeKey);
+    throw error;
+  }
+  if (answer.status >= 500) state.idempotency.abandon(storeKey);
+  else state.idempotency.complete(storeKey, digest, answer);
+  return answer;
+}
+
+/** The request listener. */
+export function createHandler(state: RunnerState): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(state, req, res);
+  };
+}
+
+async function handle(state: RunnerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = requestIdOf(req.headers['x-request-id']);
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://runner.invalid');
+  } catch {
+    url = new URL('http://runner.invalid/');
+  }
+  const instance = url.pathname.length <= 1024 ? url.pathname : url.pathname.slice(0, 1024);
+  const method = (req.method ?? 'GET').toUpperCase();
+  let answer: Answer;
+  try {
+    const found = route(state, url.pathname, method);
+    if (found.name === 'version') answer = handleVersion();
+    else {
+      const identity = authenticate(req.headers.authorization, state.config.tokens, clientAddress(req));
+      authorize(identity, found.scope!);
+      if (state.rateLimiter) {
+        const decision = state.rateLimiter.check(identity.key);
+        if (!decision.ok) {
+          throw new Refusal('account.rate_limited', { limit: state.rateLimiter.limit, window: state.rateLimiter.windowSeconds }, { retryAfter: decision.retryAfterSeconds });
+        }
+      }
+      switch (found.name) {
+        case 'models':
+          answer = handleModels(state, url);
+          break;
+        case 'validate':
+          answer = await handleValidate(state, await readJson(state, req));
+          break;
+        case 'execute': {
+          const body = await readJson(state, req);
+          answer = await idempotent(state, req, identity, 'execute', body, { requestId, instance }, () => handleExecute(state, body));
+          break;
+        }
+        case 'start': {
+          const body = await readJson(state, req);
+          answer = await idempotent(state, req, identity, 'start', body, { requestId, instance }, () => handleStart(state, body, requestId, instance));
+          break;
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof BodyAbandoned) {
+      if (!res.headersSent) res.destroy();
+      return;
+    }
+    const refusal = isRefusal(error) ? error : internal(state, error, requestId);
+    try {
+      answer = problemAnswer(refusal, requestId, instance);
+    } catch (buildError) {
+      answer = problemAnswer(internal(state, buildError, requestId), requestId, instance);
+    }
+    const unreadBody = !bodyRead.has(req) && (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined);
+    if (refusal.code === 'request.too_large' || unreadBody) {
+      // The rest of the body is not wanted: rather than reading it to reuse the connection (an
+      // unauthenticated client could make the runner read any amount), close it after the answer.
+      answer.headers['Connection'] = 'close';
+      req.resume();
+    }
+  }
+  send(res, answer, requestId);
+}

@@ -1,0 +1,371 @@
+// The /validate verdict, as a function: the runner's route and the language server both call it.
+//
+// A verdict is built from the checker's findings over the submitted texts (errors make it invalid,
+// warnings ride the valid arm), the runnability facts (pending signatures) and the input form of
+// the selected pipe. The dry run, written separately, plugs in through `ValidateOptions.dryRun`:
+// it runs after the static checks pass and its faults join the invalid arm (category dry_run).
+
+import { checkTree, type Finding } from '../check/index.js';
+import { ConceptCatalog, nativeBase, type ConceptInfo, type ShapeField } from '../language/jsonSchema.js';
+import type { Bundle, PipeDecl } from '../language/model.js';
+import type { MethodTree } from '../language/tree.js';
+import { offsetToPosition } from '../syntax/positions.js';
+import { loadMethod, qualifiedPipeRef, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
+import { isRefusal } from './refusal.js';
+
+export type ValidationCategory = 'blueprint_validation' | 'pipe_factory' | 'pipe_validation' | 'dry_run';
+
+/** One diagnostic of a verdict. Locators that do not apply are left out, never null. */
+export interface ValidationErrorItem {
+  category: ValidationCategory;
+  message: string;
+  /** The registry code. */
+  code: string;
+  severity: 'error' | 'warning';
+  /** The caller's name of the file: its mthds_sources entry, its files key, or mthds_contents[i]. */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, UTF-16 code units. */
+  column: number;
+  end_line: number;
+  end_column: number;
+  pipe?: string;
+  concept?: string;
+  field?: string;
+  params: Record<string, unknown>;
+  // Locators of the reference runner, which existing editors read.
+  source?: string;
+  domain_code?: string;
+  pipe_code?: string;
+  concept_code?: string;
+  field_path?: string;
+}
+
+export interface InputFormField {
+  kind: string;
+  name?: string;
+  concept_ref?: string;
+  refines?: string[];
+  description?: string;
+  required: boolean;
+  presence?: 'optional' | 'plain' | 'force';
+  gating?: boolean;
+  datetime?: boolean;
+  integer?: boolean;
+  format?: string;
+  choices?: string[];
+  fields?: InputFormField[];
+  item?: InputFormField;
+  item_count?: number;
+  default_value?: unknown;
+}
+
+export type InputForm = Record<string, { fields: InputFormField[] }>;
+
+export interface ValidVerdict {
+  is_valid: true;
+  is_runnable: boolean;
+  pending_signatures: string[];
+  warnings: ValidationErrorItem[];
+  input_form?: InputForm;
+  message: string;
+  [extension: string]: unknown;
+}
+
+export interface InvalidVerdict {
+  is_valid: false;
+  validation_errors: ValidationErrorItem[];
+  is_runnable: false;
+  pending_signatures: string[];
+  warnings: ValidationErrorItem[];
+  message: string;
+}
+
+export type ValidationVerdict = ValidVerdict | InvalidVerdict;
+
+/** What the dry run receives: a tree that passed the static checks. */
+export interface DryRunInput {
+  tree: MethodTree;
+  catalog: ConceptCatalog;
+  allowSignatures: boolean;
+  /** Turns a located finding of the dry run into a verdict item (file names, lines, locators). */
+  toItem(finding: Finding, category?: ValidationCategory): ValidationErrorItem;
+}
+
+export interface DryRunOutcome {
+  /** Faults; any makes the verdict invalid. */
+  errors: ValidationErrorItem[];
+  /** Advisory items for the valid arm. */
+  warnings?: ValidationErrorItem[];
+  /** Artifacts added to the valid arm (validated_pipes, ...). */
+  extensions?: Record<string, unknown>;
+}
+
+/** THE HOOK for the dry run (language reference §10): plugged in by whoever constructs the runner. */
+export type DryRunHook = (input: DryRunInput) => DryRunOutcome | Promise<DryRunOutcome>;
+
+export interface ValidateOptions {
+  allowSignatures?: boolean;
+  /** Pipe whose input form to report; default: the main pipe the method declares. */
+  pipeCode?: string;
+  dryRun?: DryRunHook;
+}
+
+const BLUEPRINT = new Set([
+  'method.syntax',
+  'method.schema_violation',
+  'method.identifier_invalid',
+  'method.pipe_type_invalid',
+  'method.name_conflict',
+  'method.concept_invalid',
+  'method.model_setting_invalid',
+  'method.package_invalid',
+  'method.resource_missing',
+  'method.dependency_missing',
+  'method.dependency_invalid',
+  'method.hint_invalid',
+]);
+
+function categoryOf(code: string): ValidationCategory {
+  if (BLUEPRINT.has(code)) return 'blueprint_validation';
+  if (code === 'method.concept_unresolved') return 'pipe_factory';
+  return 'pipe_validation';
+}
+
+/** Turns findings into verdict items; one instance per loaded method (it indexes the bundles). */
+export class FindingLocator {
+  private readonly bundles = new Map<string, Bundle>();
+
+  constructor(private readonly method: LoadedMethod) {
+    for (const b of method.tree.bundles) this.bundles.set(b.file, b);
+  }
+
+  item(finding: Finding, category: ValidationCategory = categoryOf(finding.code)): ValidationErrorItem {
+    const bundle = this.bundles.get(finding.file);
+    const doc = bundle?.doc ?? (this.method.tree.manifest?.file === finding.file ? this.method.tree.manifest.doc : undefined);
+    const start = doc ? offsetToPosition(doc.lineStarts, finding.range.start) : { line: 0, character: 0 };
+    const end = doc ? offsetToPosition(doc.lineStarts, finding.range.end) : start;
+    const item: ValidationErrorItem = {
+      category,
+      message: finding.message,
+      code: finding.code,
+      severity: finding.severity === 'warning' ? 'warning' : 'error',
+      file: this.method.names.get(finding.file) ?? finding.file,
+      line: start.line + 1,
+      column: start.character + 1,
+      end_line: end.line + 1,
+      end_column: end.character + 1,
+      params: { ...finding.params },
+    };
+    const source = this.method.sources.get(finding.file);
+    if (source !== undefined) item.source = source;
+    if (bundle) {
+      const domain = bundle.domain?.value;
+      if (domain !== undefined) item.domain_code = domain;
+      const pipe = bundle.pipes.find((p) => within(finding.range, p.range));
+      const concept = pipe ? undefined : bundle.concepts.find((c) => within(finding.range, c.range));
+      if (pipe) item.pipe = item.pipe_code = pipe.code;
+      if (concept) item.concept = item.concept_code = concept.code;
+    }
+    const fieldPath = finding.params['field_path'] ?? finding.params['field'];
+    if (typeof fieldPath === 'string') {
+      item.field = fieldPath;
+      item.field_path = fieldPath;
+    }
+    return item;
+  }
+}
+
+function within(inner: { start: number; end: number }, outer: { start: number; end: number }): boolean {
+  return inner.start >= outer.start && inner.start <= outer.end;
+}
+
+/** Namespaced refs of signatures that no implementation of the same code and domain replaces. */
+export function pendingSignatures(tree: MethodTree): string[] {
+  const pending = new Set<string>();
+  for (const [domain, table] of tree.symbols) {
+    for (const [code, decls] of table.pipes) {
+      if (decls.length > 0 && decls.every((d) => d.typeless)) pending.add(`${domain}.${code}`);
+    }
+  }
+  return [...pending].sort();
+}
+
+/** Validates bundle texts (or a files tree); never throws for anything the texts hold. */
+export async function validateContents(source: MethodSource, options: ValidateOptions = {}): Promise<ValidationVerdict> {
+  return validateMethod(loadMethod(source), options);
+}
+
+/** Validates an already loaded method (the language server builds its own trees). */
+export async function validateMethod(method: LoadedMethod, options: ValidateOptions = {}): Promise<ValidationVerdict> {
+  const locator = new FindingLocator(method);
+  const findings = checkTree(method.tree);
+  const errors = findings.filter((f) => f.severity === 'error').map((f) => locator.item(f));
+  const warnings = findings.filter((f) => f.severity !== 'error').map((f) => locator.item(f));
+  const pending = pendingSignatures(method.tree);
+  if (method.tree.bundles.length === 0) {
+    errors.push({
+      category: 'blueprint_validation',
+      message: 'The request holds no bundle (.mthds) to validate.',
+      code: 'method.package_invalid',
+      severity: 'error',
+      file: '(request)',
+      line: 1,
+      column: 1,
+      end_line: 1,
+      end_column: 1,
+      params: { reason: 'no_source' },
+    });
+  }
+  if (errors.length > 0) return invalid(errors, warnings, pending);
+
+  const catalog = new ConceptCatalog(method.tree);
+  let extensions: Record<string, unknown> = {};
+  if (options.dryRun) {
+    const outcome = await options.dryRun({
+      tree: method.tree,
+      catalog,
+      allowSignatures: options.allowSignatures === true,
+      toItem: (finding, category) => locator.item(finding, category ?? 'dry_run'),
+    });
+    if (outcome.errors.length > 0) return invalid(outcome.errors, [...warnings, ...(outcome.warnings ?? [])], pending);
+    warnings.push(...(outcome.warnings ?? []));
+    extensions = outcome.extensions ?? {};
+  }
+  const verdict: ValidVerdict = {
+    ...extensions,
+    is_valid: true,
+    is_runnable: pending.length === 0,
+    pending_signatures: pending,
+    warnings,
+    message: pending.length === 0 ? 'MTHDS content validated successfully' : `MTHDS content validated successfully; ${pending.length} pipe signature(s) await an implementation`,
+  };
+  const form = inputForm(method.tree, catalog, options.pipeCode);
+  if (form) verdict.input_form = form;
+  return verdict;
+}
+
+function invalid(errors: ValidationErrorItem[], warnings: ValidationErrorItem[], pending: string[]): InvalidVerdict {
+  const first = errors.slice(0, 3).map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`);
+  return {
+    is_valid: false,
+    validation_errors: errors,
+    is_runnable: false,
+    pending_signatures: pending,
+    warnings,
+    message: `Validation error(s): ${errors.length}. ${first.join(' | ')}${errors.length > 3 ? ' | ...' : ''}`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input form (the MTHDS input-form descriptor, keyed by the pipe's namespaced ref)
+
+function selectedPipe(tree: MethodTree, pipeCode: string | undefined): PipeDecl | undefined {
+  try {
+    return selectPipe(tree, pipeCode);
+  } catch (error) {
+    if (isRefusal(error)) return undefined;
+    throw error;
+  }
+}
+
+export function inputForm(tree: MethodTree, catalog: ConceptCatalog, pipeCode?: string): InputForm | undefined {
+  const pipe = selectedPipe(tree, pipeCode);
+  if (!pipe) return undefined;
+  const fields: InputFormField[] = [];
+  for (const input of pipe.inputs) {
+    const io = input.ref?.io;
+    if (!io) continue;
+    const info = catalog.resolve(io, pipe.bundle);
+    const presence = io.marker === '?' ? 'optional' : io.marker === '!' ? 'force' : 'plain';
+    const node = info ? conceptNode(catalog, info, new Set(), 0) : ({ kind: 'unknown', required: true } as InputFormField);
+    let field: InputFormField;
+    // Key order is for readers of the JSON: kind and name first.
+    if (io.multiplicity.kind === 'single') field = Object.assign({ kind: node.kind, name: input.name }, node);
+    else {
+      field = { kind: 'list', name: input.name, required: true, item: { ...node, required: true } };
+      if (info) field.concept_ref = info.ref;
+      if (io.multiplicity.kind === 'fixed') field.item_count = io.multiplicity.count;
+    }
+    field.required = presence !== 'optional';
+    field.presence = presence;
+    field.gating = presence !== 'optional' && (io.multiplicity.kind !== 'list');
+    fields.push(field);
+  }
+  return { [qualifiedPipeRef(pipe)]: { fields } };
+}
+
+const NATIVE_KINDS: Readonly<Record<string, Partial<InputFormField>>> = {
+  Text: { kind: 'prose' },
+  Html: { kind: 'prose' },
+  Number: { kind: 'number', integer: false },
+  YesNo: { kind: 'boolean' },
+  Date: { kind: 'date', datetime: false },
+  Time: { kind: 'text', format: 'time' },
+  Document: { kind: 'document' },
+  Image: { kind: 'image' },
+};
+
+function conceptNode(catalog: ConceptCatalog, info: ConceptInfo, path: Set<string>, depth: number): InputFormField {
+  const node: InputFormField = { kind: 'unknown', concept_ref: info.ref, required: true };
+  if (info.lineage.length > 1) node.refines = info.lineage.slice(1);
+  if (info.description) node.description = info.description;
+  const native = nativeBase(info);
+  if (native && NATIVE_KINDS[native.code] && (info.native || !info.decl?.structure)) return { ...node, ...NATIVE_KINDS[native.code] };
+  if (info.shape === 'text') return { ...node, kind: 'prose' };
+  if (info.shape === 'open' || native?.code === 'JSON') return node;
+  if (path.has(info.ref) || depth > 4) return { ...node, kind: 'object', fields: [] };
+  path.add(info.ref);
+  const fields = info.fields.map((f) => fieldNode(catalog, f, path, depth));
+  path.delete(info.ref);
+  return { ...node, kind: 'object', fields };
+}
+
+function fieldNode(catalog: ConceptCatalog, field: ShapeField, path: Set<string>, depth: number): InputFormField {
+  let node: InputFormField;
+  switch (field.type) {
+    case 'text':
+      node = { kind: 'text', required: field.required };
+      break;
+    case 'integer':
+    case 'number':
+      node = { kind: 'number', integer: field.type === 'integer', required: field.required };
+      break;
+    case 'boolean':
+      node = { kind: 'boolean', required: field.required };
+      break;
+    case 'date':
+    case 'datetime':
+      node = { kind: 'date', datetime: field.type === 'datetime', required: field.required };
+      break;
+    case 'time':
+      node = { kind: 'text', format: 'time', required: field.required };
+      break;
+    case 'choices':
+      node = { kind: 'enum', choices: [...(field.choices ?? [])], required: field.required };
+      break;
+    case 'concept': {
+      const target = field.concept ? catalog.byRef(field.concept) : undefined;
+      node = target ? { ...conceptNode(catalog, target, path, depth + 1), required: field.required } : { kind: 'unknown', required: field.required };
+      break;
+    }
+    case 'list': {
+      let item: InputFormField;
+      if (field.itemType === 'concept') {
+        const target = field.concept ? catalog.byRef(field.concept) : undefined;
+        item = target ? conceptNode(catalog, target, path, depth + 1) : { kind: 'unknown', required: true };
+      } else item = fieldNode(catalog, { name: field.name, required: true, type: field.itemType ?? 'text' }, path, depth);
+      delete item.name;
+      node = { kind: 'list', item: { ...item, required: true }, required: field.required };
+      break;
+    }
+    default:
+      node = { kind: 'unknown', required: field.required };
+  }
+  node = Object.assign({ kind: node.kind, name: field.name }, node);
+  if (field.description) node.description = field.description;
+  if (field.choices && node.kind !== 'enum') node.choices = [...field.choices];
+  if (field.defaultValue !== undefined) node.default_value = field.defaultValue;
+  return node;
+}

@@ -1,0 +1,435 @@
+// The state of an editor session, free of any protocol: the open documents (unsaved buffers win
+// over disk), the files of each method tree on disk, the parsed documents (cached by their text, so
+// a keystroke re-parses one document and reuses the others), and the latest check of each tree.
+//
+// Files are known by an identity: the absolute path of a file, or the URI of a document that is no
+// file (an untitled buffer), which stands alone.
+
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { checkTree } from '../check/index.js';
+import { compareFindings, makeFinding, type Finding } from '../check/finding.js';
+import { buildBundle } from '../language/buildBundle.js';
+import { buildManifest, type Manifest } from '../language/manifest.js';
+import type { Bundle } from '../language/model.js';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { createTree, type MethodTree } from '../language/tree.js';
+import { computeLineStarts } from '../syntax/positions.js';
+import { parseToml } from '../syntax/document.js';
+import { isBundlePath, listTreeFiles } from './discover.js';
+import { relativeTo } from './load.js';
+import { readMethodFile } from './readText.js';
+import { isMethodFile, listFolderFiles, listMethodFiles } from './scan.js';
+import { isFilePath, isWithin, TreeLocator, type TreeId } from './treeLocator.js';
+
+export type FileId = string;
+
+export interface SessionOptions {
+  /** Workspace folders (absolute paths). */
+  folders?: readonly string[];
+  /**
+   * Re-validate cached disk files by their modification time before each check. Needed when the
+   * client cannot tell about changes on disk (no file watcher); otherwise events are trusted.
+   */
+  validateDisk?: boolean;
+}
+
+/** The latest check of one tree. */
+export interface TreeCheck {
+  id: TreeId;
+  /** The checked tree; dropped (with its parsed documents) when the tree holds no open buffer. */
+  tree?: MethodTree;
+  /** Every file of the tree (bundles, then the manifest), each with its findings (maybe none). */
+  findings: Map<FileId, Finding[]>;
+}
+
+/** What happened to a file on disk. */
+export type DiskChange = 'created' | 'changed' | 'deleted';
+
+interface ParsedFile {
+  /** The text it was parsed from (open buffer), or the disk stamp it was read at. */
+  text: string;
+  stamp: string;
+  lineStarts: number[];
+  bundle?: Bundle;
+  manifest?: Manifest;
+  /** A fault of the bytes on disk (not UTF-8, NUL byte), located in `text`. */
+  fault?: { offset: number; message: string };
+}
+
+interface Unreadable {
+  stamp: string;
+  message: string;
+}
+
+interface Listing {
+  bundles: string[];
+  manifest?: string;
+  /** Every file name of the tree relative to its root (resource lookups). */
+  names: Set<string>;
+}
+
+export class Session {
+  readonly locator: TreeLocator;
+  private readonly open = new Map<FileId, string>();
+  private readonly parsed = new Map<FileId, ParsedFile | Unreadable>();
+  private readonly listings = new Map<string, Listing>();
+  private readonly trees = new Map<string, TreeId>();
+  private readonly dirty = new Set<string>();
+  private readonly results = new Map<string, TreeCheck>();
+  private readonly validateDisk: boolean;
+
+  constructor(options: SessionOptions = {}) {
+    this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
+    this.validateDisk = options.validateDisk ?? false;
+  }
+
+  // ---- documents -------------------------------------------------------------------------------
+
+  isOpen(file: FileId): boolean {
+    return this.open.has(file);
+  }
+
+  openFiles(): FileId[] {
+    return [...this.open.keys()];
+  }
+
+  /** Opens or updates a buffer; returns its tree, now due for a check. */
+  setDocument(file: FileId, text: string): TreeId {
+    const wasOpen = this.open.has(file);
+    this.open.set(file, text);
+    if (!wasOpen && path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
+    const id = this.locator.locate(file);
+    this.trees.set(id.key, id);
+    const listing = this.listings.get(id.key);
+    // A file the listing does not know (created while no watcher told us): list again.
+    if (!wasOpen && listing && isFilePath(file) && !listing.bundles.includes(file) && listing.manifest !== file) this.listings.delete(id.key);
+    this.dirty.add(id.key);
+    return id;
+  }
+
+  /**
+   * Closes a buffer: the file on disk counts again. Returns the tree it was in, and whether that
+   * tree is gone (a document that is no file, or a tree outside the workspace with nothing open).
+   */
+  closeDocument(file: FileId): { id: TreeId; dropped: boolean } {
+    this.open.delete(file);
+    this.parsed.delete(file);
+    const id = this.locator.locate(file);
+    if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
+    const keep = id.kind !== 'single' && (this.inWorkspace(id) || this.openFiles().some((f) => this.locator.locate(f).key === id.key));
+    if (!keep) {
+      this.trees.delete(id.key);
+      this.results.delete(id.key);
+      this.dirty.delete(id.key);
+      this.listings.delete(id.key);
+      return { id, dropped: true };
+    }
+    this.dirty.add(id.key);
+    return { id, dropped: false };
+  }
+
+  /** A file changed on disk (a watcher told so). Returns true when the trees themselves changed. */
+  diskChanged(file: string, change: DiskChange): boolean {
+    if (!isMethodFile(file)) return false;
+    if (!this.open.has(file)) this.parsed.delete(file);
+    if (path.basename(file) === MANIFEST_FILE && change !== 'changed') {
+      this.structureChanged();
+      return true;
+    }
+    const id = this.locator.locate(file);
+    if (change !== 'changed') this.listings.delete(id.key);
+    if (change === 'created' && (this.locator.folderOf(file) !== undefined || this.trees.has(id.key))) this.trees.set(id.key, id);
+    if (this.trees.has(id.key)) this.dirty.add(id.key);
+    return false;
+  }
+
+  /** A manifest appeared or disappeared: every grouping may change. */
+  private structureChanged(): void {
+    this.locator.invalidate();
+    this.listings.clear();
+    for (const key of this.trees.keys()) this.dirty.add(key);
+  }
+
+  // ---- workspace -------------------------------------------------------------------------------
+
+  setFolders(folders: readonly string[]): void {
+    this.locator.setFolders(folders);
+    this.listings.clear();
+  }
+
+  getFolders(): readonly string[] {
+    return this.locator.getFolders();
+  }
+
+  /**
+   * Finds every tree of the workspace folders and of the open documents, forgetting trees that
+   * are gone; all of them are due for a check. Returns the trees, workspace order.
+   */
+  scanWorkspace(): TreeId[] {
+    this.locator.invalidate();
+    this.listings.clear();
+    const found = new Map<string, TreeId>();
+    for (const folder of this.locator.getFolders()) {
+      for (const file of listMethodFiles(folder)) {
+        const id = this.locator.locate(file);
+        if (!found.has(id.key)) found.set(id.key, id);
+      }
+    }
+    for (const file of this.open.keys()) {
+      const id = this.locator.locate(file);
+      if (!found.has(id.key)) found.set(id.key, id);
+    }
+    for (const key of this.trees.keys()) {
+      if (!found.has(key)) {
+        this.results.delete(key);
+        this.dirty.delete(key);
+      }
+    }
+    this.trees.clear();
+    for (const [key, id] of found) {
+      this.trees.set(key, id);
+      this.dirty.add(key);
+    }
+    return [...found.values()];
+  }
+
+  treeIds(): TreeId[] {
+    return [...this.trees.values()];
+  }
+
+  hasTree(key: string): boolean {
+    return this.trees.has(key);
+  }
+
+  treeOf(file: FileId): TreeId {
+    return this.locator.locate(file);
+  }
+
+  isDirty(key: string): boolean {
+    return this.dirty.has(key);
+  }
+
+  dirtyTrees(): TreeId[] {
+    return [...this.dirty].map((k) => this.trees.get(k)).filter((t): t is TreeId => t !== undefined);
+  }
+
+  /** Marks every tree due for a check (settings changed, or disk may have changed unseen). */
+  markAllDirty(): void {
+    for (const key of this.trees.keys()) this.dirty.add(key);
+  }
+
+  private inWorkspace(id: TreeId): boolean {
+    return id.kind !== 'single' && this.locator.getFolders().some((f) => isWithin(f, id.root));
+  }
+
+  // ---- trees -------------------------------------------------------------------------------------
+
+  private listing(id: TreeId): Listing {
+    let listing = this.listings.get(id.key);
+    if (listing) return listing;
+    if (id.kind === 'package') {
+      const { files } = listTreeFiles(id.root);
+      const manifest = path.join(id.root, MANIFEST_FILE);
+      listing = { bundles: files.filter(isBundlePath), names: new Set(files.map((f) => relativeTo(id.root, f))) };
+      if (existsSync(manifest)) listing.manifest = manifest;
+    } else if (id.kind === 'folder') {
+      const { bundles, names } = listFolderFiles(id.root);
+      listing = { bundles, names: new Set(names) };
+    } else {
+      listing = { bundles: [], names: new Set() };
+    }
+    this.listings.set(id.key, listing);
+    return listing;
+  }
+
+  /** The files of a tree: bundles (disk and open buffers), then the manifest. */
+  members(id: TreeId): { bundles: FileId[]; manifest?: FileId; names: Set<string> } {
+    if (id.kind === 'single') return { bundles: [id.root], names: new Set() };
+    const listing = this.listing(id);
+    const bundles = [...listing.bundles];
+    let manifest = listing.manifest;
+    const names = new Set(listing.names);
+    for (const file of this.open.keys()) {
+      if (!isFilePath(file) || this.locator.locate(file).key !== id.key) continue;
+      if (path.basename(file) === MANIFEST_FILE) {
+        if (path.dirname(file) === id.root) manifest = file;
+      } else if (!bundles.includes(file)) {
+        // Any other open document the session was given is a bundle (its language says so).
+        bundles.push(file);
+        names.add(relativeTo(id.root, file));
+      }
+    }
+    return manifest !== undefined ? { bundles, manifest, names } : { bundles, names };
+  }
+
+  /** Checks a tree now (whatever its state) and keeps the result. */
+  check(id: TreeId): TreeCheck {
+    this.trees.set(id.key, id);
+    this.dirty.delete(id.key);
+    const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);
+    const findings = new Map<FileId, Finding[]>();
+    const extra: Finding[] = [];
+    const bundles: Bundle[] = [];
+    for (const file of bundleFiles) {
+      const parsed = this.load(file, 'bundle', id, extra);
+      if (parsed === undefined) continue;
+      findings.set(file, []);
+      if (parsed.bundle) bundles.push(parsed.bundle);
+    }
+    let manifest: Manifest | undefined;
+    if (manifestFile !== undefined) {
+      const parsed = this.load(manifestFile, 'manifest', id, extra);
+      if (parsed !== undefined) {
+        findings.set(manifestFile, []);
+        manifest = parsed.manifest;
+      }
+    }
+    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names);
+    let all: Finding[];
+    try {
+      all = checkTree(tree);
+    } catch (error) {
+      // A rule that throws must not take the editor down: report it on the first file instead.
+      const first = bundleFiles[0] ?? manifestFile;
+      all = [];
+      if (first !== undefined) {
+        const f = makeFinding('method.syntax', { finding: `internal error while checking: ${error instanceof Error ? error.message : String(error)}` }, first, { start: 0, end: 0 });
+        all.push(f);
+      }
+    }
+    for (const f of [...extra, ...all]) {
+      let list = findings.get(f.file);
+      if (!list) findings.set(f.file, (list = []));
+      list.push(f);
+    }
+    for (const list of findings.values()) list.sort(compareFindings);
+    const result: TreeCheck = { id, tree, findings };
+    this.results.set(id.key, result);
+    return result;
+  }
+
+  /** The latest check of a tree, when it has been checked. */
+  lastCheck(key: string): TreeCheck | undefined {
+    return this.results.get(key);
+  }
+
+  /** The current check of the tree of `file`: checked now when due. */
+  currentCheck(file: FileId): TreeCheck {
+    const id = this.locator.locate(file);
+    const last = this.results.get(id.key);
+    if (last?.tree && !this.dirty.has(id.key)) return last;
+    return this.check(id);
+  }
+
+  // ---- texts ---------------------------------------------------------------------------------------
+
+  /** The current text of a file (its buffer, else what was last read from disk). */
+  textOf(file: FileId): string | undefined {
+    const buffer = this.open.get(file);
+    if (buffer !== undefined) return buffer;
+    const parsed = this.parsed.get(file);
+    if (parsed && 'text' in parsed) return parsed.text;
+    if (!isFilePath(file)) return undefined;
+    const read = readMethodFile(file);
+    return read.ok ? read.text : undefined;
+  }
+
+  /** Line starts of a file's current text (for converting offsets). */
+  lineStartsOf(file: FileId): number[] {
+    const parsed = this.parsed.get(file);
+    if (parsed && 'lineStarts' in parsed && (!this.open.has(file) || parsed.text === this.open.get(file))) return parsed.lineStarts;
+    return computeLineStarts(this.textOf(file) ?? '');
+  }
+
+  /** True when a buffer of the tree is open (its parsed files are worth keeping). */
+  hasOpenDocument(key: string): boolean {
+    for (const file of this.open.keys()) if (this.locator.locate(file).key === key) return true;
+    return false;
+  }
+
+  /**
+   * Drops the parsed documents of one tree that holds no open buffer (its findings are kept), so a
+   * workspace check holds one tree at a time rather than the whole workspace.
+   */
+  releaseTree(key: string): void {
+    if (this.hasOpenDocument(key)) return;
+    const result = this.results.get(key);
+    if (!result) return;
+    for (const file of result.findings.keys()) if (!this.open.has(file)) this.parsed.delete(file);
+    delete result.tree;
+  }
+
+  /**
+   * Drops the parsed documents of trees that hold no open buffer: their findings are kept, and they
+   * are parsed again only when checked again. Bounds memory on large workspaces.
+   */
+  releaseClosedTrees(keep: (key: string) => boolean = () => false): void {
+    const openTrees = new Set(this.openFiles().map((f) => this.locator.locate(f).key));
+    const released = (key: string): boolean => !openTrees.has(key) && !keep(key);
+    for (const [file] of this.parsed) {
+      if (!this.open.has(file) && released(this.locator.locate(file).key)) this.parsed.delete(file);
+    }
+    for (const [key, result] of this.results) if (released(key)) delete result.tree;
+  }
+
+  /** Parses (or reuses) one file; undefined when it is gone from disk. Faults become findings. */
+  private load(file: FileId, kind: 'bundle' | 'manifest', id: TreeId, out: Finding[]): ParsedFile | undefined {
+    const buffer = this.open.get(file);
+    let cached = this.parsed.get(file);
+    if (buffer !== undefined) {
+      if (!cached || !('lineStarts' in cached) || cached.stamp !== 'open' || cached.text !== buffer) {
+        cached = parse(file, buffer, 'open', kind);
+        this.parsed.set(file, cached);
+      }
+      return cached;
+    }
+    if (cached && cached.stamp.startsWith('open')) cached = undefined;
+    if (cached && this.validateDisk && cached.stamp !== diskStamp(file)) cached = undefined;
+    if (!cached) {
+      if (!existsSync(file)) {
+        this.parsed.delete(file);
+        return undefined;
+      }
+      const stamp = this.validateDisk ? diskStamp(file) : 'disk';
+      const read = readMethodFile(file);
+      if (!read.ok) cached = { stamp, message: read.message };
+      else {
+        cached = parse(file, read.text, stamp, kind);
+        if ('fault' in read) cached.fault = { offset: read.fault.offset, message: read.fault.message };
+      }
+      this.parsed.set(file, cached);
+    }
+    if (!('lineStarts' in cached)) {
+      const f = makeFinding('method.package_invalid', { reason: 'file_unreadable', path: relativeTo(id.root, file) }, file, { start: 0, end: 0 });
+      f.message = `${f.message} (the file ${cached.message})`;
+      out.push(f);
+      return { text: '', stamp: cached.stamp, lineStarts: [0] };
+    }
+    if (cached.fault) out.push(makeFinding('method.syntax', { finding: cached.fault.message }, file, { start: cached.fault.offset, end: cached.fault.offset + 1 }));
+    return cached;
+  }
+}
+
+function parse(file: FileId, text: string, stamp: string, kind: 'bundle' | 'manifest'): ParsedFile {
+  try {
+    const doc = parseToml(text);
+    const parsed: ParsedFile = { text, stamp, lineStarts: doc.lineStarts };
+    if (kind === 'bundle') parsed.bundle = buildBundle(file, doc);
+    else parsed.manifest = buildManifest(file, doc);
+    return parsed;
+  } catch (error) {
+    // The syntax layer never throws by contract; should it ever, the editor gets a finding, not a crash.
+    const message = `the document could not be parsed (${error instanceof Error ? error.message : String(error)})`;
+    return { text, stamp, lineStarts: computeLineStarts(text), fault: { offset: 0, message } };
+  }
+}
+
+function diskStamp(file: string): string {
+  try {
+    const s = statSync(file);
+    return `disk:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'disk:missing';
+  }
+}

@@ -1,0 +1,67 @@
+// Black-box helpers: a runner started in-process on loopback (port 0) and plain HTTP requests.
+
+import http from 'node:http';
+import { startRunner, type RunnerOptions } from '../../../server/src/runner/index.js';
+
+export type Runner = Awaited<ReturnType<typeof startRunner>>;
+
+export async function withRunner(options: RunnerOptions = {}): Promise<Runner> {
+  return startRunner({ port: 0, log: () => {}, env: {}, ...options });
+}
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: any;
+}
+
+/** One request; `body` is sent as is (string or Buffer) or JSON-encoded otherwise. */
+export function request(url: string, options: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    let payload: Buffer | undefined;
+    if (options.body !== undefined) {
+      payload = Buffer.isBuffer(options.body) ? options.body : Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+    }
+    const headers: Record<string, string> = { ...(payload && !options.headers?.['Content-Type'] ? { 'Content-Type': 'application/json' } : {}), ...options.headers };
+    if (payload) headers['Content-Length'] = String(payload.length);
+    const req = http.request(u, { method: options.method ?? (payload ? 'POST' : 'GET'), headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+export const post = (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> => request(url, { method: 'POST', body, headers });
+export const get = (url: string, headers: Record<string, string> = {}): Promise<Reply> => request(url, { headers });
+
+/** Expects a registry problem: status, content type, code and the RFC 7807 members. */
+export function problemOf(reply: Reply): { code: string; status: number; params: Record<string, unknown>; detail: string; errors?: any[]; [k: string]: unknown } {
+  if (reply.headers['content-type'] !== 'application/problem+json') throw new Error(`not a problem (${reply.status} ${reply.headers['content-type']}): ${reply.text.slice(0, 300)}`);
+  return reply.json;
+}
+
+export const HELLO = `domain = "hello"
+description = "Hello"
+main_pipe = "greet"
+
+[pipe.greet]
+type = "PipeLLM"
+description = "Greet someone"
+inputs = { name = "Text" }
+output = "Text"
+prompt = "Say hello to $name."
+`;

@@ -1,0 +1,103 @@
+// The editor session's state (workspace/session.ts): which tree a file is in, buffers over disk,
+// disk changes, and caching of parsed files.
+
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Session } from '../../../server/src/workspace/session.js';
+
+const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
+const USES = 'domain = "d"\ndescription = "Uses"\n\n[pipe.go]\ntype = "PipeCompose"\ndescription = "Go"\ninputs = { text = "Text" }\noutput = "Note"\ntemplate = "$text"\n';
+const DECLARES = 'domain = "d"\ndescription = "Declares"\n\n[concept.Note]\ndescription = "A note"\n';
+
+function workspace(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-session-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+function codesOf(session: Session, file: string): string[] {
+  return (session.currentCheck(file).findings.get(file) ?? []).map((f) => f.code);
+}
+
+describe('Session trees', () => {
+  it('puts a file in the package of the nearest METHODS.toml, nested packages apart', () => {
+    const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/a/uses.mthds': USES, 'pkg/declares.mthds': DECLARES, 'pkg/inner/METHODS.toml': MANIFEST, 'pkg/inner/x.mthds': USES });
+    const session = new Session({ folders: [ws] });
+    expect(session.treeOf(path.join(ws, 'pkg/a/uses.mthds'))).toMatchObject({ kind: 'package', root: path.join(ws, 'pkg') });
+    expect(session.treeOf(path.join(ws, 'pkg/inner/x.mthds'))).toMatchObject({ kind: 'package', root: path.join(ws, 'pkg/inner') });
+    const members = session.members(session.treeOf(path.join(ws, 'pkg/a/uses.mthds')));
+    expect(members.bundles.map((b) => path.relative(ws, b)).sort()).toEqual(['pkg/a/uses.mthds', 'pkg/declares.mthds']);
+    expect(members.manifest).toBe(path.join(ws, 'pkg/METHODS.toml'));
+    expect(codesOf(session, path.join(ws, 'pkg/a/uses.mthds'))).toEqual([]);
+    expect(codesOf(session, path.join(ws, 'pkg/inner/x.mthds'))).toContain('method.concept_unresolved');
+  });
+
+  it('loads the bundles of one folder together when there is no package, and stops at the workspace folder', () => {
+    const ws = workspace({ 'METHODS.toml': MANIFEST, 'ws/lib/uses.mthds': USES, 'ws/lib/declares.mthds': DECLARES, 'ws/lib/sub/alone.mthds': USES });
+    const folder = path.join(ws, 'ws');
+    const session = new Session({ folders: [folder] });
+    // The manifest above the workspace folder is not looked at.
+    expect(session.treeOf(path.join(folder, 'lib/uses.mthds'))).toMatchObject({ kind: 'folder', root: path.join(folder, 'lib') });
+    expect(codesOf(session, path.join(folder, 'lib/uses.mthds'))).toEqual([]);
+    expect(codesOf(session, path.join(folder, 'lib/sub/alone.mthds'))).toContain('method.concept_unresolved');
+    expect(session.scanWorkspace().map((t) => t.kind)).toEqual(['folder', 'folder']);
+  });
+
+  it('checks a document that is no file alone', () => {
+    const session = new Session();
+    const id = session.setDocument('untitled:1', USES);
+    expect(id.kind).toBe('single');
+    expect(codesOf(session, 'untitled:1')).toContain('method.concept_unresolved');
+    expect(session.closeDocument('untitled:1').dropped).toBe(true);
+  });
+});
+
+describe('Session documents', () => {
+  it('lets buffers win over disk, re-parses only what changed, and reads disk again on close', () => {
+    const ws = workspace({ 'lib/uses.mthds': USES, 'lib/declares.mthds': DECLARES });
+    const session = new Session({ folders: [ws] });
+    const uses = path.join(ws, 'lib/uses.mthds');
+    const declares = path.join(ws, 'lib/declares.mthds');
+    const first = session.currentCheck(uses);
+    session.setDocument(declares, DECLARES.replace('Note', 'Memo'));
+    expect(session.isDirty(first.id.key)).toBe(true);
+    const second = session.currentCheck(uses);
+    expect(second.findings.get(uses)!.map((f) => f.code)).toContain('method.concept_unresolved');
+    // The bundle of the untouched file is the same object: it was not parsed again.
+    const bundleOf = (c: typeof first, file: string) => c.tree!.bundles.find((b) => b.file === file);
+    expect(bundleOf(second, uses)).toBe(bundleOf(first, uses));
+    expect(bundleOf(second, declares)).not.toBe(bundleOf(first, declares));
+    session.closeDocument(declares);
+    expect(session.currentCheck(uses).findings.get(uses)).toEqual([]);
+  });
+
+  it('follows disk changes it is told about, and validates by time when it is not', () => {
+    const ws = workspace({ 'lib/uses.mthds': USES, 'lib/declares.mthds': DECLARES });
+    const uses = path.join(ws, 'lib/uses.mthds');
+    const declares = path.join(ws, 'lib/declares.mthds');
+    const told = new Session({ folders: [ws] });
+    told.currentCheck(uses);
+    writeFileSync(declares, DECLARES.replace('Note', 'Memo'));
+    told.diskChanged(declares, 'changed');
+    expect(codesOf(told, uses)).toContain('method.concept_unresolved');
+
+    const untold = new Session({ folders: [ws], validateDisk: true });
+    expect(codesOf(untold, uses)).toContain('method.concept_unresolved');
+    writeFileSync(declares, `${DECLARES}\n`);
+    untold.markAllDirty();
+    expect(codesOf(untold, uses)).toEqual([]);
+  });
+
+  it('reports unreadable bytes on disk as located findings', () => {
+    const ws = workspace({ 'lib/bad.mthds': 'domain = "d"\u0000\n' });
+    const session = new Session({ folders: [ws] });
+    const bad = path.join(ws, 'lib/bad.mthds');
+    const findings = session.currentCheck(bad).findings.get(bad)!;
+    expect(findings.find((f) => f.code === 'method.syntax' && f.range.start === 12)).toBeDefined();
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, readSettings } from '../../../server/src/lsp/settings.js';
+
+describe('readSettings', () => {
+  it('reads the mthds section, nested or not, and ignores wrong types', () => {
+    expect(readSettings(undefined)).toEqual(DEFAULT_SETTINGS);
+    expect(readSettings({ debounceMs: 0 }).diagnostics.debounceMs).toBe(0);
+    expect(readSettings({ mthds: { diagnostics: { debounceMs: 120 } } }).diagnostics.debounceMs).toBe(120);
+    expect(readSettings({ diagnostics: { debounceMs: -1 } }).diagnostics.debounceMs).toBe(50);
+    expect(readSettings({ diagnostics: { debounceMs: 'fast' } }).diagnostics.debounceMs).toBe(50);
+    const runner = readSettings({ runner: { url: ' http://127.0.0.1:8080 ', tokenEnv: 'MY_TOKEN', timeoutMs: 5000 } }).runner;
+    expect(runner).toEqual({ url: 'http://127.0.0.1:8080', tokenEnv: 'MY_TOKEN', timeoutMs: 5000 });
+  });
+
+  it('layers over a base (initializationOptions first, then configuration)', () => {
+    const base = readSettings({ debounceMs: 0 });
+    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0 }, runner: { timeoutMs: 10 } });
+    expect(base.runner).toEqual({});
+  });
+});
