@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { checkTree, hasErrors, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees } from '../workspace/load.js';
+import { ConceptCatalog } from '../language/jsonSchema.js';
+import { dryRunTree } from '../runner/dryRun.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -20,13 +22,13 @@ export interface LocatedFinding extends Finding {
 export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, 'no-dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     stderr.write(`mthds check: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write('Usage: mthds check [paths...] [--format text|json]\n');
+    stdout.write('Usage: mthds check [paths...] [--format text|json] [--no-dry-run]\n');
     return 0;
   }
   const format = parsed.values.format;
@@ -47,6 +49,10 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     for (const b of tree.bundles) texts.set(b.file, b.doc.text);
     if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
     const all = [...fileFindings, ...checkTree(tree)];
+    // The dry run, as /validate does it, once the static checks find no error.
+    if (!parsed.values['no-dry-run'] && !hasErrors(all) && tree.bundles.length > 0) {
+      all.push(...(await dryRunTree(tree, new ConceptCatalog(tree))).findings);
+    }
     const wanted = plan.focus;
     findings.push(...(wanted ? all.filter((f) => wanted.has(f.file)) : all));
     fileCount += wanted ? wanted.size : plan.bundleFiles.length + (plan.manifestFile ? 1 : 0);

@@ -10,6 +10,7 @@ Commands:
   check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml).
                        A folder means its method tree or trees; default: the current folder.
     --format text|json   Output format (default: text).
+    --no-dry-run         Skip the dry run (run after the static checks find no error).
   serve                Serve the MTHDS runner protocol over HTTP.
     --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE
 

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseTomlValue } from 'smol-toml';
+import { dryRun } from './dryRun.js';
 import type { DryRunHook } from './validate.js';
 
 export type ModelType = 'llm' | 'extract' | 'img_gen' | 'search';
@@ -100,8 +101,8 @@ export interface RunnerConfig {
 
 /** Programmatic-only members (not in a config file). */
 export interface RunnerOptions extends RunnerConfig {
-  /** The dry run, once written, plugged into /validate. */
-  dry_run?: DryRunHook;
+  /** The dry run of /validate: the built-in one by default, another hook, or false for none. */
+  dry_run?: DryRunHook | false;
   /** Where the runner logs server faults and lifecycle lines. Default: stderr. */
   log?: (line: string) => void;
   /** Environment to read tokens and API keys from. Default: process.env. */
@@ -282,6 +283,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     env,
   };
   if (rateLimit) resolved.rateLimit = rateLimit;
-  if (options.dry_run) resolved.dryRun = options.dry_run;
+  const hook = options.dry_run === undefined ? dryRun : options.dry_run;
+  if (hook) resolved.dryRun = hook;
   return resolved;
 }

@@ -6,6 +6,7 @@
 // it runs after the static checks pass and its faults join the invalid arm (category dry_run).
 
 import { checkTree, type Finding } from '../check/index.js';
+import { pendingSignatures } from '../check/rules/signatures.js';
 import { ConceptCatalog, nativeBase, type ConceptInfo, type ShapeField } from '../language/jsonSchema.js';
 import type { Bundle, PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
@@ -182,15 +183,7 @@ function within(inner: { start: number; end: number }, outer: { start: number; e
 }
 
 /** Namespaced refs of signatures that no implementation of the same code and domain replaces. */
-export function pendingSignatures(tree: MethodTree): string[] {
-  const pending = new Set<string>();
-  for (const [domain, table] of tree.symbols) {
-    for (const [code, decls] of table.pipes) {
-      if (decls.length > 0 && decls.every((d) => d.typeless)) pending.add(`${domain}.${code}`);
-    }
-  }
-  return [...pending].sort();
-}
+export { pendingSignatures };
 
 /** Validates bundle texts (or a files tree); never throws for anything the texts hold. */
 export async function validateContents(source: MethodSource, options: ValidateOptions = {}): Promise<ValidationVerdict> {

@@ -12,6 +12,7 @@ import type { ModelType } from '../config.js';
 import type { ModelDeck } from '../deck.js';
 import type { DeckModel, ModelSettings, Provider } from '../providers/types.js';
 import { Refusal } from '../refusal.js';
+import { createRng, mintList } from '../../language/mock.js';
 import { contentFault, templateView } from './contents.js';
 import type { Stuff, WorkingMemory } from './memory.js';
 
@@ -27,6 +28,11 @@ export interface RunContext {
   calls: { count: number };
   maxCalls: number;
   maxDepth: number;
+  /**
+   * The dry run (language reference §10.3): nothing is called that a bundle text cannot supply —
+   * signatures, functions and document engines answer a mock of their declared output.
+   */
+  dry?: boolean;
 }
 
 export interface Invocation {
@@ -80,8 +86,9 @@ export async function runPipe(ctx: RunContext, pipe: PipeDecl, memory: WorkingMe
   checkAlive(ctx);
   if (++ctx.calls.count > ctx.maxCalls) throw failure(pipe, `the run made more than ${ctx.maxCalls} pipe calls`);
   if (inv.depth > ctx.maxDepth) throw failure(pipe, `the run nests pipe calls deeper than ${ctx.maxDepth} levels`);
-  if (pipe.typeless) throw new Refusal('method.not_runnable', { pipe: pipe.code });
   const type = pipe.type?.value ?? '';
+  if (ctx.dry && (pipe.typeless || type === 'PipeFunc' || type === 'PipeDocGen')) return mintedOutput(ctx, pipe, inv);
+  if (pipe.typeless) throw new Refusal('method.not_runnable', { pipe: pipe.code });
   const runner = runners.get(type);
   if (!runner) throw failure(pipe, `the pipe type ${type || '(none)'} cannot run on this runner`);
   const target = outputTarget(ctx, pipe, inv);
@@ -94,6 +101,15 @@ export async function runPipe(ctx: RunContext, pipe: PipeDecl, memory: WorkingMe
     throw failure(pipe, `its required input ${input.name} has no value in working memory`);
   }
   return runner(ctx, pipe, memory, inv, target);
+}
+
+/** A mock of the pipe's declared output, as a dry run stands in for what cannot run. */
+function mintedOutput(ctx: RunContext, pipe: PipeDecl, inv: Invocation): Stuff {
+  const target = outputTarget(ctx, pipe, inv);
+  const rng = createRng(callSeed(ctx, inv, 'dry'));
+  const m = target.multiplicity;
+  const count = m.kind === 'single' ? 1 : m.kind === 'fixed' ? m.count : 2;
+  return finishOutput(ctx, pipe, target, mintList(ctx.catalog, target.info, count, rng, { label: pipe.code }));
 }
 
 /** The pipe a step, branch or outcome names, seen from the pipe that names it. */
