@@ -19,7 +19,10 @@ export function treeOf(files: Record<string, string>): MethodTree {
     if (rel.endsWith('METHODS.toml')) manifest = buildManifest(file, parseToml(text));
     else if (rel.endsWith('.mthds')) bundles.push(buildBundle(file, parseToml(text)));
   }
-  return createTree(ROOT, bundles, manifest, new Set(Object.keys(files)));
+  const tree = createTree(ROOT, bundles, manifest, new Set(Object.keys(files)));
+  const lock = files['methods.lock'];
+  if (lock !== undefined) tree.lock = { file: path.join(ROOT, 'methods.lock'), doc: parseToml(lock) };
+  return tree;
 }
 
 export function check(files: Record<string, string> | string): Finding[] {

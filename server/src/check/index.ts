@@ -8,6 +8,7 @@ import { compareFindings, type Finding } from './finding.js';
 import { checkConcepts } from './rules/concepts.js';
 import { checkCycles } from './rules/cycles.js';
 import { checkIdentifiers } from './rules/identifiers.js';
+import { checkLockFile } from './rules/lock.js';
 import { checkManifest } from './rules/manifest.js';
 import { checkMarkers } from './rules/markers.js';
 import { checkNameConflicts } from './rules/names.js';
@@ -51,6 +52,7 @@ export function checkTree(tree: MethodTree): Finding[] {
     checkTomlSyntax(tree.manifest.file, tree.manifest.doc, ctx.out);
     checkManifest(tree, tree.manifest, ctx.out);
   }
+  checkLockFile(tree, ctx.out);
   return ctx.out.sort(compareFindings);
 }
 

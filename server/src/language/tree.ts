@@ -1,6 +1,7 @@
 // A method tree: the bundles checked together (a package with its METHODS.toml, a folder, or a
 // single file), its symbol tables per domain, and reference resolution within it.
 
+import type { TomlDocument } from '../syntax/types.js';
 import type { Bundle, ConceptDecl, PipeDecl } from './model.js';
 import type { Manifest } from './manifest.js';
 import type { ParsedRef } from './references.js';
@@ -19,6 +20,8 @@ export interface MethodTree {
   /** Paths of every file of the tree, relative to the root with forward slashes (resource lookups). */
   files: ReadonlySet<string>;
   symbols: Map<string, DomainSymbols>;
+  /** The lock file (`methods.lock`) beside the manifest, when there is one. */
+  lock?: { file: string; doc: TomlDocument };
 }
 
 export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set()): MethodTree {

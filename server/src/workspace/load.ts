@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
-import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
@@ -122,7 +122,13 @@ export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[
     if (text !== undefined) manifest = buildManifest(plan.manifestFile, parseToml(text));
   }
   const files = new Set(plan.allFiles.map((f) => relativeTo(plan.root, f)));
-  return { tree: createTree(plan.root, bundles, manifest, files), findings };
+  const tree = createTree(plan.root, bundles, manifest, files);
+  const lockFile = path.join(plan.root, LOCK_FILE);
+  if (plan.manifestFile && existsSync(lockFile)) {
+    const text = read(lockFile);
+    if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
+  }
+  return { tree, findings };
 }
 
 export function relativeTo(root: string, file: string): string {

@@ -83,3 +83,22 @@ describe('method.hint_invalid (warning)', () => {
     expect(check(`${HEADER}[concept.A]\ndescription = "a"\nhints = { intent = "prose" }\n`)).toEqual([]);
   });
 });
+
+describe('the lock file', () => {
+  const good = `["github.com/acme/a"]\nversion = "1.2.0"\nhash = "sha256:${'a'.repeat(64)}"\nsource = "https://github.com/acme/a.git"\ncommit = "${'b'.repeat(40)}"\n`;
+  it('accepts a well-formed lock', () => {
+    expect(check({ 'methods.lock': good, 'a.mthds': HEADER })).toEqual([]);
+  });
+  it('reports each faulty entry', () => {
+    const bad = `["github.com/acme/z"]\nversion = "1.0"\nhash = "md5:x"\nsource = "http://x/y"\n["github.com/acme/b"]\nversion = "1.0.0"\nhash = "sha256:${'a'.repeat(64)}"\nsource = "https://github.com/acme/b.git"\nextra = 1\n`;
+    const found = only(check({ 'methods.lock': bad, 'a.mthds': HEADER }), 'method.package_invalid');
+    expect(found.map((f) => f.params['path'])).toEqual([
+      'github.com/acme/z.version',
+      'github.com/acme/z.hash',
+      'github.com/acme/z.source',
+      'github.com/acme/b',
+      'github.com/acme/b.extra',
+    ]);
+    expect(found.every((f) => f.params['reason'] === 'lock_invalid')).toBe(true);
+  });
+});
