@@ -121,3 +121,18 @@ describe('operator kinds', () => {
     expect(check(bundle(op(type, inputs, output, extra)))).toEqual([]);
   });
 });
+
+describe('method.optional_unhandled at controller sites', () => {
+  it('condition: an outcome pipe with an optional output needs an optional condition output', () => {
+    const maybe = func('maybe', 'doc = "Document"', 'Invoice?');
+    const cond = (output: string): string => `[pipe.c]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { doc = "Document" }\noutput = "${output}"\nexpression = "doc.filename"\noutcomes = { a = "maybe" }\ndefault_outcome = "maybe"\n`;
+    expect(only(check(bundle(maybe, cond('Invoice'))), 'method.optional_unhandled')[0]!.params).toEqual({ pipe: 'c', input: 'maybe', site: 'condition' });
+    expect(only(check(bundle(maybe, cond('Invoice?'))), 'method.optional_unhandled')).toEqual([]);
+  });
+  it('parallel_branch: a maybe-absent branch cannot fill a required field', () => {
+    const par = (output: string): string => `[pipe.p]\ntype = "PipeParallel"\ndescription = "d"\ninputs = { doc = "Document" }\noutput = "Invoice"\nbranches = [{ pipe = "total", result = "total" }]\n`.replace('PLACEHOLDER', output);
+    const text = bundle(func('total', 'doc = "Document"', 'Number?'), par(''));
+    expect(only(check(text), 'method.optional_unhandled')[0]!.params).toEqual({ pipe: 'p', input: 'total', site: 'parallel_branch' });
+    expect(only(check(bundle(func('total', 'doc = "Document"', 'Number'), par(''))), 'method.optional_unhandled')).toEqual([]);
+  });
+});
