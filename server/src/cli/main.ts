@@ -1,6 +1,8 @@
 // The `mthds` command line.
 
 import { runCheck } from './check.js';
+import { runFormat } from './format.js';
+import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
 import { VERSION } from '../version.js';
 
@@ -11,6 +13,8 @@ Commands:
                        A folder means its method tree or trees; default: the current folder.
     --format text|json   Output format (default: text).
     --no-dry-run         Skip the dry run (run after the static checks find no error).
+  format [paths...]    Format bundles and manifests in place (--check: list what would change).
+  graph [paths...]     Print the method graph (--format mermaid|dot|json).
   serve                Serve the MTHDS runner protocol over HTTP.
     --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE
 
@@ -32,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'check') return runCheck(rest, process.stdout, process.stderr);
   if (command === 'serve') return runServe(rest, process.stdout, process.stderr);
+  if (command === 'format') return runFormat(rest, process.stdout, process.stderr);
+  if (command === 'graph') return runGraph(rest, process.stdout, process.stderr);
   process.stderr.write(`mthds: unknown command '${command}'\n\n${USAGE}\n`);
   return 2;
 }

@@ -23,6 +23,8 @@ import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
 import { pipeCodeLenses } from './codeLens.js';
 import type { TextLocator } from './convert.js';
 import { Diagnostics } from './diagnostics.js';
+import { ASSIST_CAPABILITIES, registerAssistFeatures } from './assist.js';
+import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.js';
 import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
 import { RunnerLink } from './runnerLink.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
@@ -96,6 +98,8 @@ export function startServer(connection: Connection): void {
         diagnosticProvider: { identifier: 'mthds', interFileDependencies: true, workspaceDiagnostics: true, documentSelector: DOCUMENT_SELECTOR },
         codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
+        ...NAVIGATION_CAPABILITIES,
+        ...ASSIST_CAPABILITIES,
         executeCommandProvider: { commands: [...RUNNER_COMMANDS] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },
@@ -269,6 +273,30 @@ export function startServer(connection: Connection): void {
       log(`mthds: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
+
+  registerNavigationFeatures(connection, {
+    session: () => session,
+    ensureCurrent: (file) => diagnostics?.ensureCurrent(file),
+    checkTree: (key) => {
+      const id = session.treeIds().find((t) => t.key === key);
+      return id && diagnostics ? diagnostics.checkNow(id) : undefined;
+    },
+    locator,
+    versionOf,
+    ourFile,
+    capabilities: () => capabilities,
+    log,
+  });
+
+  registerAssistFeatures(connection, {
+    session: () => session,
+    ensureCurrent: (file) => diagnostics?.ensureCurrent(file),
+    ourFile,
+    runner: () => settings.runner,
+    runnerToken: () => runner.token(),
+    capabilities: () => capabilities,
+    log,
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -1,0 +1,121 @@
+// `mthds format [--check] [paths...]`: the editor's formatter for terminals and CI. Without
+// `--check`, files are rewritten in place; with it, nothing is written and the files that would
+// change are listed (exit 1). A file with syntax errors is never touched (reported, exit 2).
+
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatText, type FormatOptions } from '../format/index.js';
+import { listMethodFiles } from '../workspace/scan.js';
+
+interface Writable {
+  write(text: string): unknown;
+}
+
+const USAGE = `Usage: mthds format [--check] [paths...]
+  Formats method bundles (.mthds) and manifests (METHODS.toml); a folder means every one below it.
+  --check              Write nothing; list the files that would change (exit 1 if any).
+  --indent N|tab       Indentation inside multi-line arrays (default: 2 spaces).
+  --no-align           Do not align the \`=\` of consecutive keys.
+  --no-trailing-comma  No comma after the last item of a multi-line array.
+  --reorder-keys       Sort the keys of each block of consecutive keys.
+Exit status: 0 done (or nothing to change), 1 files would change (--check), 2 usage error, a file
+that could not be read or formatted, or nothing to format.`;
+
+export async function runFormat(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        check: { type: 'boolean' },
+        indent: { type: 'string' },
+        'no-align': { type: 'boolean' },
+        'no-trailing-comma': { type: 'boolean' },
+        'reorder-keys': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    stderr.write(`mthds format: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const options: FormatOptions = {};
+  const indent = parsed.values.indent;
+  if (indent !== undefined) {
+    if (indent === 'tab') options.indentString = '\t';
+    else if (/^\d+$/.test(indent) && Number(indent) <= 16) options.indentString = ' '.repeat(Number(indent));
+    else {
+      stderr.write(`mthds format: --indent takes a number of spaces or 'tab', not '${indent}'\n`);
+      return 2;
+    }
+  }
+  if (parsed.values['no-align']) options.alignEntries = false;
+  if (parsed.values['no-trailing-comma']) options.arrayTrailingComma = false;
+  if (parsed.values['reorder-keys']) options.reorderKeys = true;
+
+  const files = collectFiles(parsed.positionals.length > 0 ? parsed.positionals : ['.'], stderr);
+  if (files.problems > 0 && files.list.length === 0) return 2;
+  if (files.list.length === 0) {
+    stderr.write('mthds format: no method files found\n');
+    return 2;
+  }
+  const check = parsed.values.check === true;
+  let changed = 0;
+  let failed = files.problems;
+  for (const file of files.list) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      stderr.write(`mthds format: ${display(file)}: cannot read (${error instanceof Error ? error.message : String(error)})\n`);
+      failed++;
+      continue;
+    }
+    const result = formatText(text, options);
+    if (!result.ok) {
+      stderr.write(`mthds format: ${display(file)}: not formatted: ${result.reason}\n`);
+      failed++;
+      continue;
+    }
+    if (result.text === text) continue;
+    changed++;
+    if (check) stdout.write(`${display(file)}\n`);
+    else {
+      writeFileSync(file, result.text);
+      stdout.write(`formatted ${display(file)}\n`);
+    }
+  }
+  if (check && changed > 0) stderr.write(`${changed} file${changed === 1 ? '' : 's'} would be reformatted\n`);
+  if (failed > 0) return 2;
+  return check && changed > 0 ? 1 : 0;
+}
+
+function display(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
+}
+
+function collectFiles(paths: readonly string[], stderr: Writable): { list: string[]; problems: number } {
+  const list = new Set<string>();
+  let problems = 0;
+  for (const given of paths) {
+    const abs = path.resolve(given);
+    let isDir: boolean;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      stderr.write(`mthds format: ${given}: no such file or folder\n`);
+      problems++;
+      continue;
+    }
+    if (isDir) for (const f of listMethodFiles(abs)) list.add(f);
+    else list.add(abs);
+  }
+  return { list: [...list].sort(), problems };
+}

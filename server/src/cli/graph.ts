@@ -1,0 +1,75 @@
+// `mthds graph [paths...] --format mermaid|dot|json`: the method graph of each tree named (the
+// same graph the editor's `mthds/methodGraph` request returns), for docs, reviews and CI.
+
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkTree } from '../check/index.js';
+import { buildMethodGraph } from '../language/graph.js';
+import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
+import { loadTree, planTrees } from '../workspace/load.js';
+import { toDot, toMermaid, type NamedGraph } from './graphFormat.js';
+
+interface Writable {
+  write(text: string): unknown;
+}
+
+const USAGE = `Usage: mthds graph [paths...] [--format mermaid|dot|json]
+  Prints the method graph of each tree: pipes as nodes, calls (steps, branches, outcomes, batches)
+  as edges labelled with what they carry. Default format: mermaid.`;
+
+export async function runGraph(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'mermaid' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    stderr.write(`mthds graph: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const format = parsed.values.format;
+  if (format !== 'mermaid' && format !== 'dot' && format !== 'json') {
+    stderr.write(`mthds graph: unknown format '${format}' (expected mermaid, dot or json)\n`);
+    return 2;
+  }
+  const { plans, problems } = planTrees(parsed.positionals.length > 0 ? parsed.positionals : ['.']);
+  for (const p of problems) stderr.write(`mthds graph: ${p.path}: ${p.message}\n`);
+  if (plans.length === 0) return 2;
+  const graphs: Array<NamedGraph & { root: string; texts: Map<string, string> }> = [];
+  for (const plan of plans) {
+    const { tree, findings } = loadTree(plan);
+    if (tree.bundles.length === 0) continue;
+    const graph = buildMethodGraph(tree, [...findings, ...checkTree(tree)]);
+    const texts = new Map(tree.bundles.map((b) => [b.file, b.doc.text] as const));
+    graphs.push({ title: display(plan.root) || '.', root: plan.root, graph, texts });
+  }
+  if (graphs.length === 0) {
+    stderr.write('mthds graph: no bundles found\n');
+    return 2;
+  }
+  if (format === 'mermaid') stdout.write(toMermaid(graphs));
+  else if (format === 'dot') stdout.write(toDot(graphs));
+  else stdout.write(`${JSON.stringify({ trees: graphs.map(toJson) }, null, 2)}\n`);
+  return 0;
+}
+
+function toJson(g: NamedGraph & { root: string; texts: Map<string, string> }): Record<string, unknown> {
+  return {
+    root: display(g.root),
+    nodes: g.graph.nodes.map((n) => {
+      const text = g.texts.get(n.file) ?? '';
+      const starts = computeLineStarts(text);
+      const a = offsetToPosition(starts, n.range.start);
+      const b = offsetToPosition(starts, n.range.end);
+      return { ...n, file: display(n.file), line: a.line + 1, column: a.character + 1, range: { start: a, end: b } };
+    }),
+    edges: g.graph.edges,
+  };
+}
+
+function display(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return (rel.startsWith('..') || path.isAbsolute(rel) ? file : rel).split(path.sep).join('/');
+}

@@ -1,0 +1,110 @@
+// The wiring of completion, hover, inlay hints and semantic tokens: one registration call from
+// server.ts. Requests work on a view of the tree that does not wait for the debounced check
+// (views.ts); each handler translates and never throws (a failure logs and answers empty).
+
+import type { ClientCapabilities, Connection, ServerCapabilities } from 'vscode-languageserver';
+import { wantsModels } from '../language/complete/index.js';
+import { lspRangeToRange } from '../syntax/positions.js';
+import type { FileId, Session, TreeCheck } from '../workspace/session.js';
+import { completionList, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
+import { hover } from './hover.js';
+import { inlayHints } from './inlayHints.js';
+import { builtInCatalog, ModelDecks } from './modelDecks.js';
+import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
+import type { RunnerSettings } from './settings.js';
+import { Views } from './views.js';
+
+export interface AssistHost {
+  session(): Session;
+  /** Checks the tree of a file now when it was never checked. */
+  ensureCurrent(file: FileId): TreeCheck | undefined;
+  ourFile(uri: string): FileId | undefined;
+  /** The runner settings (a configured runner's deck feeds model completion). */
+  runner(): RunnerSettings;
+  runnerToken(): string | undefined;
+  capabilities(): ClientCapabilities;
+  log(message: string): void;
+}
+
+export const ASSIST_CAPABILITIES: ServerCapabilities = {
+  completionProvider: { triggerCharacters: COMPLETION_TRIGGERS, resolveProvider: true },
+  hoverProvider: true,
+  inlayHintProvider: { resolveProvider: false },
+  semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: { delta: true }, range: true },
+};
+
+export function registerAssistFeatures(connection: Connection, host: AssistHost): void {
+  const views = new Views(host.session, host.ensureCurrent);
+  const decks = new ModelDecks({ settings: host.runner, token: host.runnerToken, log: host.log });
+  const tokens = new SemanticTokenStore();
+  // completionItem/resolve names no document: it documents an item of the last list.
+  let lastCompletionUri: string | undefined;
+  const viewOf = (uri: string): ReturnType<Views['viewOf']> => {
+    const file = host.ourFile(uri);
+    return file === undefined ? undefined : views.viewOf(file);
+  };
+  function safe<P, R>(name: string, empty: R, fn: (params: P) => R): (params: P) => R {
+    return (params: P) => {
+      try {
+        return fn(params);
+      } catch (error) {
+        host.log(`mthds: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        return empty;
+      }
+    };
+  }
+
+  connection.onCompletion(async (params) => {
+    try {
+      // The view is taken before any wait: the position belongs to the text of this request.
+      const view = viewOf(params.textDocument.uri);
+      if (!view) return null;
+      const offset = lspRangeToRange(view.bundle.doc.lineStarts, view.text, { start: params.position, end: params.position }).start;
+      const models = wantsModels(view.bundle, offset) ? await decks.catalog() : builtInCatalog();
+      lastCompletionUri = params.textDocument.uri;
+      const defaults = host.capabilities().textDocument?.completion?.completionList?.itemDefaults ?? [];
+      return completionList(view, params, models, { editRangeDefault: defaults.includes('editRange') });
+    } catch (error) {
+      host.log(`mthds: completion failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return null;
+    }
+  });
+  connection.onCompletionResolve((item) => {
+    try {
+      return lastCompletionUri === undefined ? item : resolveCompletion(item, viewOf(lastCompletionUri));
+    } catch (error) {
+      host.log(`mthds: completion resolve failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return item;
+    }
+  });
+  connection.onHover(
+    safe('hover', null, (params) => {
+      const view = viewOf(params.textDocument.uri);
+      return view ? hover(view, params, decks.cached()) : null;
+    }),
+  );
+  connection.languages.inlayHint.on(
+    safe('inlay hints', null, (params) => {
+      const view = viewOf(params.textDocument.uri);
+      return view ? inlayHints(view, params) : null;
+    }),
+  );
+  connection.languages.semanticTokens.on(
+    safe('semantic tokens', { data: [] }, (params) => {
+      const view = viewOf(params.textDocument.uri);
+      return view ? tokens.full(params.textDocument.uri, view) : { data: [] };
+    }),
+  );
+  connection.languages.semanticTokens.onDelta(
+    safe('semantic tokens', { data: [] }, (params) => {
+      const view = viewOf(params.textDocument.uri);
+      return view ? tokens.delta(params.textDocument.uri, view, params.previousResultId) : { data: [] };
+    }),
+  );
+  connection.languages.semanticTokens.onRange(
+    safe('semantic tokens', { data: [] }, (params) => {
+      const view = viewOf(params.textDocument.uri);
+      return view ? tokens.range(view, lspRangeToRange(view.bundle.doc.lineStarts, view.text, params.range)) : { data: [] };
+    }),
+  );
+}

@@ -1,0 +1,139 @@
+// textDocument/completion: the language layer's completions as LSP items. Ranges become text
+// edits on the cursor's line; snippets keep their tab stops; documentation is markdown.
+//
+// Lists of the tree's concepts and pipes can hold thousands of items, so items stay small: their
+// documentation comes on completionItem/resolve, their `data` is only what names them, and when
+// the client accepts list defaults (LSP 3.17 `itemDefaults`), the shared edit range is sent once.
+
+import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type CompletionItem, type CompletionList, type CompletionParams } from 'vscode-languageserver';
+import { complete, lazyDetail, lazyDocumentation, type Completion, type CompletionKind, type LazyDocumentation } from '../language/complete/index.js';
+import type { ModelCatalog } from '../language/modelCatalog.js';
+import { positionToOffset, rangeToLspRange, type LspRange } from '../syntax/positions.js';
+import type { Range } from '../syntax/types.js';
+import type { FileView } from './views.js';
+
+/** The characters that open a completion: quotes, paths, sigils, Jinja, values, headers, spaces. */
+export const COMPLETION_TRIGGERS = ['"', '.', '$', '@', '{', '=', '[', ' '];
+
+const KINDS: Readonly<Record<CompletionKind, CompletionItemKind>> = {
+  key: CompletionItemKind.Property,
+  value: CompletionItemKind.EnumMember,
+  'pipe-type': CompletionItemKind.Class,
+  concept: CompletionItemKind.Struct,
+  native: CompletionItemKind.Struct,
+  pipe: CompletionItemKind.Function,
+  model: CompletionItemKind.Constant,
+  variable: CompletionItemKind.Variable,
+  field: CompletionItemKind.Field,
+  snippet: CompletionItemKind.Snippet,
+  module: CompletionItemKind.Module,
+  keyword: CompletionItemKind.Keyword,
+};
+
+/** The `data` of an item whose documentation is resolved later: `['c' | 'p', key]`. */
+type CompletionData = ['c' | 'p', string];
+
+function encodeData(lazy: LazyDocumentation): CompletionData {
+  return [lazy.kind === 'concept' ? 'c' : 'p', lazy.key];
+}
+
+function decodeData(data: unknown): LazyDocumentation | undefined {
+  if (!Array.isArray(data) || data.length !== 2 || typeof data[1] !== 'string') return undefined;
+  return data[0] === 'c' ? { kind: 'concept', key: data[1] } : data[0] === 'p' ? { kind: 'pipe', key: data[1] } : undefined;
+}
+
+/** Adds what was left for later (documentation, and the detail in long lists) to an item the client shows. */
+export function resolveCompletion(item: CompletionItem, view: FileView | undefined): CompletionItem {
+  const lazy = decodeData(item.data);
+  if (!lazy || !view) return item;
+  const out = { ...item };
+  if (out.documentation === undefined) {
+    const markdown = lazyDocumentation(view.tree, view.bundle, lazy);
+    if (markdown !== undefined) out.documentation = { kind: 'markdown', value: markdown };
+  }
+  if (out.detail === undefined) {
+    const detail = lazyDetail(view.tree, view.bundle, lazy);
+    if (detail !== undefined) out.detail = detail;
+  }
+  return out;
+}
+
+/** Past this many items, items documented on resolve get their detail on resolve too. */
+const LONG_LIST = 200;
+/**
+ * The most items sent at once. A longer list is narrowed to what matches the text typed so far
+ * (best ranked first) and marked incomplete: the client asks again as the user types.
+ */
+export const MAX_ITEMS = 500;
+
+/** Whether `typed` matches `candidate` as a subsequence, ignoring case (as editors filter). */
+function fuzzyMatch(typed: string, candidate: string): boolean {
+  if (typed === '') return true;
+  const t = typed.toLowerCase();
+  const c = candidate.toLowerCase();
+  let j = 0;
+  for (let i = 0; i < c.length && j < t.length; i++) if (c[i] === t[j]) j++;
+  return j === t.length;
+}
+
+/** The items to send: all of them, or the best `MAX_ITEMS` of those matching what was typed. */
+export function narrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
+  if (items.length <= MAX_ITEMS) return { items, incomplete: false };
+  const matching = items.filter((c) => fuzzyMatch(text.slice(c.range.start, Math.max(c.range.start, offset)), c.filterText ?? c.label));
+  if (matching.length <= MAX_ITEMS) return { items: matching, incomplete: true };
+  const ranked = [...matching].sort((a, b) => ((a.sortText ?? a.label) < (b.sortText ?? b.label) ? -1 : (a.sortText ?? a.label) > (b.sortText ?? b.label) ? 1 : 0));
+  return { items: ranked.slice(0, MAX_ITEMS), incomplete: true };
+}
+
+/** The item, with its edit unless the list's default range is its own. */
+export function toCompletionItem(c: Completion, lineStarts: readonly number[], defaultRange?: Range, long = false): CompletionItem {
+  const item: CompletionItem = { label: c.label, kind: KINDS[c.kind] };
+  if (defaultRange && c.range.start === defaultRange.start && c.range.end === defaultRange.end) {
+    if (c.insertText !== c.label) item.textEditText = c.insertText;
+  } else {
+    item.textEdit = { range: rangeToLspRange(lineStarts, c.range), newText: c.insertText };
+  }
+  if (c.snippet) item.insertTextFormat = InsertTextFormat.Snippet;
+  if (c.detail !== undefined && !(long && c.resolve)) item.detail = c.detail;
+  if (c.documentation !== undefined) item.documentation = { kind: 'markdown', value: c.documentation };
+  if (c.sortText !== undefined && c.sortText !== c.label) item.sortText = c.sortText;
+  if (c.filterText !== undefined && c.filterText !== c.label) item.filterText = c.filterText;
+  if (c.deprecated) item.tags = [CompletionItemTag.Deprecated];
+  if (c.resolve) item.data = encodeData(c.resolve);
+  if (c.retrigger) item.command = { title: 'Complete', command: 'editor.action.triggerSuggest' };
+  return item;
+}
+
+/** The range most items share (the one sent as the list default). */
+function commonRange(items: readonly Completion[]): Range | undefined {
+  const counts = new Map<string, { range: Range; n: number }>();
+  let best: { range: Range; n: number } | undefined;
+  for (const c of items) {
+    const key = `${c.range.start}:${c.range.end}`;
+    let entry = counts.get(key);
+    if (!entry) counts.set(key, (entry = { range: c.range, n: 0 }));
+    entry.n += 1;
+    if (!best || entry.n > best.n) best = entry;
+  }
+  return best?.range;
+}
+
+export interface CompletionOptions {
+  /** The client accepts `itemDefaults.editRange` (and `textEditText` on items). */
+  editRangeDefault: boolean;
+}
+
+export function completionList(view: FileView, params: CompletionParams, models: ModelCatalog, options: CompletionOptions): CompletionList {
+  const lineStarts = view.bundle.doc.lineStarts;
+  const offset = positionToOffset(lineStarts, view.text, params.position);
+  const trigger = params.context?.triggerCharacter;
+  const all = complete({ tree: view.tree, bundle: view.bundle, offset, models, ...(trigger !== undefined ? { trigger } : {}) });
+  const { items, incomplete } = narrow(all, view.text, offset);
+  const shared = options.editRangeDefault && items.length > 1 ? commonRange(items) : undefined;
+  const list: CompletionList = { isIncomplete: incomplete, items: items.map((c) => toCompletionItem(c, lineStarts, shared, items.length > LONG_LIST)) };
+  if (shared) {
+    const editRange: LspRange = rangeToLspRange(lineStarts, shared);
+    list.itemDefaults = { editRange };
+  }
+  return list;
+}

@@ -1,0 +1,62 @@
+// What the navigation, symbol, formatting and graph features share: the host (the server's state,
+// behind getters) and the document under a request. No handler registration here (features.ts).
+
+import { ErrorCodes, ResponseError, type ClientCapabilities } from 'vscode-languageserver';
+import type { Bundle } from '../language/model.js';
+import type { MethodTree } from '../language/tree.js';
+import type { Position } from '../syntax/positions.js';
+import type { TomlDocument } from '../syntax/types.js';
+import type { FileId, Session, TreeCheck } from '../workspace/session.js';
+import type { TextLocator } from './convert.js';
+
+/** What the features need from the server (getters: the session is replaced at initialize). */
+export interface FeatureHost {
+  session(): Session;
+  /** The current check of the tree of a file (checked now when due). */
+  ensureCurrent(file: FileId): TreeCheck | undefined;
+  /** Checks a tree now (for trees whose parsed documents were released). */
+  checkTree(key: string): TreeCheck | undefined;
+  locator: TextLocator;
+  versionOf(file: FileId): number | undefined;
+  ourFile(uri: string): FileId | undefined;
+  capabilities(): ClientCapabilities;
+  log(message: string): void;
+}
+
+/** What a request about one document works on. */
+export interface DocContext {
+  file: FileId;
+  text: string;
+  lineStarts: readonly number[];
+  offset(position: Position): number;
+}
+
+export type FeatureContext = {
+  host: FeatureHost;
+  docOf(uri: string): DocContext | undefined;
+  bundleOf(doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined;
+  tomlOf(doc: DocContext): TomlDocument;
+};
+
+const treeLocators = new WeakMap<MethodTree, TextLocator>();
+
+/**
+ * Converts with the line starts of the tree's own documents: a closed file's text is then not read
+ * again from disk for each range (references and renames touch many files).
+ */
+export function locatorFor(tree: MethodTree, base: TextLocator): TextLocator {
+  let locator = treeLocators.get(tree);
+  if (!locator) {
+    const docs = new Map<string, TomlDocument>();
+    for (const b of tree.bundles) docs.set(b.file, b.doc);
+    if (tree.manifest) docs.set(tree.manifest.file, tree.manifest.doc);
+    locator = { uriOf: (file) => base.uriOf(file), lineStartsOf: (file) => docs.get(file)?.lineStarts ?? base.lineStartsOf(file) };
+    treeLocators.set(tree, locator);
+  }
+  return locator;
+}
+
+/** A refusal the client shows to the user (rename with an invalid name, say). */
+export function refuse(message: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidRequest, message);
+}

@@ -1,0 +1,90 @@
+// The wiring of navigation, rename, symbols, links, folding, selection, formatting and the method
+// graph: one registration call from server.ts, so that the server's own file stays about the life
+// cycle. Each handler translates between LSP and the feature modules, and never throws (a failing
+// feature logs and answers empty rather than taking the editor down).
+
+import path from 'node:path';
+import { ResponseError, type Connection, type ServerCapabilities } from 'vscode-languageserver';
+import type { Bundle } from '../language/model.js';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import type { MethodTree } from '../language/tree.js';
+import { positionToOffset } from '../syntax/positions.js';
+import type { TomlDocument } from '../syntax/types.js';
+import { parseToml } from '../syntax/document.js';
+import type { DocContext, FeatureContext, FeatureHost } from './featureContext.js';
+export type { FeatureHost } from './featureContext.js';
+import { documentLinks } from './links.js';
+import { foldingRanges } from './folding.js';
+import { formattingEdits } from './formatting.js';
+import { METHOD_GRAPH_REQUEST, methodGraphResult, type MethodGraphParams } from './graphRequest.js';
+import { definition, documentHighlights, references } from './navigation.js';
+import { prepareRenameLsp, renameLsp } from './rename.js';
+import { selectionRanges } from './selection.js';
+import { documentSymbols, workspaceSymbols } from './symbols.js';
+
+export const NAVIGATION_CAPABILITIES: ServerCapabilities = {
+  definitionProvider: true,
+  declarationProvider: true,
+  referencesProvider: true,
+  documentHighlightProvider: true,
+  renameProvider: { prepareProvider: true },
+  documentSymbolProvider: { label: 'MTHDS' },
+  workspaceSymbolProvider: true,
+  documentLinkProvider: { resolveProvider: false },
+  foldingRangeProvider: true,
+  selectionRangeProvider: true,
+  documentFormattingProvider: true,
+  documentRangeFormattingProvider: true,
+};
+
+export function registerNavigationFeatures(connection: Connection, host: FeatureHost): void {
+  const docOf = (uri: string): DocContext | undefined => {
+    const file = host.ourFile(uri);
+    if (file === undefined) return undefined;
+    const text = host.session().textOf(file);
+    if (text === undefined) return undefined;
+    const lineStarts = host.session().lineStartsOf(file);
+    return { file, text, lineStarts, offset: (p) => positionToOffset(lineStarts, text, p) };
+  };
+  /** The tree and bundle of a document; the bundle is the tree's own (up to date with the buffer). */
+  const bundleOf = (doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined => {
+    if (path.basename(doc.file) === MANIFEST_FILE) return undefined;
+    const tree = host.ensureCurrent(doc.file)?.tree;
+    const bundle = tree?.bundles.find((b) => b.file === doc.file);
+    return tree && bundle && bundle.doc.text === doc.text ? { tree, bundle } : undefined;
+  };
+  // Syntax-only features parse on their own (cached per text): no check needed.
+  let lastParsed: { text: string; doc: TomlDocument } | undefined;
+  const tomlOf = (doc: DocContext): TomlDocument => {
+    if (lastParsed?.text !== doc.text) lastParsed = { text: doc.text, doc: parseToml(doc.text) };
+    return lastParsed.doc;
+  };
+  function safe<P, R>(name: string, empty: R, fn: (params: P) => R): (params: P) => R {
+    return (params: P) => {
+      try {
+        return fn(params);
+      } catch (error) {
+        if (error instanceof ResponseError) throw error;
+        host.log(`mthds: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        return empty;
+      }
+    };
+  }
+  const ctx: FeatureContext = { host, docOf, bundleOf, tomlOf };
+
+  connection.onDefinition(safe('definition', null, (p) => definition(ctx, p, 'definition')));
+  connection.onDeclaration(safe('declaration', null, (p) => definition(ctx, p, 'declaration')));
+  connection.onReferences(safe('references', null, (p) => references(ctx, p)));
+  connection.onDocumentHighlight(safe('highlight', null, (p) => documentHighlights(ctx, p)));
+  connection.onPrepareRename(safe('prepareRename', null, (p) => prepareRenameLsp(ctx, p)));
+  connection.onRenameRequest(safe('rename', null, (p) => renameLsp(ctx, p)));
+  connection.onDocumentSymbol(safe('documentSymbol', null, (p) => documentSymbols(ctx, p)));
+  connection.onWorkspaceSymbol(safe('workspaceSymbol', [], (p) => workspaceSymbols(ctx, p)));
+  connection.onDocumentLinks(safe('documentLinks', null, (p) => documentLinks(ctx, p)));
+  connection.onFoldingRanges(safe('foldingRanges', null, (p) => foldingRanges(ctx, p)));
+  connection.onSelectionRanges(safe('selectionRanges', null, (p) => selectionRanges(ctx, p)));
+  connection.onDocumentFormatting(safe('formatting', null, (p) => formattingEdits(ctx, p)));
+  connection.onDocumentRangeFormatting(safe('rangeFormatting', null, (p) => formattingEdits(ctx, p, p.range)));
+  connection.onRequest(METHOD_GRAPH_REQUEST, safe('methodGraph', { trees: [] }, (p: MethodGraphParams | undefined) => methodGraphResult(ctx, p ?? {})));
+}
+

@@ -1,0 +1,66 @@
+// Go to definition / declaration, find references and document highlights, over the occurrences of
+// the whole method tree (every bundle, open or on disk).
+
+import {
+  DocumentHighlightKind,
+  type DeclarationParams,
+  type DefinitionParams,
+  type DocumentHighlight,
+  type DocumentHighlightParams,
+  type Location,
+  type LocationLink,
+  type ReferenceParams,
+} from 'vscode-languageserver';
+import { occurrenceAt } from '../language/occurrences.js';
+import { occurrencesOfSymbol, targetsOf } from '../language/symbolIndex.js';
+import { toLspRange } from './convert.js';
+import { locatorFor, type FeatureContext } from './featureContext.js';
+
+export function definition(ctx: FeatureContext, params: DefinitionParams | DeclarationParams, mode: 'definition' | 'declaration'): Location[] | LocationLink[] | null {
+  const doc = ctx.docOf(params.textDocument.uri);
+  if (!doc) return null;
+  const found = ctx.bundleOf(doc);
+  if (!found) return null;
+  const o = occurrenceAt(found.tree, found.bundle, doc.offset(params.position));
+  if (!o) return null;
+  const targets = targetsOf(found.tree, o, mode);
+  if (targets.length === 0) return null;
+  const locator = locatorFor(found.tree, ctx.host.locator);
+  const caps = ctx.host.capabilities().textDocument;
+  const links = (mode === 'definition' ? caps?.definition?.linkSupport : caps?.declaration?.linkSupport) === true;
+  if (links) {
+    const origin = toLspRange(locator, doc.file, o.range);
+    return targets.map((t) => ({
+      originSelectionRange: origin,
+      targetUri: locator.uriOf(t.file),
+      targetRange: toLspRange(locator, t.file, t.range),
+      targetSelectionRange: toLspRange(locator, t.file, t.nameRange),
+    }));
+  }
+  return targets.map((t) => ({ uri: locator.uriOf(t.file), range: toLspRange(locator, t.file, t.nameRange) }));
+}
+
+export function references(ctx: FeatureContext, params: ReferenceParams): Location[] | null {
+  const doc = ctx.docOf(params.textDocument.uri);
+  if (!doc) return null;
+  const found = ctx.bundleOf(doc);
+  if (!found) return null;
+  const o = occurrenceAt(found.tree, found.bundle, doc.offset(params.position));
+  if (!o) return null;
+  const locator = locatorFor(found.tree, ctx.host.locator);
+  return occurrencesOfSymbol(found.tree, o)
+    .filter((x) => params.context.includeDeclaration || x.role !== 'declaration')
+    .map((x) => ({ uri: locator.uriOf(x.file), range: toLspRange(locator, x.file, x.range) }));
+}
+
+export function documentHighlights(ctx: FeatureContext, params: DocumentHighlightParams): DocumentHighlight[] | null {
+  const doc = ctx.docOf(params.textDocument.uri);
+  if (!doc) return null;
+  const found = ctx.bundleOf(doc);
+  if (!found) return null;
+  const o = occurrenceAt(found.tree, found.bundle, doc.offset(params.position));
+  if (!o) return null;
+  return occurrencesOfSymbol(found.tree, o)
+    .filter((x) => x.file === doc.file)
+    .map((x) => ({ range: toLspRange(ctx.host.locator, x.file, x.range), kind: x.role === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
+}

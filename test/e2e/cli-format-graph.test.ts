@@ -1,0 +1,86 @@
+// `mthds format` and `mthds graph` as processes: exit statuses, files rewritten (or not), outputs.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(__dirname, '../..');
+const BIN = path.join(REPO, 'server/bin/mthds.js');
+
+function mthds(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempDir(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-cli-fg-'));
+  cpSync(path.join(REPO, 'examples/invoices'), path.join(dir, 'invoices'), { recursive: true });
+  cpSync(path.join(REPO, 'examples/news'), path.join(dir, 'news'), { recursive: true });
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), content);
+  }
+  return dir;
+}
+
+const MESSY = 'domain="invoices"\ndescription="Messy"\n[pipe.tidy]\ntype="PipeLLM"\ndescription="Tidy"\ninputs={pages="Page[]"}\noutput="Text"\nprompt="Read @pages"\n';
+
+describe('mthds format', () => {
+  it('--check lists the files that would change and exits 1, writing nothing', () => {
+    const dir = tempDir({ 'invoices/messy.mthds': MESSY });
+    const r = mthds(['format', '--check', '.'], dir);
+    expect(r.status).toBe(1);
+    expect(r.stdout.trim().split('\n')).toEqual(['invoices/messy.mthds']);
+    expect(r.stderr).toContain('1 file would be reformatted');
+    expect(readFileSync(path.join(dir, 'invoices/messy.mthds'), 'utf8')).toBe(MESSY);
+  });
+
+  it('rewrites files in place; then --check passes', () => {
+    const dir = tempDir({ 'invoices/messy.mthds': MESSY });
+    const r = mthds(['format', 'invoices'], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('formatted invoices/messy.mthds\n');
+    expect(readFileSync(path.join(dir, 'invoices/messy.mthds'), 'utf8')).toBe(
+      'domain      = "invoices"\ndescription = "Messy"\n\n[pipe.tidy]\ntype        = "PipeLLM"\ndescription = "Tidy"\ninputs      = { pages = "Page[]" }\noutput      = "Text"\nprompt      = "Read @pages"\n',
+    );
+    expect(mthds(['format', '--check', '.'], dir).status).toBe(0);
+  });
+
+  it('leaves a file with syntax errors alone and exits 2; options apply', () => {
+    const dir = tempDir({ 'bad.mthds': 'domain = "x\n', 'list.mthds': 'a = [\n1,\n2]\n' });
+    const r = mthds(['format', 'bad.mthds', 'list.mthds', '--indent', '4', '--no-trailing-comma'], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('bad.mthds: not formatted: the document has syntax errors');
+    expect(readFileSync(path.join(dir, 'bad.mthds'), 'utf8')).toBe('domain = "x\n');
+    expect(readFileSync(path.join(dir, 'list.mthds'), 'utf8')).toBe('a = [\n    1,\n    2\n]\n');
+    expect(mthds(['format', 'nowhere'], dir).status).toBe(2);
+  });
+});
+
+describe('mthds graph', () => {
+  it('prints a Mermaid flowchart by default', () => {
+    const dir = tempDir();
+    const r = mthds(['graph', 'invoices'], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('flowchart LR');
+    expect(r.stdout).toMatch(/n\d+\{\{"check_invoice<br\/><small>PipeSequence<\/small>"\}\}/);
+    expect(r.stdout).toMatch(/n\d+ -->\|"pages: Page\[\]"\| n\d+/);
+  });
+
+  it('prints DOT and JSON', () => {
+    const dir = tempDir();
+    const dot = mthds(['graph', 'news', '--format', 'dot'], dir);
+    expect(dot.status).toBe(0);
+    expect(dot.stdout).toContain('"news.brief_article" -> "news.summarize_article" [style=solid, label="summary: Text"];');
+    const json = mthds(['graph', 'news/news.mthds', '--format', 'json'], dir);
+    expect(json.status).toBe(0);
+    const parsed = JSON.parse(json.stdout) as { trees: Array<{ nodes: Array<{ id: string; file: string; line: number }>; edges: unknown[] }> };
+    expect(parsed.trees[0]!.nodes.map((n) => n.id)).toEqual(['news.brief_article', 'news.summarize_article', 'news.write_briefing']);
+    expect(parsed.trees[0]!.nodes[0]!.file).toBe('news/news.mthds');
+    expect(parsed.trees[0]!.nodes[0]!.line).toBe(17);
+    expect(parsed.trees[0]!.edges).toHaveLength(2);
+    expect(mthds(['graph', '--format', 'svg'], dir).status).toBe(2);
+  });
+});
