@@ -7,7 +7,7 @@ import { MANIFEST_FILE } from '../language/spec/manifest.js';
 
 export const BUNDLE_EXTENSION = '.mthds';
 /** Folders never searched for method files. */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv']);
+export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv']);
 
 /** The folder of the nearest METHODS.toml at or above `dir`, stopping at a repository root. */
 export function findPackageRoot(dir: string): string | undefined {
@@ -28,10 +28,14 @@ export interface TreeFiles {
   nestedPackages: string[];
 }
 
-/** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
-export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
+/**
+ * The files below `root`, sorted, symbolic links not followed, tool folders skipped. A folder for
+ * which `stopAt` holds is listed in `stopped` and not entered.
+ */
+export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): { files: string[]; stopped: string[] } {
+  const limit = options.limit ?? 100_000;
   const files: string[] = [];
-  const nestedPackages: string[] = [];
+  const stopped: string[] = [];
   const walk = (dir: string, depth: number): void => {
     if (depth > 64 || files.length >= limit) return;
     let entries;
@@ -47,16 +51,19 @@ export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
       if (entry.isSymbolicLink()) continue;
       if (entry.isDirectory()) {
         if (SKIPPED_DIRS.has(entry.name)) continue;
-        if (existsSync(path.join(full, MANIFEST_FILE))) {
-          nestedPackages.push(full);
-          continue;
-        }
-        walk(full, depth + 1);
+        if (options.stopAt?.(full)) stopped.push(full);
+        else walk(full, depth + 1);
       } else if (entry.isFile()) files.push(full);
     }
   };
   walk(root, 0);
-  return { files, nestedPackages };
+  return { files, stopped };
+}
+
+/** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
+export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
+  const { files, stopped } = walkFiles(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
+  return { files, nestedPackages: stopped };
 }
 
 export function isBundlePath(file: string): boolean {

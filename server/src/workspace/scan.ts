@@ -4,10 +4,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
-import { isBundlePath } from './discover.js';
-
-/** Folders never searched (the same as the command line's, plus build outputs editors hold). */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv']);
+import { isBundlePath, walkFiles } from './discover.js';
 
 export function isMethodFile(file: string): boolean {
   return isBundlePath(file) || path.basename(file) === MANIFEST_FILE;
@@ -15,26 +12,7 @@ export function isMethodFile(file: string): boolean {
 
 /** Every bundle and manifest below `root` (symbolic links not followed), sorted. */
 export function listMethodFiles(root: string, limit = 100_000): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number): void => {
-    if (depth > 64 || out.length >= limit) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.isSymbolicLink()) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) walk(full, depth + 1);
-      } else if (entry.isFile() && isMethodFile(full)) out.push(full);
-    }
-  };
-  walk(root, 0);
-  return out;
+  return walkFiles(root, { limit }).files.filter(isMethodFile);
 }
 
 /** The files directly in `dir` (not below): bundles, and every name for resource lookups. */
