@@ -9,7 +9,7 @@ import type { PathSegment } from './specPaths.js';
 
 export type CursorPlace =
   /** A key of the table at `tablePath`; `range` is the word typed so far. */
-  | { kind: 'key'; tablePath: PathSegment[]; table: LTable; range: Range; typed: string; hasValue: boolean; inline: boolean; atLineStart: boolean }
+  | { kind: 'key'; tablePath: PathSegment[]; table: LTable; range: Range; hasValue: boolean; inline: boolean; atLineStart: boolean }
   /** Inside the content of a string; `index` is the cursor's index in the decoded value. */
   | { kind: 'string'; path: PathSegment[]; node: LString; index: number; unterminated: boolean }
   /** After `key =` with no value yet (or an unquoted word): `range` is what a quoted value replaces. */
@@ -22,7 +22,7 @@ export type CursorPlace =
 
 const WORD = /[A-Za-z0-9_-]/;
 
-/** The identifier-ish word ending at `offset` (what the user has typed of a key). */
+/** The identifier-ish word around `offset` (a key being typed, replaced whole). */
 export function wordBefore(text: string, offset: number): Range {
   let start = offset;
   while (start > 0 && WORD.test(text[start - 1]!)) start--;
@@ -54,12 +54,12 @@ export function cursorPlace(doc: TomlDocument, offset: number, node: NodeAtOffse
   // A header being typed may be followed by an error statement (`[concept.X.]`): the header wins.
   const header = st?.kind === 'header' ? st : node.header !== undefined && node.header.range.start <= offset && offset <= node.header.range.end ? node.header : undefined;
   if (header) {
-    const st = header;
-    const segments = st.key.map((k) => k.name);
+    const segments = header.key.map((k) => k.name);
     let segmentIndex = segments.length;
-    for (let i = 0; i < st.key.length; i++) if (st.key[i]!.range.start <= offset && offset <= st.key[i]!.range.end) segmentIndex = i;
+    for (let i = 0; i < header.key.length; i++) if (header.key[i]!.range.start <= offset && offset <= header.key[i]!.range.end) segmentIndex = i;
     // The header up to the end of its line (`]` included when written).
-    return { kind: 'header', header: st, range: { start: st.range.start, end: Math.max(offset, Math.min(lineEndOf(text, st.range.start), st.range.end)) }, segments, segmentIndex };
+    const end = Math.max(offset, Math.min(lineEndOf(text, header.range.start), header.range.end));
+    return { kind: 'header', header, range: { start: header.range.start, end }, segments, segmentIndex };
   }
   const value = node.value;
   if (node.key && !node.key.inHeader) {
@@ -71,7 +71,6 @@ export function cursorPlace(doc: TomlDocument, offset: number, node: NodeAtOffse
       tablePath: node.path.slice(0, -1),
       table: node.table,
       range: seg.range,
-      typed: text.slice(seg.range.start, offset),
       hasValue: /^\s*(\.|=)/.test(after),
       inline: node.table.origin === 'inline',
       atLineStart: /^\s*$/.test(text.slice(start, seg.range.start)) && node.key.index === 0,
@@ -89,7 +88,7 @@ export function cursorPlace(doc: TomlDocument, offset: number, node: NodeAtOffse
   }
   if (value?.type === 'table' && value.origin === 'inline') {
     const range = wordBefore(text, offset);
-    return { kind: 'key', tablePath: node.path, table: value, range, typed: text.slice(range.start, offset), hasValue: false, inline: true, atLineStart: false };
+    return { kind: 'key', tablePath: node.path, table: value, range, hasValue: false, inline: true, atLineStart: false };
   }
   if (value?.type === 'array') return { kind: 'item', path: node.path, array: value };
   if (value !== undefined) return { kind: 'none' };
@@ -100,5 +99,5 @@ export function cursorPlace(doc: TomlDocument, offset: number, node: NodeAtOffse
   // A blank line (or an error statement) of a section: a key of the section.
   const range = wordBefore(text, offset);
   const lineStart = lineStartOf(text, offset);
-  return { kind: 'key', tablePath: node.path, table: node.section, range, typed: text.slice(range.start, offset), hasValue: false, inline: false, atLineStart: /^\s*$/.test(text.slice(lineStart, range.start)) };
+  return { kind: 'key', tablePath: node.path, table: node.section, range, hasValue: false, inline: false, atLineStart: /^\s*$/.test(text.slice(lineStart, range.start)) };
 }

@@ -8,7 +8,6 @@ import { lineOfOffset } from '../syntax/positions.js';
 import { displayConcept, refinementChain, type Concept } from './concepts.js';
 import { describedFields, fieldTypeLabel, typedLabel } from './fieldPaths.js';
 import type { Bundle, ConceptDecl, PipeDecl, StructureField } from './model.js';
-import { formatRef } from './references.js';
 import type { NativeConcept } from './spec/natives.js';
 import { RETIRED_PIPE_TYPES, type PipeTypeSpec } from './spec/pipeTypes.js';
 import { describeSpec, type FieldSpec } from './spec/values.js';
@@ -33,11 +32,6 @@ function declaredFieldType(f: StructureField): string {
   if (type === 'list') return f.itemConceptRef ? `${f.itemConceptRef.raw}[]` : `${f.itemType?.value ?? ''}[]`;
   if (type === 'dict') return `dict[${f.keyType?.value ?? 'text'}, ${f.valueType?.value ?? 'Any'}]`;
   return type;
-}
-
-/** One line of a concept: its code and what it is. */
-export function conceptSummary(c: Concept): string {
-  return c.kind === 'native' ? c.native.description : (c.decl.description?.value ?? '');
 }
 
 export function nativeMarkdown(native: NativeConcept): string {
@@ -149,9 +143,4 @@ export function registryMarkdown(code: string): string | undefined {
   const advice = entry.advice.client.map((s) => `- ${s.text}`);
   if (advice.length > 0) parts.push(`Advice:\n${advice.join('\n')}`);
   return parts.join('\n\n');
-}
-
-/** A concept reference as written (for messages), from its parsed parts. */
-export function refText(ref: { prefix?: string; domain?: string; code: string }): string {
-  return formatRef(ref);
 }

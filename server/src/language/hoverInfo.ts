@@ -100,7 +100,9 @@ function pipeRefHover(req: HoverRequest, node: LString, ownOnly: boolean): Found
   }
   const parsed = parsePipeRef(node.value);
   if (!parsed.ok) return undefined;
-  const resolved = ownOnly ? (pipeByCode(req.bundle, node.value) ? { kind: 'pipe' as const, decl: pipeByCode(req.bundle, node.value)! } : { kind: 'unresolved' as const }) : resolvePipe(req.tree, req.bundle, parsed.value);
+  // `main_pipe` names a pipe of its own bundle.
+  const own = ownOnly ? pipeByCode(req.bundle, node.value) : undefined;
+  const resolved = ownOnly ? (own ? { kind: 'pipe' as const, decl: own } : { kind: 'unresolved' as const }) : resolvePipe(req.tree, req.bundle, parsed.value);
   if (resolved.kind === 'external') return { markdown: `**${parsed.value.code}** — pipe of the dependency \`${resolved.prefix}\``, range };
   if (resolved.kind !== 'pipe') return undefined;
   return { markdown: pipeMarkdown(req.tree, resolved.decl, req.bundle.domain?.value), range };

@@ -6,8 +6,8 @@
 import { getEntry } from '../syntax/lookup.js';
 import type { LValue } from '../syntax/types.js';
 import type { Bundle, ConceptDecl, PipeDecl } from './model.js';
-import { BUNDLE_FIELDS, CONCEPT_TABLE, HINT_INTENTS, STRUCTURE_FIELD_TABLE } from './spec/bundle.js';
-import { IO_REF_DOC, PIPE_TYPES, SIGNATURE_FIELDS, getPipeType } from './spec/pipeTypes.js';
+import { BUNDLE_FIELDS, CONCEPT_TABLE, HINTS_TABLE, STRUCTURE_FIELD_TABLE } from './spec/bundle.js';
+import { INPUT_SLOT_TABLE, PIPE_TYPES, SIGNATURE_FIELDS } from './spec/pipeTypes.js';
 import type { FieldSpec, TableSpec, ValueSpec } from './spec/values.js';
 
 export type PathSegment = string | number;
@@ -17,23 +17,6 @@ export type PathSegment = string | number;
  * own vocabulary, so that completion can walk into them. Their keys and values are the ones the
  * custom validators of check/rules/shape.ts accept.
  */
-const HINTS_TABLE: TableSpec = {
-  kind: 'table',
-  name: 'hints',
-  closed: false,
-  fields: [{ name: 'intent', value: { kind: 'string', enum: Object.keys(HINT_INTENTS) }, doc: 'The intent of the value: `prose` or `label` (text), `rating` or `quantity` (numbers). Non-normative.' }],
-};
-
-const INPUT_SLOT_TABLE: TableSpec = {
-  kind: 'table',
-  name: 'input slot',
-  closed: true,
-  fields: [
-    { name: 'concept', required: true, value: { kind: 'string', role: 'io-ref' }, doc: `The concept of the input. ${IO_REF_DOC}` },
-    { name: 'hints', value: { kind: 'custom', name: 'hints' }, doc: 'Intent hints for this input, e.g. `{ intent = "prose" }`.' },
-  ],
-};
-
 const INPUT_SLOTS: ValueSpec = { kind: 'map', name: 'inputs', values: { kind: 'oneOf', options: [{ kind: 'string', role: 'io-ref' }, INPUT_SLOT_TABLE] } };
 const STRUCTURE: ValueSpec = { kind: 'map', name: 'structure', values: { kind: 'oneOf', options: [{ kind: 'string', role: 'description' }, STRUCTURE_FIELD_TABLE] } };
 
@@ -152,9 +135,4 @@ export function stringSpecOf(spec: ValueSpec | undefined): Extract<ValueSpec, { 
     }
   }
   return undefined;
-}
-
-/** Whether a pipe type name is current (completion offers only these). */
-export function isCurrentPipeType(name: string): boolean {
-  return getPipeType(name) !== undefined;
 }

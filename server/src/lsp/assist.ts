@@ -4,7 +4,7 @@
 
 import type { ClientCapabilities, Connection, ServerCapabilities } from 'vscode-languageserver';
 import { wantsModels } from '../language/complete/index.js';
-import { lspRangeToRange } from '../syntax/positions.js';
+import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import { completionList, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
@@ -59,7 +59,7 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
       // The view is taken before any wait: the position belongs to the text of this request.
       const view = viewOf(params.textDocument.uri);
       if (!view) return null;
-      const offset = lspRangeToRange(view.bundle.doc.lineStarts, view.text, { start: params.position, end: params.position }).start;
+      const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
       const models = wantsModels(view.bundle, offset) ? await decks.catalog() : builtInCatalog();
       lastCompletionUri = params.textDocument.uri;
       const defaults = host.capabilities().textDocument?.completion?.completionList?.itemDefaults ?? [];

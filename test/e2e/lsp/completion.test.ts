@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionItem, CompletionList, Position, Range } from 'vscode-languageserver-protocol';
 import { startRunner, type RunningRunner } from '../../../server/src/runner/index.js';
 import { after, afterLast, assistTree } from './assistFixture.js';
-import { LspClient, startClient, textAt, uriOf } from './harness.js';
+import { LspClient, PUSH_CAPABILITIES, startClient, textAt, uriOf } from './harness.js';
 
 let client: LspClient | undefined;
 let runner: RunningRunner | undefined;
@@ -142,6 +142,16 @@ describe('completion', () => {
     const items = await completeAt(uri, after(text, 'model = "'), '"');
     expect(performance.now() - t0).toBeLessThan(1500);
     expect(labels(items)).toContain('mock-llm');
+  });
+
+  it('sends the shared edit range once to a client that takes list defaults', async () => {
+    const capabilities = { ...PUSH_CAPABILITIES, textDocument: { ...PUSH_CAPABILITIES.textDocument, completion: { completionList: { itemDefaults: ['editRange', 'data'] } } } };
+    const { uri, text } = await openCheck('[pipe.summarize]\ntype = "PipeLLM"\noutput = "Inv\n', { capabilities });
+    const list = await client!.connection.sendRequest<CompletionList>('textDocument/completion', { textDocument: { uri }, position: after(text, 'output = "Inv'), context: { triggerKind: 1 } });
+    expect(textAt(text, list.itemDefaults!.editRange as Range)).toBe('Inv');
+    const invoice = list.items.find((i) => i.label === 'Invoice')!;
+    expect(invoice.textEdit).toBeUndefined();
+    expect(invoice.textEditText).toBe('Invoice"');
   });
 
   it('never fails on broken documents', async () => {

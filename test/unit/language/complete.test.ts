@@ -183,6 +183,8 @@ describe('concept references', () => {
     const names = labels(items);
     expect(names).toEqual(expect.arrayContaining(['Text', 'Image', 'Invoice', 'LineItem', 'reports.Report', 'scoring->']));
     expect(names).not.toContain('invoices.Invoice');
+    // A domain typed: the bundle's own domain is written too.
+    expect(labels(at(`${HEAD}[pipe.read]\ntype = "PipeLLM"\noutput = "invoices.|"\n`, { trigger: '.' }))).toEqual(expect.arrayContaining(['invoices.Invoice', 'reports.Report']));
     expect(sorted(items)[0]).toBe('Invoice');
     const invoice = items.find((i) => i.label === 'Invoice')!;
     expect(invoice.resolve).toEqual({ kind: 'concept', key: 'invoices.Invoice' });

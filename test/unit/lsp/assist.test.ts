@@ -76,7 +76,7 @@ describe('model decks', () => {
   });
 
   async function fakeRunner(delayMs: number, calls: { n: number }): Promise<string> {
-    server = http.createServer((req, res) => {
+    server = http.createServer((_req, res) => {
       calls.n += 1;
       setTimeout(() => {
         res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -4,7 +4,7 @@
 import type { Bundle } from '../../language/model.js';
 import { BUNDLE_FIELDS, CONCEPT_TABLE, HINT_INTENTS, STRUCTURE_FIELD_TABLE } from '../../language/spec/bundle.js';
 import { PASCAL, PY_IDENTIFIER, PYTHON_KEYWORDS, RESERVED_FIELD_NAMES } from '../../language/spec/lexical.js';
-import { PIPE_TYPES, RETIRED_PIPE_TYPES, SIGNATURE_FIELDS, getPipeType } from '../../language/spec/pipeTypes.js';
+import { INPUT_SLOT_TABLE, PIPE_TYPES, RETIRED_PIPE_TYPES, SIGNATURE_FIELDS, getPipeType } from '../../language/spec/pipeTypes.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LEntry, LTable, LValue } from '../../syntax/types.js';
 import { suggest } from '../../util/suggest.js';
@@ -104,14 +104,7 @@ function checkInputs(w: ShapeWalker, node: LValue, path: string): void {
     }
     w.table(
       v,
-      {
-        name: 'input slot',
-        closed: true,
-        fields: [
-          { name: 'concept', required: true, value: { kind: 'string', role: 'io-ref' }, doc: '' },
-          { name: 'hints', value: { kind: 'custom', name: 'hints' }, doc: '' },
-        ],
-      },
+      INPUT_SLOT_TABLE,
       inputPath,
       input,
     );

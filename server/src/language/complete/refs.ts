@@ -19,6 +19,8 @@ export interface ConceptOptions {
   range: Range;
   /** Text appended to each insertion (a closing quote for an unterminated string). */
   close: string;
+  /** The reference typed so far names a domain (`legal.`): the bundle's own domain is written too. */
+  qualified?: boolean;
 }
 
 export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: ConceptOptions): Completion[] {
@@ -44,7 +46,8 @@ export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: Co
   for (const [d, table] of tree.symbols) {
     for (const [code, decls] of table.concepts) {
       const decl = decls[0]!;
-      add(d === domain ? code : `${d}.${code}`, `${d}.${code}`, decl, d === domain ? '0' : '2');
+      const bare = d === domain && !options.qualified;
+      add(bare ? code : `${d}.${code}`, `${d}.${code}`, decl, d === domain ? '0' : '2');
     }
   }
   // A bundle without a domain is in no symbol table: its own concepts still count.
@@ -73,6 +76,8 @@ export interface PipeOptions {
   specials: boolean;
   /** `main_pipe` of a bundle: only the bundle's own pipes. */
   ownOnly: boolean;
+  /** The reference typed so far names a domain: the bundle's own domain is written too. */
+  qualified?: boolean;
 }
 
 export function pipeCompletions(tree: MethodTree, bundle: Bundle, options: PipeOptions): Completion[] {
@@ -92,12 +97,13 @@ export function pipeCompletions(tree: MethodTree, bundle: Bundle, options: PipeO
       sortText: `${rank}${label}`,
     });
   };
-  for (const p of bundle.pipes) add(p.code, p, '0');
+  const own = (code: string): string => (options.qualified && domain !== undefined ? `${domain}.${code}` : code);
+  for (const p of bundle.pipes) add(own(p.code), p, '0');
   if (!options.ownOnly) {
     for (const [d, table] of tree.symbols) {
       for (const [code, decls] of table.pipes) {
         const decl = decls.find((x) => !x.typeless) ?? decls[0]!;
-        if (d === domain) add(code, decl, '0');
+        if (d === domain) add(own(code), decl, '0');
         else add(`${d}.${code}`, decl, '2');
       }
     }

@@ -50,7 +50,7 @@ function pipeTypeItems(slot: Slot): Completion[] {
 }
 
 /** The values a string at `at` may take, except those that depend on the cursor inside the string. */
-function wholeValueItems(req: CompletionRequest, at: SpecAt, path: readonly PathSegment[], slot: Slot): Completion[] {
+function wholeValueItems(req: CompletionRequest, at: SpecAt, path: readonly PathSegment[], slot: Slot, typed = ''): Completion[] {
   const { tree, bundle } = req;
   const spec = stringSpecOf(at.spec);
   if (!spec) return [];
@@ -59,7 +59,7 @@ function wholeValueItems(req: CompletionRequest, at: SpecAt, path: readonly Path
   // `item_type` of a list field: a scalar field type, or `concept`.
   if (at.field?.name === 'item_type' && at.owner?.name === 'structure field') return enumItems(FIELD_TYPES.filter((t) => t !== 'list' && t !== 'dict'), at, slot);
   if (spec.role === 'pipe-ref' || spec.role === 'pipe-code') {
-    const options = { range: slot.range, close: slot.close, specials: at.field?.name === 'default_outcome' || at.named === 'outcome', ownOnly: path.length === 1 && path[0] === 'main_pipe' };
+    const options = { range: slot.range, close: slot.close, specials: at.field?.name === 'default_outcome' || at.named === 'outcome', ownOnly: path.length === 1 && path[0] === 'main_pipe', qualified: typed.includes('.') };
     return pipeCompletions(tree, bundle, at.pipe ? { ...options, exclude: at.pipe } : options).map((i) => withOpen(i, slot));
   }
   if (spec.role === 'model-ref') {
@@ -116,7 +116,7 @@ export function stringCompletions(req: CompletionRequest, place: StringPlace): C
       const refEnd = suffix < 0 ? value.length : suffix;
       if (index > refEnd || value.slice(0, index).includes('->')) return [];
       const exclude = spec.role === 'concept-ref' && at.field?.name === 'refines' && at.concept ? `${bundle.domain?.value ?? ''}.${at.concept.code}` : undefined;
-      const options = { range: stringSliceRange(node, 0, refEnd), close: suffix < 0 ? close : '' };
+      const options = { range: stringSliceRange(node, 0, refEnd), close: suffix < 0 ? close : '', qualified: value.slice(0, index).includes('.') };
       return conceptCompletions(tree, bundle, exclude !== undefined ? { ...options, exclude } : options);
     }
     case 'template':
@@ -126,7 +126,7 @@ export function stringCompletions(req: CompletionRequest, place: StringPlace): C
       return at.pipe && typeof path[3] === 'number' ? pathCompletions(tree, at.pipe, path[3], node, index) : [];
     default:
       if (at.field?.name === 'batch_over' && at.pipe && typeof path[3] === 'number') return pathCompletions(tree, at.pipe, path[3], node, index);
-      return wholeValueItems(req, at, path, whole);
+      return wholeValueItems(req, at, path, whole, node.value.slice(0, index));
   }
 }
 

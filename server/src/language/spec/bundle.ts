@@ -44,3 +44,11 @@ export const STRUCTURE_FIELD_TABLE: TableSpec = { kind: 'table', name: 'structur
 
 /** The one defined hint key and its vocabulary. */
 export const HINT_INTENTS: Readonly<Record<string, 'text' | 'number'>> = { prose: 'text', label: 'text', rating: 'number', quantity: 'number' };
+
+/** The `hints` table (closed to one key, `intent`; other keys are warnings, never errors). */
+export const HINTS_TABLE: TableSpec = {
+  kind: 'table',
+  name: 'hints',
+  closed: false,
+  fields: [{ name: 'intent', value: { kind: 'string', enum: Object.keys(HINT_INTENTS) }, doc: 'The intent of the value: `prose` or `label` (text), `rating` or `quantity` (numbers). Non-normative.' }],
+};

@@ -70,6 +70,17 @@ function template(category: TemplateCategory, shorthands = true): ValueSpec {
 export const IO_REF_DOC =
   'A concept reference: `Concept`, `domain.Concept` or `alias->domain.Concept`, optionally with a multiplicity (`[]` for a list, `[N]` for exactly N) and, for inputs, a presence marker (`?` optional, `!` forced).';
 
+/** The expanded form of an input: `{ concept = "...", hints = { ... } }`. */
+export const INPUT_SLOT_TABLE: TableSpec = {
+  kind: 'table',
+  name: 'input slot',
+  closed: true,
+  fields: [
+    { name: 'concept', required: true, value: { kind: 'string', role: 'io-ref' }, doc: `The concept of the input. ${IO_REF_DOC}` },
+    { name: 'hints', value: { kind: 'custom', name: 'hints' }, doc: 'Intent hints for this input, e.g. `{ intent = "prose" }`.' },
+  ],
+};
+
 const common: readonly FieldSpec[] = [
   { name: 'type', required: true, value: { kind: 'string', role: 'pipe-type' }, doc: 'The pipe type. Omit it to declare a signature (a contract without implementation).' },
   { name: 'description', required: true, value: { kind: 'string', role: 'description' }, doc: 'What the pipe does.' },
