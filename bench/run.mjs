@@ -51,6 +51,17 @@ for (const pipes of [100, 1000, 10000]) {
     findings = lib.checkTree(lib.createTree('/tree', bundles)).length;
   }, 30);
   if (findings !== 0) console.error(`warning: the generated tree has ${findings} findings`);
+  // The full check of issue 3: static rules and the dry run of every pipe.
+  const dryTimes = [];
+  for (let i = 0; i < 15; i++) {
+    const t = performance.now();
+    const bundles = texts.map(([name, text]) => lib.buildBundle(`/tree/${name}`, lib.parseToml(text)));
+    const tree = lib.createTree('/tree', bundles);
+    lib.checkTree(tree);
+    await lib.dryRunTree(tree, new lib.ConceptCatalog(tree));
+    dryTimes.push(performance.now() - t);
+  }
+  console.log(`full check with dry run, 1000 pipes in 50 bundles: median ${median(dryTimes).toFixed(2)} ms`);
   rows.push({ input: '1000 pipes in 50 bundles', lines: texts.reduce((n, [, t]) => n + t.split('\n').length, 0), kb: Math.round(mb * 1000), smol, parse, ratio: parse / smol, check, mbps: mb / (check / 1000) });
 }
 

@@ -5,3 +5,5 @@ export { createTree } from './language/tree.js';
 export { checkTree } from './check/index.js';
 export { loadTree, planTrees } from './workspace/load.js';
 export { parse as smolParse } from 'smol-toml';
+export { dryRunTree } from './runner/dryRun.js';
+export { ConceptCatalog } from './language/jsonSchema.js';
