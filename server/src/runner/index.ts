@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { resolveConfig, type RunnerOptions } from './config.js';
 import { Refusal } from './refusal.js';
 import { createHandler, createState } from './server.js';
+import { problemDocument } from './http/respond.js';
+import { ulid } from './http/requestId.js';
+import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
 
 export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
 export { FindingLocator, inputForm, pendingSignatures, validateContents, validateMethod, type DryRunHook, type DryRunInput, type DryRunOutcome, type InputForm, type ValidateOptions, type ValidationErrorItem, type ValidationVerdict } from './validate.js';
@@ -41,9 +44,23 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
     void done.then(() => inFlight.delete(done));
     handler(req, res);
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+  // Bytes that are not an HTTP request never reach a route; they still get a registry problem.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = ulid();
+    const refusal =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new Refusal('request.too_large', { limit: 16_384, size: 16_385 }, { detail: 'The request headers are larger than this runner accepts.' })
+        : new Refusal('request.invalid', { field: 'http' }, { detail: 'The bytes received are not a well-formed HTTP/1.1 request.' });
+    const problem = problemDocument(refusal, requestId, '/');
+    const body = JSON.stringify(problem);
+    const status = typeof problem.status === 'number' ? problem.status : 422;
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
