@@ -24,6 +24,8 @@ function nvimVersion(): string | undefined {
 }
 
 const version = nvimVersion();
+// CI installs Neovim and sets MTHDS_REQUIRE_NVIM: there a missing editor is a failure, not a skip.
+if (!version && process.env['MTHDS_REQUIRE_NVIM']) throw new Error('nvim is required (MTHDS_REQUIRE_NVIM is set) but `nvim --version` did not answer');
 if (!version) console.warn('neovim.test.ts: SKIPPED — `nvim` is not installed (CI installs Debian\'s neovim in .ci/run).');
 
 interface Report {
