@@ -172,3 +172,30 @@ describe('the dry run over the shared corpus', () => {
     for (const [rel, code] of Object.entries(PENDING_RULES)) expect(dryFlagged.get(rel), rel).toContain(code);
   });
 });
+
+/** The fault each negative manifest states (its name and description), as package_invalid reason and path. */
+const MANIFEST_FAULTS: Record<string, string[]> = {
+  'bad_address.toml': ['manifest_invalid_field package.address'],
+  'bad_exports_domain.toml': ['export_invalid exports.InvalidDomain'],
+  'bad_exports_pipe.toml': ['export_invalid exports.valid_domain.pipes'],
+  'bad_version.toml': ['manifest_invalid_field package.version'],
+  'missing_required_fields.toml': ['manifest_missing_field package.address', 'manifest_missing_field package.version'],
+};
+
+describe('the negative manifests of the shared corpus', () => {
+  it.runIf(existsSync(CORPUS))('are each refused with method.package_invalid', async () => {
+    const { buildManifest } = await import('../../server/src/language/manifest.js');
+    const { createTree } = await import('../../server/src/language/tree.js');
+    const { parseToml } = await import('../../server/src/syntax/document.js');
+    const manifests = entries.filter((e) => e.kind === 'manifest' && e.expectation === 'invalid');
+    expect(manifests.length).toBeGreaterThan(0);
+    for (const e of manifests) {
+      const file = path.join(WORK, e.path);
+      const tree = createTree(path.dirname(file), [], buildManifest(file, parseToml(readFileSync(file, 'utf8'))));
+      const found = checkTree(tree).filter((f) => f.code === 'method.package_invalid').map((f) => `${String(f.params['reason'])} ${String(f.params['path'])}`);
+      const stated = MANIFEST_FAULTS[path.basename(file)];
+      expect(stated, `no stated fault for ${e.path}`).toBeDefined();
+      for (const fault of stated!) expect(found, e.path).toContain(fault);
+    }
+  });
+});
