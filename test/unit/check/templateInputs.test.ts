@@ -98,3 +98,16 @@ describe('method.input_presence_vacuous (warning)', () => {
     expect(check(llm('inputs = { doc = "Text?" }\n', '@?doc'))).toEqual([]);
   });
 });
+
+describe('method.field_path_unresolved (construct and document templates)', () => {
+  const compose = (from: string): string => `${HEADER}[concept.Invoice]\ndescription = "i"\n[concept.Invoice.structure]\ntotal = { type = "number", description = "t", required = true }\n[concept.Summary]\ndescription = "s"\n[concept.Summary.structure]\namount = { type = "number", description = "a" }\n[pipe.c]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { invoice = "Invoice" }\noutput = "Summary"\n[pipe.c.construct]\namount = { from = "${from}" }\n`;
+  it('walks a construct `from` through the input concept', () => {
+    const text = compose('invoice.totl');
+    const [f] = only(check(text), 'method.field_path_unresolved');
+    expect(f!.params).toEqual({ pipe: 'c', path: 'invoice.totl', segment: 'totl', available_fields: ['total'] });
+    expect(only(check(compose('invoice.total')), 'method.field_path_unresolved')).toEqual([]);
+  });
+  it('accepts a missing field in a prompt: it renders empty at run time', () => {
+    expect(only(check(llm('inputs = { doc = "Text" }\n', '$doc.missing')), 'method.field_path_unresolved')).toEqual([]);
+  });
+});

@@ -9,6 +9,8 @@ import { RUNTIME_TEMPLATE_NAMES, toPascalCase } from '../../language/spec/lexica
 import { analyzeTemplate, type VariableRead } from '../../language/templates/analyze.js';
 import { templateSites } from '../../language/templates/sites.js';
 import { resolveConcept, type MethodTree } from '../../language/tree.js';
+import { isSimpleConcept, lookupConcept, nativeConcept, nativeRoot } from '../../language/concepts.js';
+import { describedFields, walkFields } from '../../language/fieldPaths.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LString, Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
@@ -87,6 +89,12 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
     ctx.out.push(makeFinding('method.input_undeclared', { pipe: pipe.code, variables: [root] }, file, range, fix ? { fix } : {}));
   }
 
+  // Field reads walk the input's concept where the runtime does: construct `from` paths, and the
+  // templates of a PipeDocGen. Elsewhere a missing field renders empty at run time (accepted).
+  for (const r of reads) {
+    if (r.field.startsWith('construct field') || pipe.spec?.name === 'PipeDocGen') checkFieldRead(ctx, bundle, pipe, declared.get(r.path[0]!), r);
+  }
+
   // Optional inputs must be read under a guard.
   for (const r of reads) {
     const input = declared.get(r.path[0]!);
@@ -103,6 +111,39 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
     const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
     ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, file, input.nameRange, { fix }));
   }
+}
+
+/**
+ * method.field_path_unresolved for `$input.a.b` and `{ from = "input.a" }`: walked through the
+ * input's concept. The walk stops (accepting the rest) at structureless concepts, dicts and JSON,
+ * list-valued inputs (their reads are the wiring's business) and the runtime's metadata fields.
+ */
+function checkFieldRead(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, input: InputDecl | undefined, r: Read): void {
+  const io = input?.ref?.io;
+  if (!io || r.path.length < 2 || io.multiplicity.kind !== 'single') return;
+  const segments = r.path.slice(1);
+  if (segments.some((s) => s.startsWith('_'))) return;
+  const root = lookupConcept(ctx.tree, bundle, io);
+  if (!root) return;
+  // A concept with neither structure nor refines holds `{ text }`, as Text does.
+  const start = isSimpleConcept(root) ? nativeConcept('Text') : root;
+  // Single-field natives (Text, Number, Time, JSON) are read through their one field in templates.
+  const leaf = nativeRoot(ctx.tree, start);
+  if (leaf?.leaf) {
+    if (segments.length === 1 && leaf.fields.some((f) => f.name === segments[0])) return;
+    if (leaf.code === 'JSON') return;
+  }
+  const walk = walkFields(ctx.tree, start, segments);
+  if (walk.failedAt === undefined) return;
+  const before = segments.slice(0, walk.failedAt);
+  const at = before.length === 0 ? start : walkFields(ctx.tree, start, before).concept;
+  if (at && (at.kind === 'native' ? at.native.structureless || at.native.code === 'JSON' : false)) return;
+  if (walk.field?.type === 'dict') return;
+  if (at && at.kind === 'declared' && !describedFields(ctx.tree, at) && !isSimpleConcept(at) && at.decl.refines) return;
+  const atNative = at ? nativeRoot(ctx.tree, isSimpleConcept(at) ? nativeConcept('Text') : at) : undefined;
+  const available = atNative?.leaf && walk.failedAt === 0 ? atNative.fields.map((f) => f.name) : at ? (describedFields(ctx.tree, isSimpleConcept(at) ? nativeConcept('Text') : at) ?? []).map((f) => f.name) : [];
+  const range = r.field.startsWith('construct field') ? r.node.range : stringSliceRange(r.node, r.start, r.end);
+  ctx.out.push(makeFinding('method.field_path_unresolved', { pipe: pipe.code, path: r.path.join('.'), segment: segments[walk.failedAt]!, available_fields: available }, bundle.file, range));
 }
 
 /** Names given by a PipeCompose template table's `extra_context`. */
