@@ -11,7 +11,7 @@ export function checkTemplateShorthands(bundle: Bundle, out: Finding[]): void {
     const inputs = new Set(pipe.inputs.map((i) => i.name));
     if (inputs.size === 0) continue;
     for (const site of templateSites(pipe).sites) {
-      if (!site.shorthands) continue;
+      if (!site.shorthands || !site.node.value.includes('@')) continue;
       for (const fault of findSigilFaults(site.node.value, inputs)) {
         const range = stringSliceRange(site.node, fault.start, fault.end);
         const finding =

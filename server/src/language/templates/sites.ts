@@ -5,6 +5,7 @@ import { getEntry } from '../../syntax/lookup.js';
 import type { LString, LTable } from '../../syntax/types.js';
 import type { PipeDecl } from '../model.js';
 import type { ValueSpec } from '../spec/values.js';
+import type { PipeTypeSpec } from '../spec/pipeTypes.js';
 
 export interface TemplateSite {
   /** The field as the registry names templates: `prompt`, `template`, `construct field 'a.b'`... */
@@ -19,6 +20,18 @@ export interface TemplateSite {
 export interface ConstructRead {
   field: string;
   node: LString;
+}
+
+const templateFields = new WeakMap<PipeTypeSpec, Map<string, { how: ReturnType<typeof templateSpec> }>>();
+
+/** Which keys of a pipe type hold templates, and how each is read (computed once per type). */
+function templateFieldsOf(spec: PipeTypeSpec): Map<string, { how: ReturnType<typeof templateSpec> }> {
+  let map = templateFields.get(spec);
+  if (!map) {
+    map = new Map(spec.fields.map((f) => [f.name, { how: templateSpec(f.value) }]));
+    templateFields.set(spec, map);
+  }
+  return map;
 }
 
 function templateSpec(spec: ValueSpec): { shorthands: boolean; expression: boolean } | undefined {
@@ -50,12 +63,14 @@ function collectSites(pipe: PipeDecl): { sites: TemplateSite[]; constructReads: 
   const sites: TemplateSite[] = [];
   const constructReads: ConstructRead[] = [];
   if (!pipe.spec) return { sites, constructReads };
-  for (const field of pipe.spec.fields) {
-    const how = templateSpec(field.value);
-    const node = getEntry(pipe.table, field.name)?.value;
-    if (how && node?.type === 'string') sites.push({ field: field.name, node, ...how });
+  const how = templateFieldsOf(pipe.spec);
+  for (const entry of pipe.table.entries) {
+    const field = how.get(entry.key);
+    const node = entry.value;
+    if (!field) continue;
+    if (field.how && node.type === 'string') sites.push({ field: entry.key, node, ...field.how });
     // The table form of a PipeCompose template.
-    if (field.name === 'template' && node?.type === 'table') {
+    if (entry.key === 'template' && node.type === 'table') {
       const inner = getEntry(node, 'template')?.value;
       if (inner?.type === 'string') sites.push({ field: 'template', node: inner, shorthands: true, expression: false });
     }
