@@ -57,6 +57,32 @@ describe('mthds check', () => {
     expect(unresolved['fix']).toMatchObject({ edits: [{ newText: 'suggest_recipe' }] });
   });
 
+  it('prints SARIF 2.1.0 with rule metadata from the registry, locations and fixes', () => {
+    const r = mthds(['check', '--format', 'sarif', 'examples/broken/broken.mthds']);
+    expect(r.status).toBe(1);
+    const log = JSON.parse(r.stdout) as { version: string; runs: Array<{ tool: { driver: { name: string; rules: Array<{ id: string; shortDescription: { text: string }; helpUri: string }> } }; results: Array<Record<string, unknown>> }> };
+    expect(log.version).toBe('2.1.0');
+    const run = log.runs[0]!;
+    expect(run.tool.driver.name).toBe('mthds');
+    const ids = run.tool.driver.rules.map((rule) => rule.id);
+    expect(ids).toContain('method.pipe_unresolved');
+    expect(run.tool.driver.rules.every((rule) => rule.shortDescription.text.length > 0 && rule.helpUri.includes('#'))).toBe(true);
+    const unresolved = run.results.find((x) => x['ruleId'] === 'method.pipe_unresolved')!;
+    expect(unresolved['level']).toBe('error');
+    expect(ids[unresolved['ruleIndex'] as number]).toBe('method.pipe_unresolved');
+    expect(unresolved['locations']).toEqual([{ physicalLocation: { artifactLocation: { uri: 'examples/broken/broken.mthds', uriBaseId: '%SRCROOT%' }, region: { startLine: 24, startColumn: 20, endLine: 24, endColumn: 33 } } }]);
+    expect(unresolved['fixes']).toMatchObject([{ artifactChanges: [{ replacements: [{ insertedContent: { text: 'suggest_recipe' } }] }] }]);
+  });
+
+  it('prints GitHub workflow annotations', () => {
+    const r = mthds(['check', '--format', 'github', 'examples/broken/broken.mthds']);
+    expect(r.status).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    expect(lines.every((l) => l.startsWith('::error file=examples/broken/broken.mthds,line='))).toBe(true);
+    expect(r.stdout).toContain('::error file=examples/broken/broken.mthds,line=24,col=20,endLine=24,endColumn=33,title=method.pipe_unresolved::The pipe sugest_recipe named by plan_dinner does not exist.');
+  });
+
   it('gives clear messages for bad files, never a stack trace', () => {
     const dir = tempDir({
       'latin1.mthds': Buffer.concat([Buffer.from('domain = "d"\ndescription = "caf'), Buffer.from([0xe9]), Buffer.from('"\n')]),

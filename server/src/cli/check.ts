@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { checkTree, hasErrors, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees } from '../workspace/load.js';
+import { toGithubAnnotations, toSarif } from './reportFormats.js';
 import { ConceptCatalog } from '../language/jsonSchema.js';
 import { dryRunTree } from '../runner/dryRun.js';
 
@@ -28,12 +29,12 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write('Usage: mthds check [paths...] [--format text|json] [--no-dry-run]\n');
+    stdout.write('Usage: mthds check [paths...] [--format text|json|sarif|github] [--no-dry-run]\n');
     return 0;
   }
   const format = parsed.values.format;
-  if (format !== 'text' && format !== 'json') {
-    stderr.write(`mthds check: unknown format '${format}' (expected text or json)\n`);
+  if (format !== 'text' && format !== 'json' && format !== 'sarif' && format !== 'github') {
+    stderr.write(`mthds check: unknown format '${format}' (expected text, json, sarif or github)\n`);
     return 2;
   }
   const paths = parsed.positionals.length > 0 ? parsed.positionals : ['.'];
@@ -63,6 +64,11 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const warnings = located.filter((f) => f.severity === 'warning').length;
   if (format === 'json') {
     stdout.write(`${JSON.stringify({ files: fileCount, errors, warnings, findings: located.map((f) => toJson(f, texts)) }, null, 2)}\n`);
+  } else if (format === 'sarif') {
+    const position = (file: string, offset: number): { line: number; character: number } => offsetToPosition(computeLineStarts(texts.get(file) ?? ''), offset);
+    stdout.write(`${JSON.stringify(toSarif(located, display, position), null, 2)}\n`);
+  } else if (format === 'github') {
+    stdout.write(toGithubAnnotations(located, display));
   } else {
     for (const f of located) {
       stdout.write(`${display(f.file)}:${f.line}:${f.column}: ${f.severity} ${f.code} ${f.message}\n`);

@@ -11,7 +11,7 @@ const USAGE = `Usage: mthds <command> [options]
 Commands:
   check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml).
                        A folder means its method tree or trees; default: the current folder.
-    --format text|json   Output format (default: text).
+    --format text|json|sarif|github   Output format (default: text).
     --no-dry-run         Skip the dry run (run after the static checks find no error).
   format [paths...]    Format bundles and manifests in place (--check: list what would change).
   graph [paths...]     Print the method graph (--format mermaid|dot|json).

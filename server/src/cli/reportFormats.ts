@@ -1,0 +1,95 @@
+// CI report formats of `mthds check`: SARIF 2.1.0 (code-scanning tools) and GitHub workflow
+// annotations. Rule metadata comes from the registry, the one source of codes and their meaning.
+
+import { codeDocumentationUrl } from '../registry/docs.js';
+import { getEntry } from '../registry/lookup.js';
+import { VERSION } from '../version.js';
+import type { LocatedFinding } from './check.js';
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+function sarifLevel(severity: string): 'error' | 'warning' | 'note' {
+  return severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'note';
+}
+
+/** A SARIF 2.1.0 log of the findings; `display` turns a file into the URI written (relative). */
+export function toSarif(findings: readonly LocatedFinding[], display: (file: string) => string, position: (file: string, offset: number) => { line: number; character: number }): unknown {
+  const codes = [...new Set(findings.map((f) => f.code))].sort();
+  const rules = codes.map((code) => {
+    const entry = getEntry(code);
+    return {
+      id: code,
+      name: code.replace(/[._](\w)/g, (_m, c: string) => c.toUpperCase()),
+      shortDescription: { text: entry?.title ?? code },
+      fullDescription: { text: entry?.explanation ?? entry?.title ?? code },
+      helpUri: codeDocumentationUrl(code),
+      help: { text: entry ? entry.advice.client.map((a) => a.text).join(' ') || entry.explanation : code },
+      defaultConfiguration: { level: entry?.raisedAs === 'warning' ? 'warning' : 'error' },
+    };
+  });
+  const index = new Map(codes.map((c, i) => [c, i]));
+  const region = (f: LocatedFinding): Record<string, number> => ({ startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn });
+  const results = findings.map((f) => {
+    const result: Record<string, unknown> = {
+      ruleId: f.code,
+      ruleIndex: index.get(f.code),
+      level: sarifLevel(f.severity),
+      message: { text: f.message },
+      locations: [{ physicalLocation: { artifactLocation: { uri: display(f.file), uriBaseId: '%SRCROOT%' }, region: region(f) } }],
+      properties: { params: f.params },
+    };
+    if (f.related) {
+      result['relatedLocations'] = f.related.map((r, i) => {
+        const a = position(r.file, r.range.start);
+        const b = position(r.file, r.range.end);
+        return { id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: display(r.file), uriBaseId: '%SRCROOT%' }, region: { startLine: a.line + 1, startColumn: a.character + 1, endLine: b.line + 1, endColumn: b.character + 1 } } };
+      });
+    }
+    if (f.fix) {
+      result['fixes'] = [
+        {
+          description: { text: f.fix.title },
+          artifactChanges: groupByFile(f.fix.edits).map(([file, edits]) => ({
+            artifactLocation: { uri: display(file), uriBaseId: '%SRCROOT%' },
+            replacements: edits.map((e) => {
+              const a = position(file, e.range.start);
+              const b = position(file, e.range.end);
+              return { deletedRegion: { startLine: a.line + 1, startColumn: a.character + 1, endLine: b.line + 1, endColumn: b.character + 1 }, insertedContent: { text: e.newText } };
+            }),
+          })),
+        },
+      ];
+    }
+    return result;
+  });
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: 'mthds', version: VERSION, informationUri: codeDocumentationUrl(codes[0] ?? 'method.syntax').split('#')[0], rules } }, results }],
+  };
+}
+
+function groupByFile<T extends { file: string }>(edits: readonly T[]): Array<[string, T[]]> {
+  const map = new Map<string, T[]>();
+  for (const e of edits) map.set(e.file, [...(map.get(e.file) ?? []), e]);
+  return [...map];
+}
+
+/** GitHub workflow commands escape `%`, CR and LF in messages, and also `:` and `,` in properties. */
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One `::error file=...,line=...::message` annotation per finding. */
+export function toGithubAnnotations(findings: readonly LocatedFinding[], display: (file: string) => string): string {
+  return findings
+    .map((f) => {
+      const kind = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
+      const props = [`file=${escapeProperty(display(f.file))}`, `line=${f.line}`, `col=${f.column}`, `endLine=${f.endLine}`, `endColumn=${f.endColumn}`, `title=${escapeProperty(f.code)}`];
+      return `::${kind} ${props.join(',')}::${escapeData(f.message)}\n`;
+    })
+    .join('');
+}
