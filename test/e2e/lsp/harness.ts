@@ -182,6 +182,11 @@ export class LspClient {
     return this.texts.get(uri)!.getText();
   }
 
+  /** The version of the client's copy of an open document (the last one sent). */
+  version(uri: string): number {
+    return this.texts.get(uri)!.version;
+  }
+
   /** Replaces the whole text, sent as an incremental change over the full range. */
   replaceAll(uri: string, text: string): void {
     const doc = this.texts.get(uri)!;

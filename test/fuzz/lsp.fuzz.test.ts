@@ -1,0 +1,244 @@
+// Fuzzing the BUILT language server over stdio: random sequences of incremental edits to an open
+// document (the fragments an editor buffer really sees mid-typing), interleaved with requests at
+// random positions and not awaited (so they race the edits and the debounced check). The server
+// must stay up, answer every request without an error (a rename may be refused with a message;
+// a request may be cancelled), log no swallowed failure, and once every edit is undone publish the
+// same diagnostics as a fresh open of the original text. Seeded and bounded for CI; a long run is
+// `LSP_FUZZ_RUNS=300 npx vitest run test/fuzz/lsp.fuzz.test.ts` (build the server first).
+
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { ResponseError } from 'vscode-jsonrpc/node.js';
+import type { Diagnostic, Position, Range, TextEdit } from 'vscode-languageserver-protocol';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspClient, PUSH_CAPABILITIES, REPO, startClient, tempWorkspace, uriOf } from '../e2e/lsp/harness.js';
+
+const RUNS = Number(process.env['LSP_FUZZ_RUNS'] ?? 30);
+const MAX_EDITS = Number(process.env['LSP_FUZZ_EDITS'] ?? 15);
+const SEED = Number(process.env['FUZZ_SEED'] ?? 20261121);
+const EXAMPLES = path.join(REPO, 'examples');
+const BUILT = path.join(REPO, 'server/dist/server.js');
+
+/** JSON-RPC codes a request may legitimately end with. */
+const REQUEST_CANCELLED = -32800;
+const CONTENT_MODIFIED = -32801;
+const SERVER_CANCELLED = -32802;
+/** What `refuse()` uses for a rename the server declines (with a message for the user). */
+const INVALID_REQUEST = -32600;
+
+const FRAGMENTS = ['"', '"""', "'''", '[', ']', '{', '}', '=', ',', '.', '\n', '\n\n', '[pipe.', '[pipe.x]\n', '[concept.', 'type = "PipeLLM"\n', 'inputs = {', '$', '@', '{{', '}}', '{%', '->', '?', '#', ' ', 'Text', 'x_renamed', 'é', '😀'];
+
+type Step =
+  | { kind: 'insert'; at: number; text: string }
+  | { kind: 'delete'; at: number; length: number }
+  | { kind: 'replace'; at: number; length: number; text: string }
+  | { kind: 'completion' | 'hover' | 'definition' | 'rename' | 'formatting' | 'semanticTokens' | 'documentSymbol' | 'codeAction'; at: number; past: boolean; onWord: boolean }
+  | { kind: 'settle' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom(...FRAGMENTS) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 20 }), text: fc.constantFrom(...FRAGMENTS) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('completion' as const, 'hover' as const, 'definition' as const, 'rename' as const, 'formatting' as const, 'semanticTokens' as const, 'documentSymbol' as const, 'codeAction' as const),
+      at: fc.nat(),
+      // A character past the end of its line (allowed by LSP: it means the end of the line).
+      past: fc.boolean(),
+      // Half the time, inside a word (where a concept, a pipe or a variable may be).
+      onWord: fc.boolean(),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'settle' as const }) },
+);
+
+/** The documents edited, relative to the workspace; each has a twin under `fresh/` for the comparison. */
+const TARGETS = ['news/news.mthds', 'invoices/check.mthds', 'invoices/concepts.mthds', 'broken/broken.mthds'];
+
+type Comparable = { code: Diagnostic['code']; range: Range; message: string };
+const comparable = (ds: readonly Diagnostic[]): Comparable[] =>
+  ds
+    .map((d) => ({ code: d.code, range: d.range, message: d.message }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+describe.runIf(existsSync(BUILT))('fuzzing the language server over stdio', () => {
+  let client: LspClient;
+  let ws: string;
+  const originals = new Map<string, string>();
+  const baselines = new Map<string, Comparable[]>();
+
+  beforeAll(async () => {
+    const copies: Record<string, string> = {};
+    for (const name of ['news', 'invoices', 'broken']) {
+      copies[name] = path.join(EXAMPLES, name);
+      copies[`fresh/${name}`] = path.join(EXAMPLES, name);
+    }
+    ws = tempWorkspace({}, copies);
+    client = await startClient({ folders: [ws], capabilities: PUSH_CAPABILITIES });
+    await client.workspaceChecked();
+    // The baseline: each original text opened fresh, under a URI never used for editing.
+    for (const rel of TARGETS) {
+      const text = readFileSync(path.join(ws, rel), 'utf8');
+      originals.set(rel, text);
+      const fresh = uriOf(path.join(ws, 'fresh', rel));
+      const after = client.published.length;
+      client.open(fresh, text);
+      baselines.set(rel, comparable(await client.nextDiagnostics(fresh, () => true, after)));
+      client.close(fresh);
+    }
+    for (const rel of TARGETS) {
+      const uri = uriOf(path.join(ws, rel));
+      const after = client.published.length;
+      client.open(uri, originals.get(rel)!);
+      // The document itself, opened unchanged, agrees with its fresh twin.
+      expect(comparable(await client.nextDiagnostics(uri, () => true, after)), rel).toEqual(baselines.get(rel));
+    }
+  });
+
+  afterAll(async () => {
+    await client?.shutdown();
+  });
+
+  it(`survives ${RUNS} edit sequences of up to ${MAX_EDITS} steps (seed ${SEED})`, async () => {
+    let sequences = 0;
+    let edits = 0;
+    let requests = 0;
+    let refused = 0;
+    let cancelled = 0;
+    const answered = new Map<string, number>();
+    const started = performance.now();
+
+    const docOf = (uri: string): TextDocument => TextDocument.create(uri, 'mthds', 0, client.text(uri));
+    const positionOf = (doc: TextDocument, at: number, past: boolean, onWord: boolean): Position => {
+      const text = doc.getText();
+      const words = onWord ? [...text.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)] : [];
+      const word = words.length > 0 ? words[at % words.length]! : undefined;
+      const p = doc.positionAt(word ? word.index + (at % word[0].length) : at % (text.length + 1));
+      if (word) return p;
+      return past ? { line: p.line, character: p.character + 1000 } : p;
+    };
+
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...TARGETS), fc.array(step, { minLength: 1, maxLength: MAX_EDITS, size: 'max' }), async (rel, steps) => {
+        sequences += 1;
+        const uri = uriOf(path.join(ws, rel));
+        const pending: Array<Promise<void>> = [];
+        const log: string[] = [];
+        const failures: string[] = [];
+        const logsBefore = client.logs.length;
+
+        /** Sends a request without awaiting it; its outcome is checked at the end of the sequence. */
+        const request = (method: string, params: unknown, then?: (result: unknown) => void | Promise<void>): Promise<unknown> => {
+          requests += 1;
+          const sent = client.connection.sendRequest(method, params);
+          const what = `${method} ${JSON.stringify(params).slice(0, 300)}`;
+          pending.push(
+            sent.then(
+              async (result) => {
+                if (process.env['LSP_FUZZ_DEBUG'] && method.endsWith('/rename')) console.log('renamed', JSON.stringify(result).slice(0, 200));
+                if (result !== null && !(Array.isArray(result) && result.length === 0)) answered.set(method, (answered.get(method) ?? 0) + 1);
+                await then?.(result);
+              },
+              (error: unknown) => {
+                if (error instanceof ResponseError) {
+                  if (error.code === REQUEST_CANCELLED || error.code === CONTENT_MODIFIED || error.code === SERVER_CANCELLED) {
+                    cancelled += 1;
+                    return;
+                  }
+                  if (error.code === INVALID_REQUEST && method.endsWith('ename') && error.message.length > 0) {
+                    refused += 1;
+                    if (process.env['LSP_FUZZ_DEBUG']) console.log("refused", error.message);
+                    return;
+                  }
+                  failures.push(`${what} -> error ${error.code}: ${error.message}`);
+                } else failures.push(`${what} -> ${String(error)}`);
+              },
+            ),
+          );
+          return sent.catch(() => undefined);
+        };
+
+        for (const s of steps) {
+          const doc = docOf(uri);
+          const length = doc.getText().length;
+          const range = (at: number, n: number): Range => {
+            const start = at % (length + 1);
+            return { start: doc.positionAt(start), end: doc.positionAt(Math.min(length, start + n)) };
+          };
+          let edit: TextEdit | undefined;
+          switch (s.kind) {
+            case 'insert':
+              edit = { range: range(s.at, 0), newText: s.text };
+              break;
+            case 'delete':
+              edit = { range: range(s.at, s.length), newText: '' };
+              break;
+            case 'replace':
+              edit = { range: range(s.at, s.length), newText: s.text };
+              break;
+            case 'settle':
+              await Promise.all(pending);
+              continue;
+            default: {
+              const position = positionOf(doc, s.at, s.past, s.onWord);
+              const textDocument = { uri };
+              log.push(`${s.kind} at ${JSON.stringify(position)}`);
+              if (s.kind === 'completion') request('textDocument/completion', { textDocument, position });
+              else if (s.kind === 'hover') request('textDocument/hover', { textDocument, position });
+              else if (s.kind === 'definition') request('textDocument/definition', { textDocument, position });
+              else if (s.kind === 'formatting') request('textDocument/formatting', { textDocument, options: { tabSize: 2, insertSpaces: true } });
+              else if (s.kind === 'documentSymbol') request('textDocument/documentSymbol', { textDocument });
+              else if (s.kind === 'semanticTokens')
+                request('textDocument/semanticTokens/full', { textDocument }, (r) => {
+                  const data = (r as { data?: number[] } | null)?.data;
+                  if (data && data.length % 5 !== 0) failures.push(`semanticTokens: ${data.length} numbers, not a multiple of 5`);
+                });
+              else if (s.kind === 'codeAction') {
+                const diagnostics = client.diagnostics.get(uri)?.diagnostics ?? [];
+                request('textDocument/codeAction', { textDocument, range: range(0, length), context: { diagnostics } });
+              } else {
+                // prepareRename, then rename if the server agreed (as an editor does).
+                const newName = s.at % 2 === 0 ? 'x_renamed' : 'XRenamed';
+                void request('textDocument/prepareRename', { textDocument, position }).then((prepared) => {
+                  if (prepared) request('textDocument/rename', { textDocument, position, newName });
+                });
+              }
+              continue;
+            }
+          }
+          log.push(`edit ${JSON.stringify(edit)}`);
+          client.edit(uri, [edit]);
+          edits += 1;
+        }
+        // Wait for every answer (a rename is sent after its prepareRename is answered).
+        for (let i = 0; i < pending.length; i++) await pending[i];
+
+        // Undo: back to the original text in one full-range edit, then wait for the check of that version.
+        const after = client.published.length;
+        client.replaceAll(uri, originals.get(rel)!);
+        const version = client.version(uri);
+        await client.waitFor(() => client.published.slice(after).some((p) => p.uri === uri && p.version === version), `diagnostics of ${rel} v${version}`);
+        // A round trip: every publish sent with that check (other files of the tree) has arrived.
+        await client.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } });
+
+        expect(client.alive(), 'the server process exited').toBe(true);
+        const swallowed = client.logs.slice(logsBefore).filter((l) => /failed|\n\s+at /.test(l));
+        for (const l of swallowed) failures.push(`logged: ${l.slice(0, 1000)}`);
+        for (const other of TARGETS) {
+          const got = comparable(client.diagnostics.get(uriOf(path.join(ws, other)))?.diagnostics ?? []);
+          if (JSON.stringify(got) !== JSON.stringify(baselines.get(other)))
+            failures.push(`after undo in ${rel}, diagnostics of ${other} differ from a fresh open:\n  got ${JSON.stringify(got)}\n  want ${JSON.stringify(baselines.get(other))}\n  steps: ${log.join('\n    ')}`);
+        }
+        expect(failures).toEqual([]);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const nonEmpty = [...answered].map(([m, n]) => `${m.replace('textDocument/', '')} ${n}`).join(', ');
+    console.log(`lsp fuzz: ${sequences} sequences, ${edits} edits, ${requests} requests (${refused} renames refused, ${cancelled} cancelled; non-empty answers: ${nonEmpty}), seed ${SEED}, ${seconds} s`);
+    expect(client.alive()).toBe(true);
+  }, 600_000);
+});
