@@ -8,24 +8,16 @@
 // Latency is from the request to its answer, as the client sees it (p50, p95). Target: p95 < 10 ms.
 // The client announces completion list defaults as VS Code does (NO_ITEM_DEFAULTS=1: it does not).
 
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { pathToFileURL } from 'node:url';
+import { percentile, startServer } from './lspClient.mjs';
 import { generateTree } from './generate.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
 const PIPES = Number(process.env.PIPES ?? 2000);
 const BUNDLES = 20;
-
-function percentile(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 
 function positionAt(text, offset) {
   const before = text.slice(0, offset);
@@ -46,24 +38,9 @@ async function main() {
   const uri = pathToFileURL(file).href;
   let text = files[openName];
 
-  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  let ended;
-  const end = new Promise((r) => (ended = r));
-  connection.onNotification('$/progress', (p) => p.value?.kind === 'end' && ended());
-  connection.onNotification('textDocument/publishDiagnostics', () => undefined);
-  connection.onNotification('window/logMessage', () => undefined);
-  connection.onRequest('window/workDoneProgress/create', () => null);
-  connection.onRequest('client/registerCapability', () => null);
-  connection.listen();
-  await connection.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(dir).href,
-    workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
-    capabilities: { window: { workDoneProgress: true }, workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { completion: { completionItem: { snippetSupport: true }, ...(process.env.NO_ITEM_DEFAULTS ? {} : { completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } }) } } },
-  });
-  await connection.sendNotification('initialized', {});
-  await end;
+  const capabilities = { window: { workDoneProgress: true }, workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { completion: { completionItem: { snippetSupport: true }, ...(process.env.NO_ITEM_DEFAULTS ? {} : { completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } }) } } };
+  const { child, connection, checked } = await startServer(dir, { capabilities });
+  await checked;
   let version = 1;
   await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version, text } });
 

@@ -6,24 +6,16 @@
 //   the request includes the re-check of the whole tree it has to wait for (p50, p95).
 // Target: rename under 200 ms.
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { pathToFileURL } from 'node:url';
+import { percentile, startServer } from './lspClient.mjs';
 import { generateTree } from './generate.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
 const BUNDLES = Number(process.env.BUNDLES ?? 200);
 const PIPES_PER_BUNDLE = Number(process.env.PIPES ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 40);
-
-function percentile(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-rename-'));
 const files = generateTree(BUNDLES * PIPES_PER_BUNDLE, BUNDLES);
@@ -34,20 +26,7 @@ for (const [name, text] of Object.entries(files)) {
 }
 writeFileSync(path.join(dir, 'METHODS.toml'), '[package]\nname = "bench"\naddress = "github.com/example/bench"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
 
-const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-let ended;
-const workspaceChecked = new Promise((r) => (ended = r));
-connection.onNotification('$/progress', (p) => p.value?.kind === 'end' && ended());
-connection.onNotification('textDocument/publishDiagnostics', () => undefined);
-connection.onNotification('window/logMessage', () => undefined);
-connection.onRequest('window/workDoneProgress/create', () => null);
-connection.onRequest('client/registerCapability', () => null);
-connection.listen();
-await connection.sendRequest('initialize', {
-  processId: process.pid,
-  rootUri: pathToFileURL(dir).href,
-  workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'bench' }],
+const { child, connection, checked } = await startServer(dir, {
   capabilities: {
     window: { workDoneProgress: true },
     workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true, workspaceEdit: { documentChanges: true } },
@@ -55,8 +34,7 @@ await connection.sendRequest('initialize', {
   },
   initializationOptions: { diagnostics: { debounceMs: 0 } },
 });
-await connection.sendNotification('initialized', {});
-await workspaceChecked;
+await checked;
 
 const file = path.join(dir, 'concepts.mthds');
 const uri = pathToFileURL(file).href;

@@ -1,0 +1,38 @@
+// The language server over stdio for the benchmarks: start it on a folder, wait for its start-up
+// check of the workspace, stop it.
+
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
+
+export function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** Starts the server on `folder`; `checked` resolves when its start-up check has ended. */
+export async function startServer(folder, { capabilities, initializationOptions, onPublish = () => undefined } = {}) {
+  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  let ended;
+  const checked = new Promise((r) => (ended = r));
+  connection.onNotification('$/progress', (p) => p.value?.kind === 'end' && ended());
+  connection.onNotification('textDocument/publishDiagnostics', onPublish);
+  connection.onNotification('window/logMessage', () => undefined);
+  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(folder).href,
+    workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'bench' }],
+    capabilities,
+    initializationOptions,
+  });
+  await connection.sendNotification('initialized', {});
+  return { child, connection, checked };
+}
