@@ -534,15 +534,10 @@ export class Scanner {
       i++;
       if (!(i < b && isDigit(s.charCodeAt(i)))) return null;
       i++;
-      while (i < b) {
-        const d = s.charCodeAt(i);
-        if (isDigit(d)) i++;
-        else if (d === 95) {
-          if (!(i + 1 < b && isDigit(s.charCodeAt(i + 1)))) return null;
-          under = true;
-          i += 2;
-        } else break;
-      }
+      const end = digitRun(s, i, b);
+      if (end < 0) return null;
+      if (end !== i && s.slice(i, end).includes('_')) under = true;
+      i = end;
       isFloat = true;
     }
     if (i < b && (s.charCodeAt(i) | 32) === 101) {
@@ -550,15 +545,10 @@ export class Scanner {
       if (i < b && (s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45)) i++;
       if (!(i < b && isDigit(s.charCodeAt(i)))) return null;
       i++;
-      while (i < b) {
-        const d = s.charCodeAt(i);
-        if (isDigit(d)) i++;
-        else if (d === 95) {
-          if (!(i + 1 < b && isDigit(s.charCodeAt(i + 1)))) return null;
-          under = true;
-          i += 2;
-        } else break;
-      }
+      const end = digitRun(s, i, b);
+      if (end < 0) return null;
+      if (end !== i && s.slice(i, end).includes('_')) under = true;
+      i = end;
       isFloat = true;
     }
     if (i !== b) return null;
@@ -686,4 +676,20 @@ export class Scanner {
     }
     return { type: 'datetime', kind, value: s.slice(a, b), range: { start: a, end: b } };
   }
+}
+
+/**
+ * The end of a run of digits starting at `i` (before `b`), underscores allowed only between
+ * digits; -1 when an underscore is misplaced. The fraction and exponent of floats use it.
+ */
+function digitRun(s: string, i: number, b: number): number {
+  while (i < b) {
+    const d = s.charCodeAt(i);
+    if (isDigit(d)) i++;
+    else if (d === 95) {
+      if (!(i + 1 < b && isDigit(s.charCodeAt(i + 1)))) return -1;
+      i += 2;
+    } else break;
+  }
+  return i;
 }
