@@ -22,11 +22,35 @@ export interface MethodTree {
   symbols: Map<string, DomainSymbols>;
   /** The lock file (`methods.lock`) beside the manifest, when there is one. */
   lock?: { file: string; doc: TomlDocument };
+  /**
+   * Loaded dependency packages, by the prefix references use: the alias declared in
+   * `[dependencies]`, or the address of an address-qualified reference (`github.com/x/y->d.C`).
+   */
+  dependencies?: Map<string, DependencyPackage>;
+}
+
+/** A package this tree depends on, loaded (from a local path or the package store). */
+export interface DependencyPackage {
+  /** The alias, or the address for address-qualified references. */
+  prefix: string;
+  address?: string;
+  /** The version loaded (store packages). */
+  version?: string;
+  tree: MethodTree;
+}
+
+// The tree each bundle was last assembled into: a reference is resolved in the tree of the bundle
+// it is written in, so that a dependency's own references resolve in the dependency.
+const ownerTree = new WeakMap<Bundle, MethodTree>();
+
+function homeOf(tree: MethodTree, from: Bundle): MethodTree {
+  return ownerTree.get(from) ?? tree;
 }
 
 export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set()): MethodTree {
   const tree: MethodTree = { root, bundles, files, symbols: buildSymbols(bundles) };
   if (manifest) tree.manifest = manifest;
+  for (const bundle of bundles) ownerTree.set(bundle, tree);
   return tree;
 }
 
@@ -85,7 +109,13 @@ export type ConceptResolution =
 
 /** Resolves a concept reference from a bundle (language reference §3.5). */
 export function resolveConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): ConceptResolution {
-  if (ref.prefix !== undefined) return { kind: 'external', prefix: ref.prefix };
+  tree = homeOf(tree, from);
+  if (ref.prefix !== undefined) {
+    const dep = tree.dependencies?.get(ref.prefix);
+    if (!dep) return { kind: 'external', prefix: ref.prefix };
+    const decl = lookupIn(dep.tree, ref.domain, ref.code, (s) => s.concepts)?.[0];
+    return decl ? { kind: 'concept', decl } : { kind: 'unresolved' };
+  }
   if (ref.domain === 'native') {
     const native = getNative(ref.code);
     return native ? { kind: 'native', native } : { kind: 'unresolved' };
@@ -109,7 +139,13 @@ export type PipeResolution = { kind: 'pipe'; decl: PipeDecl } | { kind: 'externa
  * declaration wins so that navigation lands on the implementation.
  */
 export function resolvePipe(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): PipeResolution {
-  if (ref.prefix !== undefined) return { kind: 'external', prefix: ref.prefix };
+  tree = homeOf(tree, from);
+  if (ref.prefix !== undefined) {
+    const dep = tree.dependencies?.get(ref.prefix);
+    if (!dep) return { kind: 'external', prefix: ref.prefix };
+    const decls = lookupIn(dep.tree, ref.domain, ref.code, (s) => s.pipes);
+    return decls && decls.length > 0 ? { kind: 'pipe', decl: preferConcrete(decls) } : { kind: 'unresolved' };
+  }
   if (ref.domain === undefined) {
     const local = localPipes(from, ref.code);
     if (local && local.length > 0) return { kind: 'pipe', decl: preferConcrete(local) };
@@ -118,6 +154,57 @@ export function resolvePipe(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef,
   if (domain === undefined) return { kind: 'unresolved' };
   const decls = tree.symbols.get(domain)?.pipes.get(ref.code);
   return decls && decls.length > 0 ? { kind: 'pipe', decl: preferConcrete(decls) } : { kind: 'unresolved' };
+}
+
+/** A declaration of a dependency: `alias->domain.Code`, or `alias->Code` when one domain has it. */
+function lookupIn<T>(tree: MethodTree, domain: string | undefined, code: string, table: (s: DomainSymbols) => Map<string, T[]>): T[] | undefined {
+  if (domain !== undefined) {
+    const symbols = tree.symbols.get(domain);
+    return symbols ? table(symbols).get(code) : undefined;
+  }
+  const found = [...tree.symbols.values()].map((s) => table(s).get(code)).filter((d) => d !== undefined);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The dependency a prefix (alias or address) names, seen from a bundle. */
+export function resolveDependency(tree: MethodTree, from: Bundle, prefix: string): DependencyPackage | undefined {
+  return homeOf(tree, from).dependencies?.get(prefix);
+}
+
+export interface DependencyCandidate {
+  /** The qualified reference to write: `alias->domain.Code`. */
+  qualified: string;
+  dependency: DependencyPackage;
+}
+
+/**
+ * Where a bare code that does not resolve in its own package is declared among the loaded
+ * dependencies (pipes: only those the dependency makes public). Feeds method.ref_ambiguous and
+ * the suggestion to qualify a reference.
+ */
+export function findInDependencies(tree: MethodTree, from: Bundle, code: string, kind: 'concepts' | 'pipes'): DependencyCandidate[] {
+  const home = homeOf(tree, from);
+  const out: DependencyCandidate[] = [];
+  for (const [prefix, dep] of home.dependencies ?? []) {
+    if (prefix !== dep.prefix) continue;
+    for (const [domain, table] of dep.tree.symbols) {
+      if (!table[kind].has(code)) continue;
+      if (kind === 'pipes' && !isPublicPipe(dep.tree, domain, code)) continue;
+      out.push({ qualified: `${prefix}->${domain}.${code}`, dependency: dep });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether another package may call a pipe: exported in the manifest's `[exports]`, or a bundle's
+ * `main_pipe`; a package without a manifest or without `[exports]` keeps nothing private.
+ */
+export function isPublicPipe(tree: MethodTree, domain: string, code: string): boolean {
+  const manifest = tree.manifest;
+  if (!manifest || manifest.exports.length === 0) return true;
+  if (manifest.exports.some((e) => e.domain === domain && e.pipes.some((p) => p.value === code))) return true;
+  return tree.bundles.some((b) => b.domain?.value === domain && b.mainPipe?.value === code);
 }
 
 function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {

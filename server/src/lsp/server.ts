@@ -16,7 +16,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { isMethodFile } from '../workspace/scan.js';
 import { Session, type DiskChange } from '../workspace/session.js';
 import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
@@ -38,9 +38,10 @@ export const DOCUMENT_SELECTOR: DocumentSelector = [
   { language: LANGUAGE_ID },
   { scheme: 'file', pattern: '**/*.mthds' },
   { scheme: 'file', pattern: `**/${MANIFEST_FILE}` },
+  { scheme: 'file', pattern: `**/${LOCK_FILE}` },
 ];
 
-const WATCHED_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`];
+const WATCHED_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`, `**/${LOCK_FILE}`];
 
 /** Workspace folders of the initialize request: folders, else rootUri, else rootPath. */
 export function initialFolders(params: InitializeParams): string[] {

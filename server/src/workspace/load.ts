@@ -12,6 +12,7 @@ import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
 import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles } from './discover.js';
 import { readMethodFile } from './readText.js';
+import { attachDependencies, type DependencyOptions } from './dependencies.js';
 
 export interface TreePlan {
   root: string;
@@ -27,7 +28,8 @@ export interface PlanProblem {
   message: string;
 }
 
-function planPackage(root: string): TreePlan {
+/** The plan of a package folder: every file below it (nested packages excepted). */
+export function planPackage(root: string): TreePlan {
   const { files } = listTreeFiles(root);
   const plan: TreePlan = { root, bundleFiles: files.filter(isBundlePath), allFiles: files };
   const manifest = path.join(root, MANIFEST_FILE);
@@ -95,8 +97,11 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
   return { plans: [...plans.values()], problems };
 }
 
-/** Reads and builds a tree; faults of the files themselves come back as findings. */
-export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[] } {
+/**
+ * Reads and builds a tree; faults of the files themselves come back as findings. With
+ * `dependencies`, the packages it depends on are loaded too (their faults are findings as well).
+ */
+export function loadTree(plan: TreePlan, options: { dependencies?: DependencyOptions } = {}): { tree: MethodTree; findings: Finding[] } {
   const findings: Finding[] = [];
   const bundles: Bundle[] = [];
   const read = (file: string): string | undefined => {
@@ -128,6 +133,7 @@ export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[
     const text = read(lockFile);
     if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
   }
+  if (options.dependencies) findings.push(...attachDependencies(tree, options.dependencies));
   return { tree, findings };
 }
 

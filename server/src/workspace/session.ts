@@ -12,13 +12,15 @@ import { compareFindings, makeFinding, type Finding } from '../check/finding.js'
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
-import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { createTree, type MethodTree } from '../language/tree.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
+import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFiles } from './discover.js';
 import { relativeTo } from './load.js';
 import { readMethodFile } from './readText.js';
+import { attachDependencies, PackageCache } from './dependencies.js';
 import { isMethodFile, listFolderFiles, listMethodFiles } from './scan.js';
 import { isFilePath, isWithin, TreeLocator, type TreeId } from './treeLocator.js';
 
@@ -32,6 +34,8 @@ export interface SessionOptions {
    * client cannot tell about changes on disk (no file watcher); otherwise events are trusted.
    */
   validateDisk?: boolean;
+  /** Where dependency packages are looked up (default: see defaultPackagesDir). */
+  packagesDir?: string;
 }
 
 /** The latest check of one tree. */
@@ -53,6 +57,7 @@ interface ParsedFile {
   lineStarts: number[];
   bundle?: Bundle;
   manifest?: Manifest;
+  lock?: TomlDocument;
   /** A fault of the bytes on disk (not UTF-8, NUL byte), located in `text`. */
   fault?: { offset: number; message: string };
 }
@@ -78,10 +83,14 @@ export class Session {
   private readonly dirty = new Set<string>();
   private readonly results = new Map<string, TreeCheck>();
   private readonly validateDisk: boolean;
+  private readonly packagesDir: string | undefined;
+  /** Dependency packages read from disk, shared by the trees that use them. */
+  private readonly packages = new PackageCache();
 
   constructor(options: SessionOptions = {}) {
     this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
     this.validateDisk = options.validateDisk ?? false;
+    this.packagesDir = options.packagesDir;
   }
 
   // ---- documents -------------------------------------------------------------------------------
@@ -103,7 +112,7 @@ export class Session {
     this.trees.set(id.key, id);
     const listing = this.listings.get(id.key);
     // A file the listing does not know (created while no watcher told us): list again.
-    if (!wasOpen && listing && isFilePath(file) && !listing.bundles.includes(file) && listing.manifest !== file) this.listings.delete(id.key);
+    if (!wasOpen && listing && isFilePath(file) && !listing.bundles.includes(file) && listing.manifest !== file && path.basename(file) !== LOCK_FILE) this.listings.delete(id.key);
     this.dirty.add(id.key);
     return id;
   }
@@ -131,6 +140,13 @@ export class Session {
 
   /** A file changed on disk (a watcher told so). Returns true when the trees themselves changed. */
   diskChanged(file: string, change: DiskChange): boolean {
+    if (this.packages.forget(file)) this.markAllDirty();
+    if (path.basename(file) === LOCK_FILE) {
+      if (!this.open.has(file)) this.parsed.delete(file);
+      const id = this.locator.locate(file);
+      if (this.trees.has(id.key)) this.dirty.add(id.key);
+      return false;
+    }
     if (!isMethodFile(file)) return false;
     if (!this.open.has(file)) this.parsed.delete(file);
     if (path.basename(file) === MANIFEST_FILE && change !== 'changed') {
@@ -254,6 +270,8 @@ export class Session {
       if (!isFilePath(file) || this.locator.locate(file).key !== id.key) continue;
       if (path.basename(file) === MANIFEST_FILE) {
         if (path.dirname(file) === id.root) manifest = file;
+      } else if (path.basename(file) === LOCK_FILE) {
+        continue;
       } else if (!bundles.includes(file)) {
         // Any other open document the session was given is a bundle (its language says so).
         bundles.push(file);
@@ -286,6 +304,19 @@ export class Session {
       }
     }
     const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names);
+    if (manifestFile !== undefined && manifest) {
+      // The lock file beside the manifest (its buffer when open), checked with the tree.
+      const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);
+      const lock = this.open.has(lockFile) || existsSync(lockFile) ? this.load(lockFile, 'lock', id, extra) : undefined;
+      if (lock?.lock) {
+        tree.lock = { file: lockFile, doc: lock.lock };
+        findings.set(lockFile, []);
+      }
+    }
+    if (id.kind !== 'single') {
+      const options = { cache: this.packages, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) };
+      extra.push(...attachDependencies(tree, options));
+    }
     let all: Finding[];
     try {
       all = checkTree(tree);
@@ -374,7 +405,7 @@ export class Session {
   }
 
   /** Parses (or reuses) one file; undefined when it is gone from disk. Faults become findings. */
-  private load(file: FileId, kind: 'bundle' | 'manifest', id: TreeId, out: Finding[]): ParsedFile | undefined {
+  private load(file: FileId, kind: FileKind, id: TreeId, out: Finding[]): ParsedFile | undefined {
     const buffer = this.open.get(file);
     let cached = this.parsed.get(file);
     if (buffer !== undefined) {
@@ -411,12 +442,15 @@ export class Session {
   }
 }
 
-function parse(file: FileId, text: string, stamp: string, kind: 'bundle' | 'manifest'): ParsedFile {
+type FileKind = 'bundle' | 'manifest' | 'lock';
+
+function parse(file: FileId, text: string, stamp: string, kind: FileKind): ParsedFile {
   try {
     const doc = parseToml(text);
     const parsed: ParsedFile = { text, stamp, lineStarts: doc.lineStarts };
     if (kind === 'bundle') parsed.bundle = buildBundle(file, doc);
-    else parsed.manifest = buildManifest(file, doc);
+    else if (kind === 'manifest') parsed.manifest = buildManifest(file, doc);
+    else parsed.lock = doc;
     return parsed;
   } catch (error) {
     // The syntax layer never throws by contract; should it ever, the editor gets a finding, not a crash.

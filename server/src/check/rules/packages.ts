@@ -6,7 +6,7 @@ import path from 'node:path';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, PipeRefSite } from '../../language/model.js';
 import { isExported } from '../../language/manifest.js';
-import { resolvePipe } from '../../language/tree.js';
+import { isPublicPipe, resolveDependency, resolvePipe } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LString, LValue } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
@@ -29,8 +29,10 @@ export function checkPackageReferences(ctx: CheckContext, bundle: Bundle): void 
     for (const input of pipe.inputs) if (input.ref?.ref?.prefix) checkPrefix(input.ref.ref.prefix, input.ref.node, input.ref.ref.refStart);
     if (pipe.output?.ref?.prefix) checkPrefix(pipe.output.ref.prefix, pipe.output.node, pipe.output.ref.refStart);
     for (const site of pipe.pipeRefs) {
-      if (site.ref?.prefix) checkPrefix(site.ref.prefix, site.node, site.ref.refStart);
-      else checkExport(ctx, bundle, site);
+      if (site.ref?.prefix) {
+        checkPrefix(site.ref.prefix, site.node, site.ref.refStart);
+        checkDependencyExport(ctx, bundle, site);
+      } else checkExport(ctx, bundle, site);
     }
     checkTemplateFile(ctx, bundle, getEntry(pipe.table, 'template_file')?.value);
   }
@@ -52,6 +54,18 @@ function checkExport(ctx: CheckContext, bundle: Bundle, site: PipeRefSite): void
   if (isMain || isExported(manifest, domain, target.decl.code)) return;
   const range = stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd);
   ctx.out.push(makeFinding('method.pipe_not_exported', { pipe: `${domain}.${target.decl.code}`, package: manifest.name?.value ?? path.basename(ctx.tree.root) }, bundle.file, range));
+}
+
+/** A pipe of another package must be public there: exported, or a bundle's main_pipe. */
+function checkDependencyExport(ctx: CheckContext, bundle: Bundle, site: PipeRefSite): void {
+  if (!site.ref?.prefix) return;
+  const dep = resolveDependency(ctx.tree, bundle, site.ref.prefix);
+  const target = dep ? resolvePipe(ctx.tree, bundle, site.ref) : undefined;
+  if (!dep || target?.kind !== 'pipe') return;
+  const domain = target.decl.bundle.domain?.value ?? '';
+  if (isPublicPipe(dep.tree, domain, target.decl.code)) return;
+  const range = stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd);
+  ctx.out.push(makeFinding('method.pipe_not_exported', { pipe: `${domain}.${target.decl.code}`, package: dep.address ?? dep.prefix }, bundle.file, range));
 }
 
 /** A file reference: relative, forward slashes, inside the tree, and one of its files. */

@@ -5,12 +5,18 @@ import type { Bundle, ConceptRefSite, PipeRefSite } from '../../language/model.j
 import { formatRef, isConceptCode } from '../../language/references.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import { NATIVE_CONCEPTS, RETIRED_NATIVES } from '../../language/spec/natives.js';
-import { resolveConcept, resolvePipe, visibleConceptCodes, visiblePipeCodes } from '../../language/tree.js';
+import { findInDependencies, resolveConcept, resolvePipe, visibleConceptCodes, visiblePipeCodes, type MethodTree, resolveDependency } from '../../language/tree.js';
 import { suggest } from '../../util/suggest.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding, replaceFix, type Fix } from '../finding.js';
+import type { Range } from '../../syntax/types.js';
 
 export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
+  // A bare code found in several dependencies (and not at home): the author must say which.
+  const reportAmbiguous = (written: string, candidates: string[], range: Range): void => {
+    const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, range, c));
+    ctx.out.push(makeFinding('method.ref_ambiguous', { ref: written, candidates }, bundle.file, range, { alternatives: fixes }));
+  };
   const conceptCandidates = (): string[] => [...NATIVE_CONCEPTS.map((c) => c.code), ...visibleConceptCodes(ctx.tree, bundle)];
   let conceptPool: string[] | undefined;
   const checkConcept = (site: ConceptRefSite | undefined): void => {
@@ -18,11 +24,14 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const ref = site.ref;
     const resolution = isConceptCode(ref.code) ? resolveConcept(ctx.tree, bundle, ref) : { kind: 'unresolved' as const };
     if (resolution.kind !== 'unresolved') return;
-    conceptPool ??= conceptCandidates();
     const written = formatRef(ref);
-    const replacement = ref.prefix === undefined && ref.domain === undefined ? RETIRED_NATIVES[ref.code] : undefined;
-    const suggestions = replacement ? [replacement, ...suggest(written, conceptPool).filter((s) => s !== replacement)] : suggest(written, conceptPool);
     const range = stringSliceRange(site.node, ref.refStart, ref.refEnd);
+    const elsewhere = ref.prefix === undefined && ref.domain === undefined ? findInDependencies(ctx.tree, bundle, ref.code, 'concepts').map((c) => c.qualified) : [];
+    if (elsewhere.length > 1) return reportAmbiguous(written, elsewhere, range);
+    conceptPool ??= conceptCandidates();
+    const pool = ref.prefix !== undefined ? dependencyCodes(ctx.tree, bundle, ref.prefix, 'concepts') : conceptPool;
+    const replacement = (ref.prefix === undefined && ref.domain === undefined ? RETIRED_NATIVES[ref.code] : undefined) ?? elsewhere[0];
+    const suggestions = replacement ? [replacement, ...suggest(written, pool).filter((s) => s !== replacement)] : suggest(written, pool);
     const fixes = suggestions.map((s) => replaceFix(`Replace with \`${s}\``, bundle.file, range, s));
     ctx.out.push(makeFinding('method.concept_unresolved', { concept: written, suggestions }, bundle.file, range, withFixes(fixes)));
   };
@@ -38,10 +47,13 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
   const checkPipe = (owner: string, site: PipeRefSite): void => {
     if (site.special || !site.ref) return;
     if (resolvePipe(ctx.tree, bundle, site.ref).kind !== 'unresolved') return;
-    pipePool ??= visiblePipeCodes(ctx.tree, bundle);
     const written = formatRef(site.ref);
-    const candidates = suggest(written, pipePool);
     const range = stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd);
+    const elsewhere = site.ref.prefix === undefined && site.ref.domain === undefined ? findInDependencies(ctx.tree, bundle, site.ref.code, 'pipes').map((c) => c.qualified) : [];
+    if (elsewhere.length > 1) return reportAmbiguous(written, elsewhere, range);
+    pipePool ??= visiblePipeCodes(ctx.tree, bundle);
+    const pool = site.ref.prefix !== undefined ? dependencyCodes(ctx.tree, bundle, site.ref.prefix, 'pipes') : pipePool;
+    const candidates = elsewhere.length === 1 ? [elsewhere[0]!, ...suggest(written, pool)] : suggest(written, pool);
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, range, c));
     ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: owner, missing: written, candidates }, bundle.file, range, withFixes(fixes)));
   };
@@ -57,6 +69,13 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, main.range, JSON.stringify(c)));
     ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: main.value, missing: main.value, candidates }, bundle.file, main.range, withFixes(fixes)));
   }
+}
+
+/** The codes of a loaded dependency, qualified the way a reference through it is written. */
+function dependencyCodes(tree: MethodTree, from: Bundle, prefix: string, kind: 'concepts' | 'pipes'): string[] {
+  const dep = resolveDependency(tree, from, prefix);
+  if (!dep) return [];
+  return [...dep.tree.symbols].flatMap(([domain, table]) => [...table[kind].keys()].map((code) => `${prefix}->${domain}.${code}`));
 }
 
 function withFixes(fixes: Fix[]): { fix?: Fix; alternatives?: Fix[] } {

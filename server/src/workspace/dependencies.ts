@@ -1,0 +1,302 @@
+// Dependency packages of a method tree, loaded from disk: local `path` dependencies, and
+// packages of the package store (`{store}/{address}/{version}/`, the layout the MTHDS package
+// tools install into, so packages installed by them are found here). Nothing is ever fetched:
+// a package that is not on disk is missing. Remote dependencies are transitive and selected by
+// Minimum Version Selection over every constraint met on the way; a package reached again while
+// it is being resolved is a cycle. Local paths are not transitive.
+//
+// Faults become findings on the manifest's dependency entry (or on the reference that names an
+// address): method.dependency_missing (not_found, no_matching_version, cycle) and
+// method.dependency_invalid (a file of the dependency that is not UTF-8 or does not parse).
+
+import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { stringSliceRange } from '../language/buildBundle.js';
+import type { DependencyDecl, Manifest } from '../language/manifest.js';
+import type { Bundle } from '../language/model.js';
+import type { DependencyPackage, MethodTree } from '../language/tree.js';
+import { newestVersion, selectMinimumVersion } from '../language/versions.js';
+import { makeFinding, type Finding } from '../check/finding.js';
+import type { LString, Range } from '../syntax/types.js';
+import { isDirectory } from './discover.js';
+import { loadTree, planPackage } from './load.js';
+
+export interface DependencyOptions {
+  /** The package store; default `$MTHDS_PACKAGES_DIR`, else `~/.mthds/packages`. */
+  packagesDir?: string;
+  /**
+   * Whether `path` dependencies may be read. A runner checking the files of a request sets false:
+   * it reads nothing outside the request but its own package store.
+   */
+  localPaths?: boolean;
+  /** Packages already read (the language server keeps one across checks). */
+  cache?: PackageCache;
+}
+
+export function defaultPackagesDir(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env['MTHDS_PACKAGES_DIR'];
+  return fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(homedir(), '.mthds', 'packages');
+}
+
+/**
+ * The store folder of an address, or undefined when the address could leave the store
+ * (`..`, `.`, empty or absolute segments, backslashes): addresses come from files under check.
+ */
+export function storeFolder(store: string, address: string): string | undefined {
+  if (address.includes('\\') || address.includes('\0')) return undefined;
+  const segments = address.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
+  return path.join(store, ...segments);
+}
+
+/** Installed versions of an address: the sub-folders of its store folder. */
+function installedVersions(store: string, address: string): string[] {
+  const folder = storeFolder(store, address);
+  if (!folder) return [];
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+interface Loaded {
+  tree: MethodTree;
+  /** Files of the package that are not UTF-8 or do not parse, with the first fault of each. */
+  faults: { file: string; message: string }[];
+}
+
+/** Packages read from disk, by folder; a change on disk below a folder forgets it. */
+export class PackageCache {
+  private readonly byDir = new Map<string, Loaded>();
+
+  get(dir: string): Loaded | undefined {
+    return this.byDir.get(dir);
+  }
+
+  set(dir: string, loaded: Loaded): void {
+    this.byDir.set(dir, loaded);
+  }
+
+  /** Forgets the packages holding `file`; true when there was one. */
+  forget(file: string): boolean {
+    let found = false;
+    for (const dir of this.byDir.keys()) {
+      if (file === dir || file.startsWith(dir + path.sep)) {
+        this.byDir.delete(dir);
+        found = true;
+      }
+    }
+    return found;
+  }
+}
+
+/** Loads a package folder as a tree, the way the command line loads one. */
+function loadPackage(dir: string, cache: PackageCache): Loaded {
+  const cached = cache.get(dir);
+  if (cached) return cached;
+  const { tree, findings } = loadTree(planPackage(dir));
+  const faults: Loaded['faults'] = [];
+  const seen = new Set<string>();
+  for (const f of findings) {
+    if (seen.has(f.file)) continue;
+    seen.add(f.file);
+    faults.push({ file: f.file, message: f.message });
+  }
+  const docs = [...tree.bundles.map((b) => ({ file: b.file, doc: b.doc })), ...(tree.manifest ? [{ file: tree.manifest.file, doc: tree.manifest.doc }] : [])];
+  for (const { file, doc } of docs) {
+    const first = doc.errors[0];
+    if (first && !seen.has(file)) {
+      seen.add(file);
+      faults.push({ file, message: first.message });
+    }
+  }
+  const loaded = { tree, faults };
+  cache.set(dir, loaded);
+  return loaded;
+}
+
+/**
+ * Loads the dependencies of a tree and attaches them (`tree.dependencies`); returns the findings
+ * of the dependencies that cannot be loaded. A tree without a manifest may still name installed
+ * packages by address.
+ */
+export function attachDependencies(tree: MethodTree, options: DependencyOptions = {}): Finding[] {
+  const store = options.packagesDir ?? defaultPackagesDir();
+  const cache = options.cache ?? new PackageCache();
+  const out: Finding[] = [];
+  const deps = new Map<string, DependencyPackage>();
+  const manifest = tree.manifest;
+
+  const addLoaded = (prefix: string, loaded: Loaded, decl: { address?: string; version?: string }, anchor: { file: string; range: Range }): void => {
+    const dep: DependencyPackage = { prefix, tree: loaded.tree };
+    if (decl.address !== undefined) dep.address = decl.address;
+    if (decl.version !== undefined) dep.version = decl.version;
+    deps.set(prefix, dep);
+    for (const fault of loaded.faults) {
+      const f = makeFinding('method.dependency_invalid', { package: decl.address ?? prefix, finding: `${path.relative(loaded.tree.root, fault.file).split(path.sep).join('/')}: ${fault.message}` }, anchor.file, anchor.range, {
+        related: [{ file: fault.file, range: { start: 0, end: 0 }, message: 'the file of the dependency' }],
+      });
+      out.push(f);
+    }
+  };
+
+  if (manifest) {
+    const manifestDir = path.dirname(manifest.file);
+    const remote: DependencyDecl[] = [];
+    for (const decl of manifest.dependencies) {
+      if (decl.path) {
+        if (options.localPaths === false) {
+          const f = makeFinding('method.dependency_missing', { kind: 'package', name: decl.alias, reason: 'not_found' }, manifest.file, decl.path.range);
+          f.message = `${f.message} (a runner reads no local path; install the package in its store instead)`;
+          out.push(f);
+          continue;
+        }
+        const dir = path.resolve(manifestDir, decl.path.value);
+        if (!isDirectory(dir)) {
+          const f = makeFinding('method.dependency_missing', { kind: 'package', name: decl.alias, reason: 'not_found' }, manifest.file, decl.path.range);
+          f.message = `${f.message} (no folder ${decl.path.value} beside the manifest)`;
+          out.push(f);
+          continue;
+        }
+        addLoaded(decl.alias, loadPackage(dir, cache), { ...(decl.address ? { address: decl.address.value } : {}) }, { file: manifest.file, range: decl.aliasRange });
+      } else if (decl.address && decl.version) remote.push(decl);
+    }
+    const selected = selectRemote(manifest, remote, store, cache, out);
+    for (const decl of remote) {
+      const version = selected.get(decl.address!.value);
+      if (version === undefined) continue;
+      const dir = path.join(storeFolder(store, decl.address!.value)!, version);
+      addLoaded(decl.alias, loadPackage(dir, cache), { address: decl.address!.value, version }, { file: manifest.file, range: decl.aliasRange });
+    }
+  }
+
+  // Address-qualified references name a package without an alias: a declared dependency of that
+  // address, else the newest installed version.
+  const declaredByAddress = new Map([...deps.values()].filter((d) => d.address !== undefined).map((d) => [d.address!, d]));
+  for (const site of addressSites(tree.bundles)) {
+    if (deps.has(site.address)) continue;
+    const declared = declaredByAddress.get(site.address);
+    if (declared) {
+      deps.set(site.address, { ...declared, prefix: site.address });
+      continue;
+    }
+    const folder = storeFolder(store, site.address);
+    const version = folder ? newestVersion(installedVersions(store, site.address)) : undefined;
+    if (folder && version !== undefined) {
+      addLoaded(site.address, loadPackage(path.join(folder, version), cache), { address: site.address, version }, { file: site.bundle.file, range: site.range });
+      continue;
+    }
+    deps.set(site.address, { prefix: site.address, address: site.address, tree: MISSING });
+    const f = makeFinding('method.dependency_missing', { kind: 'package', name: site.address, reason: 'not_found' }, site.bundle.file, site.range);
+    f.message = `${f.message} (not installed in the package store ${store})`;
+    out.push(f);
+  }
+  for (const [prefix, dep] of deps) if (dep.tree === MISSING) deps.delete(prefix);
+  if (deps.size > 0) tree.dependencies = deps;
+  return out;
+}
+
+// A placeholder while collecting address sites, so that each missing address is reported once.
+const MISSING: MethodTree = { root: '', bundles: [], files: new Set(), symbols: new Map() };
+
+/**
+ * Minimum Version Selection over the remote dependency graph. Selections are recomputed from the
+ * root until they stop changing, so that constraints of a version no longer selected drop out.
+ */
+function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], store: string, cache: PackageCache, out: Finding[]): Map<string, string> {
+  const selection = new Map<string, string>();
+  const failed = new Map<string, { reason: 'not_found' | 'no_matching_version' | 'cycle'; via: DependencyDecl; address: string }>();
+  const own = manifest.address?.value;
+  for (let round = 0; round < 32; round++) {
+    const constraints = new Map<string, string[]>();
+    const via = new Map<string, DependencyDecl>();
+    failed.clear();
+    const visit = (address: string, constraint: string, root: DependencyDecl, stack: readonly string[]): void => {
+      if (stack.includes(address)) {
+        if (!failed.has(root.alias)) failed.set(root.alias, { reason: 'cycle', via: root, address });
+        return;
+      }
+      const list = constraints.get(address) ?? [];
+      list.push(constraint);
+      constraints.set(address, list);
+      if (!via.has(address)) via.set(address, root);
+      const version = selection.get(address);
+      if (version === undefined) return;
+      const sub = loadPackage(path.join(storeFolder(store, address)!, version), cache).tree.manifest;
+      for (const d of sub?.dependencies ?? []) {
+        if (d.path || !d.address || !d.version) continue;
+        visit(d.address.value, d.version.value, root, [...stack, address]);
+      }
+    };
+    for (const decl of roots) visit(decl.address!.value, decl.version!.value, decl, own !== undefined ? [own] : []);
+    const next = new Map<string, string>();
+    for (const [address, list] of constraints) {
+      const root = via.get(address)!;
+      const versions = storeFolder(store, address) ? installedVersions(store, address) : [];
+      if (versions.length === 0) {
+        if (!failed.has(root.alias)) failed.set(root.alias, { reason: 'not_found', via: root, address });
+        continue;
+      }
+      const version = selectMinimumVersion(versions, list);
+      if (version === undefined) {
+        if (!failed.has(root.alias)) failed.set(root.alias, { reason: 'no_matching_version', via: root, address });
+        continue;
+      }
+      next.set(address, version);
+    }
+    const stable = next.size === selection.size && [...next].every(([a, v]) => selection.get(a) === v);
+    selection.clear();
+    for (const [a, v] of next) selection.set(a, v);
+    if (stable) break;
+  }
+  for (const { reason, via, address } of failed.values()) {
+    const direct = address === via.address!.value;
+    const range = reason === 'no_matching_version' && direct ? via.version!.range : via.aliasRange;
+    const f = makeFinding('method.dependency_missing', { kind: 'package', name: address, reason }, manifest.file, range);
+    const why =
+      reason === 'not_found'
+        ? `not installed in the package store ${store}`
+        : reason === 'no_matching_version'
+          ? `installed versions: ${installedVersions(store, address).join(', ') || 'none'}`
+          : `${address} depends on itself through ${via.alias}`;
+    f.message = `${f.message} (${direct ? why : `needed by ${via.alias}: ${why}`})`;
+    out.push(f);
+    // A dependency whose graph failed is not loaded: its references stay unresolved, not wrong.
+    selection.delete(via.address!.value);
+  }
+  return selection;
+}
+
+interface AddressSite {
+  address: string;
+  bundle: Bundle;
+  range: Range;
+}
+
+/** The first reference naming each package address (`github.com/x/y->domain.Code`), per bundle. */
+function addressSites(bundles: readonly Bundle[]): AddressSite[] {
+  const out: AddressSite[] = [];
+  for (const bundle of bundles) {
+    const seen = new Set<string>();
+    const add = (prefix: string | undefined, node: LString, start: number): void => {
+      if (prefix === undefined || !prefix.includes('/') || seen.has(prefix)) return;
+      seen.add(prefix);
+      out.push({ address: prefix, bundle, range: stringSliceRange(node, start, start + prefix.length) });
+    };
+    for (const pipe of bundle.pipes) {
+      for (const input of pipe.inputs) if (input.ref?.ref) add(input.ref.ref.prefix, input.ref.node, input.ref.ref.refStart);
+      if (pipe.output?.ref) add(pipe.output.ref.prefix, pipe.output.node, pipe.output.ref.refStart);
+      for (const site of pipe.pipeRefs) if (site.ref) add(site.ref.prefix, site.node, site.ref.refStart);
+    }
+    for (const concept of bundle.concepts) {
+      for (const site of [concept.refines, ...(concept.structure ?? []).flatMap((f) => [f.conceptRef, f.itemConceptRef])]) {
+        if (site?.ref) add(site.ref.prefix, site.node, site.ref.refStart);
+      }
+    }
+  }
+  return out;
+}
