@@ -9,7 +9,7 @@
 import type { Bundle, ConceptDecl, StructureField } from './model.js';
 import { parseConceptRef, type ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
-import { resolveConcept, type MethodTree } from './tree.js';
+import { resolveConcept, treeOfBundle, type MethodTree } from './tree.js';
 import { toPlainValue } from '../syntax/values.js';
 
 export type ShapeFieldType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept' | 'choices';
@@ -77,7 +77,7 @@ export class ConceptCatalog {
       if (!r.ok) return undefined;
       parsed = r.value;
     } else parsed = ref;
-    if (parsed.prefix !== undefined) return undefined;
+    if (parsed.prefix !== undefined && !from) return parsed.domain !== undefined ? this.byRef(`${parsed.prefix}->${parsed.domain}.${parsed.code}`) : undefined;
     if (!from) {
       // Without a bundle, a bare code is a native or the only concept of that code in the tree.
       if (parsed.domain !== undefined) return this.byRef(`${parsed.domain}.${parsed.code}`);
@@ -91,10 +91,15 @@ export class ConceptCatalog {
     return undefined;
   }
 
-  /** A canonical reference (`native.Text`, `domain.Code`). */
+  /** A canonical reference (`native.Text`, `domain.Code`, `package->domain.Code`). */
   byRef(ref: string): ConceptInfo | undefined {
     const cached = this.byRefCache.get(ref);
     if (cached !== undefined) return cached ?? undefined;
+    const arrow = ref.indexOf('->');
+    if (arrow >= 0) {
+      const decl = this.dependencyConcept(ref.slice(0, arrow), ref.slice(arrow + 2));
+      return decl ? this.fromDecl(decl) : undefined;
+    }
     const dot = ref.lastIndexOf('.');
     if (dot <= 0) return undefined;
     const domain = ref.slice(0, dot);
@@ -116,10 +121,33 @@ export class ConceptCatalog {
     return tested.lineage.includes(wanted.ref);
   }
 
+  /** A concept of a dependency, by the package part of a canonical reference (address or alias). */
+  private dependencyConcept(pkg: string, qualified: string): ConceptDecl | undefined {
+    const dot = qualified.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    for (const dep of this.tree.dependencies?.values() ?? []) {
+      if (dep.prefix !== pkg && dep.address !== pkg && dep.tree.root !== pkg) continue;
+      const decl = dep.tree.symbols.get(qualified.slice(0, dot))?.concepts.get(qualified.slice(dot + 1))?.[0];
+      if (decl) return decl;
+    }
+    return undefined;
+  }
+
+  /**
+   * The canonical reference of a declaration: `domain.Code` in the catalog's own tree; in another
+   * package, qualified by that package (its address, else its folder), so that two packages'
+   * concepts of the same domain never meet.
+   */
+  private canonicalRef(decl: ConceptDecl, domain: string): string {
+    const owner = treeOfBundle(decl.bundle);
+    if (!owner || owner === this.tree) return `${domain}.${decl.code}`;
+    return `${owner.manifest?.address?.value ?? owner.root}->${domain}.${decl.code}`;
+  }
+
   private fromDecl(decl: ConceptDecl): ConceptInfo | undefined {
     const domain = decl.bundle.domain?.value;
     if (domain === undefined) return undefined;
-    const ref = `${domain}.${decl.code}`;
+    const ref = this.canonicalRef(decl, domain);
     const cached = this.byRefCache.get(ref);
     if (cached) return cached;
     // A refinement cycle is reported by the checks; here it ends the chain.
@@ -187,7 +215,7 @@ export class ConceptCatalog {
     if (resolution.kind === 'native') return `native.${resolution.native.code}`;
     if (resolution.kind === 'concept') {
       const domain = resolution.decl.bundle.domain?.value;
-      return domain === undefined ? undefined : `${domain}.${resolution.decl.code}`;
+      return domain === undefined ? undefined : this.canonicalRef(resolution.decl, domain);
     }
     return undefined;
   }

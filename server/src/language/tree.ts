@@ -43,6 +43,11 @@ export interface DependencyPackage {
 // it is written in, so that a dependency's own references resolve in the dependency.
 const ownerTree = new WeakMap<Bundle, MethodTree>();
 
+/** The tree a bundle was last assembled into. */
+export function treeOfBundle(bundle: Bundle): MethodTree | undefined {
+  return ownerTree.get(bundle);
+}
+
 function homeOf(tree: MethodTree, from: Bundle): MethodTree {
   return ownerTree.get(from) ?? tree;
 }

@@ -1,0 +1,88 @@
+// `mthds check` with dependency packages, as a process: the package store given by --packages or
+// by $MTHDS_PACKAGES_DIR, findings on METHODS.toml and on the references.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(__dirname, '../..');
+const BIN = path.join(REPO, 'server/bin/mthds.js');
+
+function mthds(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-cli-pkg-'));
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), content);
+  }
+  return dir;
+}
+
+const manifest = (name: string, address: string, version: string, extra = ''): string => `[package]\nname = "${name}"\naddress = "${address}"\nversion = "${version}"\ndescription = "d"\n${extra}`;
+
+const APP = `domain = "app"
+main_pipe = "run"
+
+[pipe.run]
+type = "PipeSequence"
+description = "Runs"
+inputs = { text = "Text" }
+output = "lib->scoring.Score"
+steps = [{ pipe = "lib->scoring.compute", result = "score" }]
+`;
+
+const SCORING = `domain = "scoring"
+
+[concept.Score]
+description = "A score"
+
+[pipe.compute]
+type = "PipeLLM"
+description = "Scores a text"
+inputs = { text = "Text" }
+output = "Score"
+prompt = "Score @text"
+`;
+
+function workspace(constraint: string): string {
+  return tempDir({
+    'app/METHODS.toml': manifest('app', 'github.com/acme/app', '1.0.0', `main_pipe = "run"\n\n[exports.app]\npipes = ["run"]\n\n[dependencies]\nlib = { address = "github.com/acme/scoring", version = "${constraint}" }\n`),
+    'app/main.mthds': APP,
+    'store/github.com/acme/scoring/1.0.0/METHODS.toml': manifest('scoring', 'github.com/acme/scoring', '1.0.0', '\n[exports.scoring]\npipes = ["compute"]\n'),
+    'store/github.com/acme/scoring/1.0.0/scoring.mthds': SCORING,
+  });
+}
+
+describe('mthds check with dependency packages', () => {
+  it('checks clean when the dependency is installed in the store named by --packages', () => {
+    const ws = workspace('^1.0.0');
+    const r = mthds(['check', path.join(ws, 'app'), '--packages', path.join(ws, 'store')]);
+    expect(r.stdout).toContain('No problems');
+    expect(r.status).toBe(0);
+  });
+
+  it('reports a version no installed package satisfies, on METHODS.toml, and exits 1', () => {
+    const ws = workspace('^2.0.0');
+    const r = mthds(['check', path.join(ws, 'app'), '--format', 'json'], { MTHDS_PACKAGES_DIR: path.join(ws, 'store') });
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as { findings: { code: string; file: string; line: number; column: number; params: Record<string, unknown> }[] };
+    const missing = out.findings.filter((f) => f.code === 'method.dependency_missing');
+    expect(missing).toHaveLength(1);
+    expect(missing[0]!.params).toEqual({ kind: 'package', name: 'github.com/acme/scoring', reason: 'no_matching_version' });
+    expect(missing[0]!.file.endsWith(path.join('app', 'METHODS.toml'))).toBe(true);
+    expect([missing[0]!.line, missing[0]!.column]).toEqual([12, 56]);
+  });
+
+  it('reports a package that is not installed', () => {
+    const ws = workspace('^1.0.0');
+    const r = mthds(['check', path.join(ws, 'app'), '--packages', path.join(ws, 'nowhere')]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/METHODS\.toml:12:1: error method\.dependency_missing /);
+  });
+});
