@@ -2,7 +2,7 @@
 // by $MTHDS_PACKAGES_DIR, findings on METHODS.toml and on the references.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,5 +84,25 @@ describe('mthds check with dependency packages', () => {
     const r = mthds(['check', path.join(ws, 'app'), '--packages', path.join(ws, 'nowhere')]);
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/METHODS\.toml:12:1: error method\.dependency_missing /);
+  });
+});
+
+describe('mthds check: package layout on disk', () => {
+  it('refuses a symbolic link inside a package and never reads through it', () => {
+    const ws = workspace('^1.0.0');
+    writeFileSync(path.join(ws, 'secret.mthds'), 'domain = "secret"\n[pipe.leak]\ntype = "Nope"\n');
+    symlinkSync(path.join(ws, 'secret.mthds'), path.join(ws, 'app', 'linked.mthds'));
+    const r = mthds(['check', path.join(ws, 'app'), '--packages', path.join(ws, 'store'), '--format', 'json']);
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout) as { findings: { code: string; file: string; params: Record<string, unknown> }[] };
+    expect(out.findings.map((f) => f.code)).toEqual(['method.package_invalid']);
+    expect(out.findings[0]!.params).toEqual({ reason: 'symlink', path: 'linked.mthds' });
+    expect(r.stdout).not.toContain('secret');
+  });
+
+  it('a package without links checks clean', () => {
+    const ws = workspace('^1.0.0');
+    const r = mthds(['check', path.join(ws, 'app'), '--packages', path.join(ws, 'store')]);
+    expect(r.status).toBe(0);
   });
 });

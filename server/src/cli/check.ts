@@ -4,7 +4,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkTree, hasErrors, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
-import { loadTree, planTrees } from '../workspace/load.js';
+import { loadTree, planTrees, type TreePlan } from '../workspace/load.js';
+import { treeFileReader } from '../workspace/treeFiles.js';
+import { checkEnvironment } from '../check/rules/functions.js';
+import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
+import { fixTrees } from './checkFix.js';
 import { toGithubAnnotations, toSarif } from './reportFormats.js';
 import { ConceptCatalog } from '../language/jsonSchema.js';
 import { dryRunTree } from '../runner/dryRun.js';
@@ -23,13 +27,13 @@ export interface LocatedFinding extends Finding {
 export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, 'no-dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, 'no-dry-run': { type: 'boolean' }, packages: { type: 'string' }, functions: { type: 'string', multiple: true }, fix: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     stderr.write(`mthds check: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write('Usage: mthds check [paths...] [--format text|json|sarif|github] [--no-dry-run]\n');
+    stdout.write('Usage: mthds check [paths...] [--format text|json|sarif|github] [--no-dry-run] [--packages DIR] [--functions FILE]... [--fix]\n');
     return 0;
   }
   const format = parsed.values.format;
@@ -42,14 +46,26 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   for (const p of problems) stderr.write(`mthds check: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
 
+  const packagesDir = parsed.values.packages;
+  const load = (plan: TreePlan): ReturnType<typeof loadTree> => loadTree(plan, { dependencies: packagesDir !== undefined ? { packagesDir: path.resolve(packagesDir) } : {} });
+  // The environment check (PipeFunc functions, requirements.txt) runs only with function modules.
+  let functions: FunctionRegistry | undefined;
+  if (parsed.values.functions && parsed.values.functions.length > 0) {
+    functions = await loadFunctionRegistry(parsed.values.functions.map((f) => path.resolve(f)));
+    for (const line of registryWarnings(functions)) stderr.write(`mthds check: warning: ${line}\n`);
+  }
+  const fixes = parsed.values.fix ? fixTrees(plans, (plan) => load(plan).tree) : undefined;
+  for (const f of fixes?.failures ?? []) stderr.write(`mthds check: ${display(f.file)}: not fixed, cannot be written (${f.message})\n`);
+
   const texts = new Map<string, string>();
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...(fixes?.conflicts ?? [])];
   let fileCount = 0;
   for (const plan of plans) {
-    const { tree, findings: fileFindings } = loadTree(plan);
+    const { tree, findings: fileFindings } = load(plan);
     for (const b of tree.bundles) texts.set(b.file, b.doc.text);
     if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
     const all = [...fileFindings, ...checkTree(tree)];
+    if (functions) all.push(...checkEnvironment(tree, functions.catalog, treeFileReader(tree, (file, text) => texts.set(file, text))));
     // The dry run, as /validate does it, once the static checks find no error.
     if (!parsed.values['no-dry-run'] && !hasErrors(all) && tree.bundles.length > 0) {
       all.push(...(await dryRunTree(tree, new ConceptCatalog(tree))).findings);
@@ -62,8 +78,17 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   located.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || a.code.localeCompare(b.code)));
   const errors = located.filter((f) => f.severity === 'error').length;
   const warnings = located.filter((f) => f.severity === 'warning').length;
+  const fixedLines = (fixes?.fixed ?? []).map((x) => `fixed ${display(x.file)}:${x.line}:${x.column}: ${x.code} ${x.title}`);
+  if (fixes) {
+    const fixedFiles = new Set(fixes.fixed.map((x) => x.file)).size;
+    fixedLines.push(fixes.fixed.length === 0 ? 'Nothing to fix.' : `Fixed ${fixes.fixed.length} problem${fixes.fixed.length === 1 ? '' : 's'} in ${fixedFiles} file${fixedFiles === 1 ? '' : 's'}.`);
+    // Machine formats keep stdout to their document: what was fixed goes to stderr.
+    if (format === 'sarif' || format === 'github') for (const line of fixedLines) stderr.write(`${line}\n`);
+    else if (format === 'text') for (const line of fixedLines) stdout.write(`${line}\n`);
+  }
   if (format === 'json') {
-    stdout.write(`${JSON.stringify({ files: fileCount, errors, warnings, findings: located.map((f) => toJson(f, texts)) }, null, 2)}\n`);
+    const fixed = fixes ? { fixed: fixes.fixed.map((x) => ({ ...x, file: display(x.file) })) } : {};
+    stdout.write(`${JSON.stringify({ files: fileCount, errors, warnings, ...fixed, findings: located.map((f) => toJson(f, texts)) }, null, 2)}\n`);
   } else if (format === 'sarif') {
     const position = (file: string, offset: number): { line: number; character: number } => offsetToPosition(computeLineStarts(texts.get(file) ?? ''), offset);
     stdout.write(`${JSON.stringify(toSarif(located, display, position), null, 2)}\n`);

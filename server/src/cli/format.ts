@@ -1,12 +1,16 @@
 // `mthds format [--check] [paths...]`: the editor's formatter for terminals and CI. Without
 // `--check`, files are rewritten in place; with it, nothing is written and the files that would
 // change are listed (exit 1). A file with syntax errors is never touched (reported, exit 2).
+// Files are written by the guarded writer: atomically, and never over a change made since the
+// read (reported as method.changed_concurrently, exit 2).
 
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatText, type FormatOptions } from '../format/index.js';
+import { renderDetail } from '../registry/detail.js';
 import { listMethodFiles } from '../workspace/scan.js';
+import { readSnapshot, writeGuarded, type FileSnapshot } from '../workspace/writeGuarded.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -70,8 +74,10 @@ export async function runFormat(args: string[], stdout: Writable, stderr: Writab
   let failed = files.problems;
   for (const file of files.list) {
     let text: string;
+    let snapshot: FileSnapshot;
     try {
-      text = readFileSync(file, 'utf8');
+      snapshot = readSnapshot(file);
+      text = snapshot.bytes.toString('utf8');
     } catch (error) {
       stderr.write(`mthds format: ${display(file)}: cannot read (${error instanceof Error ? error.message : String(error)})\n`);
       failed++;
@@ -87,8 +93,14 @@ export async function runFormat(args: string[], stdout: Writable, stderr: Writab
     changed++;
     if (check) stdout.write(`${display(file)}\n`);
     else {
-      writeFileSync(file, result.text);
-      stdout.write(`formatted ${display(file)}\n`);
+      // Never over a change made since the read: the file is left as the other writer made it.
+      const written = writeGuarded(snapshot, result.text);
+      if (written.status === 'written') stdout.write(`formatted ${display(file)}\n`);
+      else {
+        const why = written.status === 'changed' ? `error method.changed_concurrently ${renderDetail('method.changed_concurrently', {})}` : `cannot write (${written.message})`;
+        stderr.write(`mthds format: ${display(file)}: not formatted: ${why}\n`);
+        failed++;
+      }
     }
   }
   if (check && changed > 0) stderr.write(`${changed} file${changed === 1 ? '' : 's'} would be reformatted\n`);

@@ -13,10 +13,13 @@ Commands:
                        A folder means its method tree or trees; default: the current folder.
     --format text|json|sarif|github   Output format (default: text).
     --no-dry-run         Skip the dry run (run after the static checks find no error).
+    --functions FILE     A function module registering PipeFunc functions (repeatable); with it,
+                         the environment check runs (functions, requirements.txt).
+    --fix                Apply the safe fixes, then report what remains.
   format [paths...]    Format bundles and manifests in place (--check: list what would change).
   graph [paths...]     Print the method graph (--format mermaid|dot|json).
   serve                Serve the MTHDS runner protocol over HTTP.
-    --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE
+    --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE --functions FILE
 
 Options:
   -h, --help           Show this help.

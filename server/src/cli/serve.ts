@@ -2,6 +2,7 @@
 // stdout is the URL clients use (with `--port 0`, the port the system chose); logs go to stderr.
 // SIGINT / SIGTERM stop it gracefully: no new connections, requests in flight finish.
 
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, readConfigFile, startRunner, type RunnerOptions } from '../runner/index.js';
 
@@ -9,12 +10,13 @@ interface Writable {
   write(text: string): unknown;
 }
 
-export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE]
+export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE] [--functions FILE]...
 
 Serves the MTHDS runner protocol 0.6.0. The config file (JSON, or TOML when it ends in .toml)
 sets limits, bearer tokens, rate limits, callbacks and the model deck; MTHDS_RUNNER_TOKENS adds
 bearer tokens (comma-separated). Without a configured provider, every model is the deterministic
-mock. Prints the runner URL on the first line of stdout.`;
+mock. --functions (repeatable) adds a function module (an ES module registering the functions
+PipeFunc pipes call) to those of the config file. Prints the runner URL on the first line of stdout.`;
 
 export async function runServe(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
@@ -26,6 +28,7 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
         host: { type: 'string' },
         'base-path': { type: 'string' },
         config: { type: 'string' },
+        functions: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -54,6 +57,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   }
   if (parsed.values.host !== undefined) options.host = parsed.values.host;
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
+  // Function modules of the command line are relative to the working folder.
+  if (parsed.values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...parsed.values.functions.map((f) => path.resolve(f))];
   options.log = (line) => stderr.write(`${line}\n`);
 
   let runner;

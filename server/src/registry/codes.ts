@@ -1362,8 +1362,8 @@ const PIPE = [
     explanation:
       'The value a pipe produced fails its output concept. With a model, the prompt usually leaves the model too free or the concept is stricter than the task allows.',
   }),
-  // 422 / no / runtime: like request.unsupported, a form this runner never supports; the fix is
-  // another runner (one with a Python runtime), neither the caller's input nor the method.
+  // 422 / no / runtime: like request.unsupported, a form this runner does not support as configured;
+  // the fix is on the runner's side (function modules) or another runner, not the caller's input.
   problem({
     code: 'mthdsls.pipe.func_unsupported',
     title: 'PipeFunc not supported by this runner',
@@ -1371,11 +1371,11 @@ const PIPE = [
     retry: false,
     domain: 'runtime',
     params: [P.pipe, id('function', 'The function the pipe calls.')],
-    detail: 'The pipe {pipe} calls the Python function {function}, but this runner has no Python runtime.',
-    client: [step('upgrade', 'Run the method on a runner with a Python runtime, such as the reference runtime.')],
-    others: [step('contact_owner', 'The runner operator can enable a Python runtime, if the runner supports one.')],
+    detail: 'The pipe {pipe} calls the function {function}, but this runner has no function registry.',
+    client: [step('upgrade', 'Run the method on a runner that registers the function, such as the reference runtime or a runner started with function modules.')],
+    others: [step('contact_owner', 'The runner operator can register functions with function modules (functions in the runner configuration, or mthds serve --functions).')],
     explanation:
-      'The method uses a PipeFunc, which runs Python code, and this runner cannot execute Python. The method itself is valid.',
+      'The method uses a PipeFunc and this runner was started without function modules, so it has no function to call. The method itself is valid.',
   }),
   // 422 / no / method: the expression is part of the method; an empty result means it does not
   // cover every input it can meet.

@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse as parseTomlValue } from 'smol-toml';
 import { dryRun } from './dryRun.js';
 import type { DryRunHook } from './validate.js';
@@ -59,6 +60,8 @@ export interface RunnerConfig {
   base_path?: string;
   limits?: {
     max_body_bytes?: number;
+    /** Bytes of request bodies received at once by all requests together; past it: mthdsls.runtime.unavailable. */
+    max_body_bytes_in_flight?: number;
     /** Entries of mthds_contents or of files. */
     max_files?: number;
     max_file_bytes?: number;
@@ -86,6 +89,21 @@ export interface RunnerConfig {
     /** Answers larger than this are not kept (a replay then answers request.already_executed). */
     max_answer_bytes?: number;
   };
+  /**
+   * Addresses the runner contacts on a caller's behalf: URL inputs (Image and Document contents,
+   * checked when a run request arrives) and what a provider downloads for a run.
+   */
+  network?: {
+    /**
+     * Allow loopback, private, link-local and other non-public hosts (tests, local setups). Also
+     * allows them for callbacks. Default false.
+     */
+    allow_private?: boolean;
+    /** Largest file a run downloads from a URL input (bytes). */
+    download_max_bytes?: number;
+    /** Time allowed to one download. */
+    download_timeout_ms?: number;
+  };
   callbacks?: {
     /** Allow callback URLs on loopback, private and link-local hosts (tests, local setups). */
     allow_private?: boolean;
@@ -97,6 +115,11 @@ export interface RunnerConfig {
   models?: DeckConfig;
   /** Seed mixed into every mock value (runs stay reproducible for one seed). */
   mock_seed?: string;
+  /**
+   * Function modules (ES modules) registering the functions PipeFunc pipes call. Paths in a config
+   * file are relative to its folder; given programmatically, to the working folder.
+   */
+  functions?: string[];
 }
 
 /** Programmatic-only members (not in a config file). */
@@ -125,11 +148,21 @@ export interface ResolvedConfig {
   rateLimit?: { limit: number; windowSeconds: number };
   idempotency: { maxEntries: number; ttlSeconds: number; maxAnswerBytes: number };
   callbacks: { allowPrivate: boolean; timeoutMs: number; retries: number; secret?: string };
+  network: NetworkPolicy;
   models: DeckConfig;
   mockSeed: string;
+  /** Absolute paths of the function modules (empty: no function registry, PipeFunc refused). */
+  functions: string[];
   dryRun?: DryRunHook;
   log: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Where runs may reach on a caller's behalf (see network.ts). */
+export interface NetworkPolicy {
+  allowPrivate: boolean;
+  downloadMaxBytes: number;
+  downloadTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +174,7 @@ export class ConfigError extends Error {
 
 const DEFAULT_LIMITS = {
   max_body_bytes: 16 * 1024 * 1024,
+  max_body_bytes_in_flight: 256 * 1024 * 1024,
   max_files: 64,
   max_file_bytes: 1024 * 1024,
   max_json_depth: 64,
@@ -155,7 +189,10 @@ export function readConfigFile(file: string): RunnerConfig {
   const text = readFileSync(file, 'utf8');
   const value: unknown = file.endsWith('.toml') ? parseTomlValue(text) : JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError([`${file} does not hold a table`]);
-  return value as RunnerConfig;
+  const config = value as RunnerConfig;
+  // Function modules are named relative to the config file.
+  if (Array.isArray(config.functions)) config.functions = config.functions.map((f) => (typeof f === 'string' && f !== '' ? path.resolve(path.dirname(path.resolve(file)), f) : f));
+  return config;
 }
 
 function sha256Hex(s: string): Buffer {
@@ -191,6 +228,8 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     const v = positiveInt(options.limits?.[key], `limits.${key}`, problems);
     if (v !== undefined) limits[key] = v;
   }
+  if (options.limits?.max_body_bytes_in_flight === undefined) limits.max_body_bytes_in_flight = Math.max(limits.max_body_bytes_in_flight, limits.max_body_bytes);
+  else if (limits.max_body_bytes_in_flight < limits.max_body_bytes) problems.push('limits.max_body_bytes_in_flight must be at least limits.max_body_bytes');
 
   const tokens: ResolvedToken[] = [];
   for (const [i, t] of (options.auth?.tokens ?? []).entries()) {
@@ -242,8 +281,15 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     maxAnswerBytes: positiveInt(options.idempotency?.max_answer_bytes, 'idempotency.max_answer_bytes', problems, true) ?? 1024 * 1024,
   };
 
+  const network: NetworkPolicy = {
+    allowPrivate: options.network?.allow_private === true,
+    downloadMaxBytes: positiveInt(options.network?.download_max_bytes, 'network.download_max_bytes', problems) ?? 20 * 1024 * 1024,
+    downloadTimeoutMs: positiveInt(options.network?.download_timeout_ms, 'network.download_timeout_ms', problems) ?? 30_000,
+  };
+  if (options.network?.allow_private !== undefined && typeof options.network.allow_private !== 'boolean') problems.push('network.allow_private must be a boolean');
+
   const callbacks: ResolvedConfig['callbacks'] = {
-    allowPrivate: options.callbacks?.allow_private === true,
+    allowPrivate: options.callbacks?.allow_private === true || network.allowPrivate,
     timeoutMs: positiveInt(options.callbacks?.timeout_ms, 'callbacks.timeout_ms', problems) ?? 10_000,
     retries: positiveInt(options.callbacks?.retries, 'callbacks.retries', problems, true) ?? 2,
   };
@@ -268,6 +314,12 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     }
   }
 
+  const functions: string[] = [];
+  if (options.functions !== undefined) {
+    if (!Array.isArray(options.functions) || options.functions.some((f) => typeof f !== 'string' || f === '')) problems.push('functions must be a list of module paths');
+    else functions.push(...options.functions.map((f) => path.resolve(f)));
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   const resolved: ResolvedConfig = {
     host,
@@ -277,8 +329,10 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     tokens,
     idempotency,
     callbacks,
+    network,
     models,
     mockSeed: options.mock_seed ?? '',
+    functions,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
     env,
   };

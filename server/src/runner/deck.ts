@@ -8,7 +8,7 @@
 // the models of the runtime they were written for and the mock serves any of them.
 
 import { suggest } from '../util/suggest.js';
-import { MODEL_TYPES, type DeckConfig, type ModelType } from './config.js';
+import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './config.js';
 import { MockProvider } from './providers/mock.js';
 import { OpenAICompatibleProvider } from './providers/openaiCompatible.js';
 import type { DeckModel, Provider } from './providers/types.js';
@@ -30,12 +30,12 @@ export class ModelDeck {
   private readonly waterfalls: Record<string, string[]>;
   private readonly strict: boolean;
 
-  constructor(config: DeckConfig, env: Readonly<Record<string, string | undefined>>) {
+  constructor(config: DeckConfig, env: Readonly<Record<string, string | undefined>>, network?: NetworkPolicy) {
     this.aliases = { ...(config.aliases ?? {}) };
     this.waterfalls = { ...(config.waterfalls ?? {}) };
     this.strict = config.strict === true;
     for (const p of config.providers ?? []) {
-      this.providers.set(p.name, new OpenAICompatibleProvider(p, env));
+      this.providers.set(p.name, new OpenAICompatibleProvider(p, env, network));
       for (const m of p.models) this.add({ name: m.name, type: m.type, provider: p.name, modelId: m.model_id ?? m.name });
     }
     if (config.mock !== false) {

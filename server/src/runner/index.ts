@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveConfig, type RunnerOptions } from './config.js';
 import { Refusal } from './refusal.js';
+import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
 import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
@@ -13,6 +14,7 @@ import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
 export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
 export { FindingLocator, inputForm, pendingSignatures, validateContents, validateMethod, type DryRunHook, type DryRunInput, type DryRunOutcome, type InputForm, type ValidateOptions, type ValidationErrorItem, type ValidationVerdict } from './validate.js';
 export { loadMethod, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
+export { loadFunctionRegistry, type FunctionCallContext, type FunctionRegistry, type RegisteredFunction } from './functions.js';
 
 export interface RunningRunner {
   /** The base URL clients use: scheme, host, port and base path (e.g. http://127.0.0.1:8080/v1). */
@@ -27,12 +29,20 @@ export interface RunningRunner {
 
 export async function startRunner(options: RunnerOptions = {}): Promise<RunningRunner> {
   const config = resolveConfig(options);
-  const state = createState(config);
+  let functions: FunctionRegistry | undefined;
+  if (config.functions.length > 0) {
+    functions = await loadFunctionRegistry(config.functions);
+    for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
+  }
+  const state = createState(config, functions);
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.
     requestTimeout: config.limits.body_timeout_ms + 5_000,
     headersTimeout: Math.min(config.limits.body_timeout_ms, 20_000),
     keepAliveTimeout: 5_000,
+    // How often those two timeouts are checked (Node's default, 30 s, lets a client that trickles
+    // its headers hold a connection for half a minute whatever the timeouts say).
+    connectionsCheckingInterval: Math.max(250, Math.min(1_000, Math.floor(config.limits.body_timeout_ms / 2))),
   });
   const inFlight = new Set<Promise<void>>();
   const handler = createHandler(state);
@@ -46,7 +56,9 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
   });
   // Bytes that are not an HTTP request never reach a route; they still get a registry problem.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) {
+    // A request whose headers (or body) did not arrive in time: the connection is closed without an
+    // answer, as for a body that does not arrive in time (nobody may be reading).
+    if (!socket.writable || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       socket.destroy();
       return;
     }

@@ -24,6 +24,8 @@ export interface LoadedMethod {
   names: ReadonlyMap<string, string>;
   /** Absolute path -> the caller's mthds_sources entry, when the caller named the content. */
   sources: ReadonlyMap<string, string>;
+  /** Texts of a files request's other files (neither bundles nor the manifest), by path from the root. */
+  otherFiles?: ReadonlyMap<string, string>;
 }
 
 function stripBom(text: string): string {
@@ -56,6 +58,7 @@ export function loadMethod(source: MethodSource): LoadedMethod {
   const manifestName = manifestDoc ? buildManifest(`${VIRTUAL_ROOT}/METHODS.toml`, manifestDoc).name?.value : undefined;
   const root = `${VIRTUAL_ROOT}/${manifestName && /^[A-Za-z0-9_-]+$/.test(manifestName) ? manifestName : 'package'}`;
   const bundles: Bundle[] = [];
+  const otherFiles = new Map<string, string>();
   let manifest;
   for (const [rel, text] of Object.entries(source.files)) {
     const file = `${root}/${rel}`;
@@ -63,9 +66,16 @@ export function loadMethod(source: MethodSource): LoadedMethod {
     sources.set(file, rel);
     if (rel === 'METHODS.toml' && manifestDoc) manifest = buildManifest(file, manifestDoc);
     else if (rel.endsWith('.mthds')) bundles.push(buildBundle(file, parseToml(stripBom(text))));
+    else if (rel !== 'METHODS.toml') otherFiles.set(rel, text);
   }
   bundles.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { tree: createTree(root, bundles, manifest, new Set(Object.keys(source.files))), names, sources };
+  return { tree: createTree(root, bundles, manifest, new Set(Object.keys(source.files))), names, sources, otherFiles };
+}
+
+/** A file of the method by its path from the tree root (the readers of tree files use it). */
+export function methodFileText(method: LoadedMethod, rel: string): { file: string; text: string } | undefined {
+  const text = method.otherFiles?.get(rel);
+  return text === undefined ? undefined : { file: `${method.tree.root}/${rel}`, text };
 }
 
 export function qualifiedPipeRef(pipe: PipeDecl): string {

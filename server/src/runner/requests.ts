@@ -111,10 +111,19 @@ export function checkFiles(value: unknown, config: ResolvedConfig): Record<strin
     if (size > config.limits.max_file_bytes) throw new Refusal('request.too_large', { limit: config.limits.max_file_bytes, size });
     out[name] = text;
   }
+  // A tree: no name is both a file and a folder of other files.
+  const names = entries.map(([name]) => name);
+  const folders = new Set<string>();
+  for (const name of names) for (let i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1)) folders.add(name.slice(0, i));
+  const clash = names.find((name) => folders.has(name));
+  if (clash !== undefined) throw new Refusal('method.package_invalid', { reason: 'not_a_tree', path: fieldPath(clash) }, { detail: `The files map names ${fieldPath(clash)} both as a file and as a folder of other files: it is not a tree.` });
   if (missing.length > 0) throw new Refusal('request.blobs_missing', { missing_blobs: [...new Set(missing)] });
   if (!Object.keys(out).some((n) => n.endsWith('.mthds'))) throw new Refusal('method.package_invalid', { reason: 'no_source' });
   return out;
 }
+
+const MAX_PATH_CHARS = 1024;
+const MAX_SEGMENT_BYTES = 255;
 
 /** Why a files key is not a path of a tree, or undefined when it is one. */
 export function pathFault(name: string): string | undefined {
@@ -127,15 +136,19 @@ export function pathFault(name: string): string | undefined {
   const segments = name.split('/');
   if (segments.includes('..')) return 'leaves_tree';
   if (segments.some((s) => s === '' || s === '.')) return 'not_normalized';
+  // Names no file system holds: a path past 1024 characters, or a segment past 255 bytes.
+  if (name.length > MAX_PATH_CHARS || segments.some((s) => Buffer.byteLength(s, 'utf8') > MAX_SEGMENT_BYTES)) return 'unloadable_name';
   return undefined;
 }
 
 export function parseRunRequest(body: Record<string, unknown>, route: 'execute' | 'start', config: ResolvedConfig): RunRequest {
   checkMembers(body, route === 'start' ? new Set([...RUN_MEMBERS, 'callback_url']) : RUN_MEMBERS, route);
-  const request: RunRequest = { inputs: {} };
+  // No prototype: input names are the caller's (`__proto__`, `constructor` are names like others).
+  const request: RunRequest = { inputs: Object.create(null) as Record<string, RunInput> };
   if (present(body, 'pipe_code')) {
     const code = body['pipe_code'];
-    if (typeof code !== 'string' || code === '' || code.length > 256) throw invalid('pipe_code', 'pipe_code must be a non-empty string.');
+    // eslint-disable-next-line no-control-regex
+    if (typeof code !== 'string' || code === '' || code.length > 256 || /[\u0000-\u001f\u007f]/.test(code)) throw invalid('pipe_code', 'pipe_code must be a non-empty string of at most 256 characters, without control characters.');
     request.pipeCode = code;
   }
   const method = checkContents(body, config);

@@ -4,7 +4,8 @@
 // runner's time bound. /start runs the same thing in the background and posts the outcome.
 
 import { createHash } from 'node:crypto';
-import { checkTree } from '../check/index.js';
+import { checkTree, type Finding } from '../check/index.js';
+import { checkEnvironment } from '../check/rules/functions.js';
 import { ConceptCatalog } from '../language/jsonSchema.js';
 import type { PipeDecl } from '../language/model.js';
 import type { Multiplicity } from '../language/references.js';
@@ -15,9 +16,11 @@ import type { ModelDeck } from './deck.js';
 import { runPipe, type Invocation, type RunContext, type Stuff, type WorkingMemory } from './execute/index.js';
 import { bindInputs } from './execute/inputs.js';
 import { MAIN_STUFF } from './execute/memory.js';
-import { loadMethod, qualifiedPipeRef, selectPipe, type LoadedMethod } from './method.js';
+import type { FunctionRegistry } from './functions.js';
+import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadedMethod } from './method.js';
 import { Refusal } from './refusal.js';
 import type { RunRequest } from './requests.js';
+import { checkUrlInputs } from './urlInputs.js';
 import { FindingLocator } from './validate.js';
 
 export interface RunResultExecute {
@@ -41,8 +44,24 @@ export function methodInvalid(method: LoadedMethod): Refusal | undefined {
   const findings = checkTree(method.tree).filter((f) => f.severity === 'error');
   if (method.tree.bundles.length === 0) return new Refusal('method.package_invalid', { reason: 'no_source' });
   if (findings.length === 0) return undefined;
+  const errors = problemItems(method, findings);
+  const detail = findings.length > MAX_ITEMS ? `The method is invalid: ${findings.length} faults, the first ${MAX_ITEMS} listed in errors.` : undefined;
+  return new Refusal('method.invalid', {}, detail ? { errors, detail } : { errors });
+}
+
+/**
+ * The environment check of a runner with a function registry (PipeFunc functions, requirements.txt):
+ * its first fault is the problem, under its own code; every one is an item when there are several.
+ */
+export function environmentInvalid(method: LoadedMethod, functions: FunctionRegistry): Refusal | undefined {
+  const findings = checkEnvironment(method.tree, functions.catalog, (rel) => methodFileText(method, rel)).filter((f) => f.severity === 'error');
+  return findings.length > 0 ? inputRefusal(problemItems(method, findings)) : undefined;
+}
+
+/** Findings as problem items, located in the caller's files. */
+function problemItems(method: LoadedMethod, findings: readonly Finding[]): ProblemItemInput[] {
   const locator = new FindingLocator(method);
-  const errors: ProblemItemInput[] = findings.slice(0, MAX_ITEMS).map((f) => {
+  return findings.slice(0, MAX_ITEMS).map((f) => {
     const item = locator.item(f);
     const location: NonNullable<ProblemItemInput['location']> = { file: item.file, line: item.line, column: item.column };
     if (item.pipe) location.pipe = item.pipe;
@@ -50,11 +69,9 @@ export function methodInvalid(method: LoadedMethod): Refusal | undefined {
     if (item.field) location.field = item.field;
     return { code: f.code as ProblemItemInput['code'], params: f.params, location };
   });
-  const detail = findings.length > MAX_ITEMS ? `The method is invalid: ${findings.length} faults, the first ${MAX_ITEMS} listed in errors.` : undefined;
-  return new Refusal('method.invalid', {}, detail ? { errors, detail } : { errors });
 }
 
-/** Input faults: the first is the problem, every one an item when there are several. */
+/** Input (or environment) faults: the first is the problem, every one an item when there are several. */
 function inputRefusal(faults: ProblemItemInput[]): Refusal {
   const first = faults[0]!;
   const options = faults.length > 1 ? { errors: faults.slice(0, MAX_ITEMS) } : {};
@@ -65,7 +82,7 @@ function inputRefusal(faults: ProblemItemInput[]): Refusal {
  * Pipes the selected one can reach that this runner can never run: refused before anything runs
  * (no model is called for a run that would fail at its third step).
  */
-function vetReachable(tree: MethodTree, start: PipeDecl): void {
+function vetReachable(tree: MethodTree, start: PipeDecl, functions?: FunctionRegistry): void {
   const seen = new Set<PipeDecl>();
   const stack = [start];
   while (stack.length > 0) {
@@ -74,7 +91,8 @@ function vetReachable(tree: MethodTree, start: PipeDecl): void {
     seen.add(pipe);
     if (pipe.typeless) throw new Refusal('method.not_runnable', { pipe: pipe.code });
     const type = pipe.type?.value;
-    if (type === 'PipeFunc') {
+    // With a registry, the environment check has vetted every PipeFunc's function already.
+    if (type === 'PipeFunc' && !functions) {
       const fn = pipe.table.entries.find((e) => e.key === 'function_name')?.value;
       throw new Refusal('mthdsls.pipe.func_unsupported', { pipe: pipe.code, function: fn?.type === 'string' && fn.value !== '' ? fn.value : pipe.code });
     }
@@ -113,6 +131,8 @@ function multiplicityOf(m: boolean | number | undefined): Multiplicity | undefin
 export interface RunDeps {
   config: ResolvedConfig;
   deck: ModelDeck;
+  /** The function registry of PipeFunc, when function modules are configured. */
+  functions?: FunctionRegistry;
 }
 
 /** A run checked and ready: everything a refusal of the request can come from is behind it. */
@@ -137,8 +157,10 @@ export function prepareRun(request: RunRequest, deps: RunDeps): PreparedRun {
   const method = loadMethod(request.method);
   const invalid = methodInvalid(method);
   if (invalid) throw invalid;
+  const environment = deps.functions ? environmentInvalid(method, deps.functions) : undefined;
+  if (environment) throw environment;
   const pipe = selectPipe(method.tree, request.pipeCode);
-  vetReachable(method.tree, pipe);
+  vetReachable(method.tree, pipe, deps.functions);
   const catalog = new ConceptCatalog(method.tree);
   const { memory, faults } = bindInputs(catalog, pipe, request.inputs);
   if (faults.length > 0) throw inputRefusal(faults);
@@ -152,6 +174,16 @@ export function prepareRun(request: RunRequest, deps: RunDeps): PreparedRun {
   }
   const prepared: PreparedRun = { tree: method.tree, pipe, catalog, memory, invocation, seed: `${deps.config.mockSeed}|${bodyDigest(request.inputs)}` };
   if (request.outputName !== undefined) prepared.outputName = request.outputName;
+  return prepared;
+}
+
+/**
+ * prepareRun, then the addresses the inputs name (URL inputs must not point into the runner's own
+ * network): everything that refuses a run request, checked before it runs or is answered 202.
+ */
+export async function admitRun(request: RunRequest, deps: RunDeps): Promise<PreparedRun> {
+  const prepared = prepareRun(request, deps);
+  await checkUrlInputs(prepared.catalog, prepared.memory, deps.config.network);
   return prepared;
 }
 
@@ -172,6 +204,7 @@ export async function executePrepared(prepared: PreparedRun, deps: RunDeps, runI
     maxCalls: 10_000,
     maxDepth: 64,
   };
+  if (deps.functions) ctx.functions = deps.functions.functions;
   let out: Stuff | undefined;
   try {
     out = await runPipe(ctx, prepared.pipe, memory, prepared.invocation);
@@ -201,7 +234,7 @@ export async function executePrepared(prepared: PreparedRun, deps: RunDeps, runI
 }
 
 export async function executeRun(request: RunRequest, deps: RunDeps, runId: string, signal: AbortSignal): Promise<RunResultExecute> {
-  return executePrepared(prepareRun(request, deps), deps, runId, signal);
+  return executePrepared(await admitRun(request, deps), deps, runId, signal);
 }
 
 /** Runs in flight, so that a shutdown (or a bound on concurrency) can see and cancel them. */

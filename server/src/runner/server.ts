@@ -10,7 +10,8 @@ import { authenticate, authorize, type Identity, type Scope } from './auth.js';
 import { checkCallbackUrl, deliverCallback } from './callbacks.js';
 import { MODEL_TYPES, type ModelType, type ResolvedConfig } from './config.js';
 import { ModelDeck } from './deck.js';
-import { BodyAbandoned, readBody } from './http/body.js';
+import type { FunctionRegistry } from './functions.js';
+import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
 import { jsonAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
@@ -18,7 +19,7 @@ import { IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
-import { bodyDigest, executePrepared, executeRun, prepareRun, RunRegistry } from './runs.js';
+import { admitRun, bodyDigest, executePrepared, executeRun, RunRegistry } from './runs.js';
 import { validateContents } from './validate.js';
 
 type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version';
@@ -48,17 +49,23 @@ export interface RunnerState {
   runs: RunRegistry;
   /** Background work (start runs and their callbacks) a graceful shutdown waits for. */
   background: Set<Promise<unknown>>;
+  /** Bytes of request bodies being received, all requests together. */
+  bodies: BodyBudget;
+  /** The function registry of PipeFunc, when function modules are configured. */
+  functions?: FunctionRegistry;
 }
 
-export function createState(config: ResolvedConfig): RunnerState {
+export function createState(config: ResolvedConfig, functions?: FunctionRegistry): RunnerState {
   const state: RunnerState = {
     config,
-    deck: new ModelDeck(config.models, config.env),
+    deck: new ModelDeck(config.models, config.env, config.network),
     idempotency: new IdempotencyStore(config.idempotency),
     runs: new RunRegistry(config.limits.max_runs_in_flight),
     background: new Set(),
+    bodies: new BodyBudget(config.limits.max_body_bytes_in_flight),
   };
   if (config.rateLimit) state.rateLimiter = new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds);
+  if (functions) state.functions = functions;
   return state;
 }
 
@@ -93,7 +100,7 @@ const bodyRead = new WeakSet<IncomingMessage>();
 async function readJson(state: RunnerState, req: IncomingMessage): Promise<Record<string, unknown>> {
   checkContentType(req);
   bodyRead.add(req);
-  const body = await readBody(req, state.config.limits.max_body_bytes, state.config.limits.body_timeout_ms);
+  const body = await readBody(req, state.config.limits.max_body_bytes, state.config.limits.body_timeout_ms, state.bodies);
   return decodeJsonObject(body, state.config.limits.max_json_depth);
 }
 
@@ -123,6 +130,7 @@ async function handleValidate(state: RunnerState, body: Record<string, unknown>)
   const request = parseValidateRequest(body, state.config);
   const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures };
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
+  if (state.functions) options.functions = state.functions.catalog;
   return jsonAnswer(200, await validateContents(request.method, options));
 }
 
@@ -141,7 +149,7 @@ async function handleStart(state: RunnerState, body: Record<string, unknown>, re
   const request = parseRunRequest(body, 'start', state.config);
   if (request.callbackUrl) await checkCallbackUrl(request.callbackUrl, state.config.callbacks.allowPrivate);
   // Everything that can refuse the request is checked before the 202, as on /execute.
-  const prepared = prepareRun(request, state);
+  const prepared = await admitRun(request, state);
   const runId = ulid();
   const controller = state.runs.open(runId, true);
   const createdAt = new Date().toISOString();
@@ -282,7 +290,7 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
       answer = problemAnswer(internal(state, buildError, requestId), requestId, instance);
     }
     const unreadBody = !bodyRead.has(req) && (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined);
-    if (refusal.code === 'request.too_large' || unreadBody) {
+    if (refusal.code === 'request.too_large' || refusal.code === 'mthdsls.runtime.unavailable' || unreadBody) {
       // The rest of the body is not wanted: rather than reading it to reuse the connection (an
       // unauthenticated client could make the runner read any amount), close it after the answer.
       answer.headers['Connection'] = 'close';

@@ -10,8 +10,9 @@ import { pendingSignatures } from '../check/rules/signatures.js';
 import { ConceptCatalog, nativeBase, type ConceptInfo, type ShapeField } from '../language/jsonSchema.js';
 import type { Bundle, PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
-import { offsetToPosition } from '../syntax/positions.js';
-import { loadMethod, qualifiedPipeRef, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
+import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
+import { checkEnvironment, type FunctionCatalog } from '../check/rules/functions.js';
+import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
 import { isRefusal } from './refusal.js';
 
 export type ValidationCategory = 'blueprint_validation' | 'pipe_factory' | 'pipe_validation' | 'dry_run';
@@ -111,6 +112,11 @@ export interface ValidateOptions {
   /** Pipe whose input form to report; default: the main pipe the method declares. */
   pipeCode?: string;
   dryRun?: DryRunHook;
+  /**
+   * The function registry of the runtime: with it, the environment check runs (PipeFunc functions,
+   * requirements.txt; check/rules/functions.ts) and its faults join the static ones.
+   */
+  functions?: FunctionCatalog;
 }
 
 const BLUEPRINT = new Set([
@@ -142,11 +148,19 @@ export class FindingLocator {
     for (const b of method.tree.bundles) this.bundles.set(b.file, b);
   }
 
+  /** Line starts of a file of the request that is neither a bundle nor the manifest (requirements.txt). */
+  private otherLineStarts(file: string): number[] | undefined {
+    const prefix = `${this.method.tree.root}/`;
+    const text = file.startsWith(prefix) ? this.method.otherFiles?.get(file.slice(prefix.length)) : undefined;
+    return text === undefined ? undefined : computeLineStarts(text);
+  }
+
   item(finding: Finding, category: ValidationCategory = categoryOf(finding.code)): ValidationErrorItem {
     const bundle = this.bundles.get(finding.file);
     const doc = bundle?.doc ?? (this.method.tree.manifest?.file === finding.file ? this.method.tree.manifest.doc : undefined);
-    const start = doc ? offsetToPosition(doc.lineStarts, finding.range.start) : { line: 0, character: 0 };
-    const end = doc ? offsetToPosition(doc.lineStarts, finding.range.end) : start;
+    const lineStarts = doc?.lineStarts ?? this.otherLineStarts(finding.file);
+    const start = lineStarts ? offsetToPosition(lineStarts, finding.range.start) : { line: 0, character: 0 };
+    const end = lineStarts ? offsetToPosition(lineStarts, finding.range.end) : start;
     const item: ValidationErrorItem = {
       category,
       message: finding.message,
@@ -194,6 +208,7 @@ export async function validateContents(source: MethodSource, options: ValidateOp
 export async function validateMethod(method: LoadedMethod, options: ValidateOptions = {}): Promise<ValidationVerdict> {
   const locator = new FindingLocator(method);
   const findings = checkTree(method.tree);
+  if (options.functions) findings.push(...checkEnvironment(method.tree, options.functions, (rel) => methodFileText(method, rel)));
   const errors = findings.filter((f) => f.severity === 'error').map((f) => locator.item(f));
   const warnings = findings.filter((f) => f.severity !== 'error').map((f) => locator.item(f));
   const pending = pendingSignatures(method.tree);

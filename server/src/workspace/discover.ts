@@ -26,18 +26,28 @@ export interface TreeFiles {
   files: string[];
   /** Folders below the root that are packages of their own (they hold a METHODS.toml). */
   nestedPackages: string[];
+  /** Symbolic links met (not followed). */
+  links: string[];
+  /** True when the walk stopped at the file limit. */
+  truncated: boolean;
 }
 
 /**
  * The files below `root`, sorted, symbolic links not followed, tool folders skipped. A folder for
  * which `stopAt` holds is listed in `stopped` and not entered.
  */
-export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): { files: string[]; stopped: string[] } {
+export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): { files: string[]; stopped: string[]; links: string[]; truncated: boolean } {
   const limit = options.limit ?? 100_000;
   const files: string[] = [];
   const stopped: string[] = [];
+  const links: string[] = [];
+  let truncated = false;
   const walk = (dir: string, depth: number): void => {
-    if (depth > 64 || files.length >= limit) return;
+    if (depth > 64) return;
+    if (files.length >= limit) {
+      truncated = true;
+      return;
+    }
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -48,22 +58,31 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       // Symbolic links are not followed: a tree is what lies inside its folder.
-      if (entry.isSymbolicLink()) continue;
+      if (entry.isSymbolicLink()) {
+        links.push(full);
+        continue;
+      }
       if (entry.isDirectory()) {
         if (SKIPPED_DIRS.has(entry.name)) continue;
         if (options.stopAt?.(full)) stopped.push(full);
         else walk(full, depth + 1);
-      } else if (entry.isFile()) files.push(full);
+      } else if (entry.isFile()) {
+        if (files.length >= limit) {
+          truncated = true;
+          return;
+        }
+        files.push(full);
+      }
     }
   };
   walk(root, 0);
-  return { files, stopped };
+  return { files, stopped, links, truncated };
 }
 
 /** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
 export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
-  const { files, stopped } = walkFiles(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
-  return { files, nestedPackages: stopped };
+  const { files, stopped, links, truncated } = walkFiles(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
+  return { files, nestedPackages: stopped, links, truncated };
 }
 
 export function isBundlePath(file: string): boolean {

@@ -10,7 +10,7 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
-import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles } from './discover.js';
+import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles, type TreeFiles } from './discover.js';
 import { readMethodFile } from './readText.js';
 import { attachDependencies, type DependencyOptions } from './dependencies.js';
 
@@ -19,6 +19,8 @@ export interface TreePlan {
   manifestFile?: string;
   bundleFiles: string[];
   allFiles: string[];
+  /** Faults of a package's layout (symbolic links, too many files), found while listing it. */
+  layout?: Finding[];
   /** When set, only findings of these files are wanted (a file was named, not its tree). */
   focus?: Set<string>;
 }
@@ -30,11 +32,33 @@ export interface PlanProblem {
 
 /** The plan of a package folder: every file below it (nested packages excepted). */
 export function planPackage(root: string): TreePlan {
-  const { files } = listTreeFiles(root);
-  const plan: TreePlan = { root, bundleFiles: files.filter(isBundlePath), allFiles: files };
+  const listing = listTreeFiles(root);
+  const plan: TreePlan = { root, bundleFiles: listing.files.filter(isBundlePath), allFiles: listing.files };
   const manifest = path.join(root, MANIFEST_FILE);
-  if (existsSync(manifest)) plan.manifestFile = manifest;
+  if (existsSync(manifest)) {
+    plan.manifestFile = manifest;
+    const layout = layoutFindings(root, manifest, listing);
+    if (layout.length > 0) plan.layout = layout;
+  }
   return plan;
+}
+
+/** The most files a package may hold; the walk stops there. */
+export const MAX_PACKAGE_FILES = 100_000;
+
+/**
+ * method.package_invalid for what a package's layout may not hold: symbolic links (never followed,
+ * so a package cannot reach outside its folder) and more files than the limit.
+ */
+export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'links' | 'truncated'>): Finding[] {
+  const out: Finding[] = [];
+  for (const link of listing.links) {
+    const f = makeFinding('method.package_invalid', { reason: 'symlink', path: relativeTo(root, link) }, link, { start: 0, end: 0 });
+    f.message = `${f.message} (a symbolic link; it is not followed)`;
+    out.push(f);
+  }
+  if (listing.truncated) out.push(makeFinding('method.package_invalid', { reason: 'too_many_files', limit: MAX_PACKAGE_FILES }, manifestFile, { start: 0, end: 0 }));
+  return out;
 }
 
 /**
@@ -102,7 +126,7 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
  * `dependencies`, the packages it depends on are loaded too (their faults are findings as well).
  */
 export function loadTree(plan: TreePlan, options: { dependencies?: DependencyOptions } = {}): { tree: MethodTree; findings: Finding[] } {
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...(plan.layout ?? [])];
   const bundles: Bundle[] = [];
   const read = (file: string): string | undefined => {
     const result = readMethodFile(file);

@@ -18,7 +18,7 @@ import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFiles } from './discover.js';
-import { relativeTo } from './load.js';
+import { layoutFindings, relativeTo } from './load.js';
 import { readMethodFile } from './readText.js';
 import { attachDependencies, PackageCache } from './dependencies.js';
 import { isMethodFile, listFolderFiles, listMethodFiles } from './scan.js';
@@ -72,6 +72,8 @@ interface Listing {
   manifest?: string;
   /** Every file name of the tree relative to its root (resource lookups). */
   names: Set<string>;
+  /** Faults of the package's layout (symbolic links, too many files). */
+  layout?: Finding[];
 }
 
 export class Session {
@@ -245,10 +247,13 @@ export class Session {
     let listing = this.listings.get(id.key);
     if (listing) return listing;
     if (id.kind === 'package') {
-      const { files } = listTreeFiles(id.root);
+      const found = listTreeFiles(id.root);
       const manifest = path.join(id.root, MANIFEST_FILE);
-      listing = { bundles: files.filter(isBundlePath), names: new Set(files.map((f) => relativeTo(id.root, f))) };
-      if (existsSync(manifest)) listing.manifest = manifest;
+      listing = { bundles: found.files.filter(isBundlePath), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
+      if (existsSync(manifest)) {
+        listing.manifest = manifest;
+        listing.layout = layoutFindings(id.root, manifest, found);
+      }
     } else if (id.kind === 'folder') {
       const { bundles, names } = listFolderFiles(id.root);
       listing = { bundles, names: new Set(names) };
@@ -287,7 +292,7 @@ export class Session {
     this.dirty.delete(id.key);
     const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);
     const findings = new Map<FileId, Finding[]>();
-    const extra: Finding[] = [];
+    const extra: Finding[] = id.kind === 'package' ? [...(this.listing(id).layout ?? [])] : [];
     const bundles: Bundle[] = [];
     for (const file of bundleFiles) {
       const parsed = this.load(file, 'bundle', id, extra);

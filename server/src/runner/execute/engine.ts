@@ -11,6 +11,7 @@ import { toPlainValue } from '../../syntax/values.js';
 import type { ModelType } from '../config.js';
 import type { ModelDeck } from '../deck.js';
 import type { DeckModel, ModelSettings, Provider } from '../providers/types.js';
+import type { RegisteredFunction } from '../functions.js';
 import { Refusal } from '../refusal.js';
 import { createRng, mintList } from '../../language/mock.js';
 import { contentFault, templateView } from './contents.js';
@@ -28,6 +29,8 @@ export interface RunContext {
   calls: { count: number };
   maxCalls: number;
   maxDepth: number;
+  /** The functions PipeFunc pipes call (runner/functions.ts); absent: no registry is configured. */
+  functions?: ReadonlyMap<string, RegisteredFunction>;
   /**
    * The dry run (language reference §10.3): nothing is called that a bundle text cannot supply —
    * signatures, functions and document engines answer a mock of their declared output.

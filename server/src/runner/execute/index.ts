@@ -3,6 +3,7 @@ import './operators/llm.js';
 import './operators/media.js';
 import './operators/judge.js';
 import './operators/compose.js';
+import './operators/func.js';
 import './operators/unsupported.js';
 import './controllers/sequence.js';
 import './controllers/parallel.js';

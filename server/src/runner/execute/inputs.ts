@@ -26,7 +26,9 @@ export function bindInputs(catalog: ConceptCatalog, pipe: PipeDecl, inputs: Read
   for (const input of pipe.inputs) {
     const io = input.ref?.io;
     if (!io) continue;
-    const given = inputs[input.name];
+    // Own members only: an input named like a member of Object.prototype (`constructor`) is absent
+    // unless the caller sent it.
+    const given = Object.hasOwn(inputs, input.name) ? inputs[input.name] : undefined;
     const location = { field: fieldPath('inputs', input.name) };
     if (given === undefined) {
       if (io.marker === '?') memory.markAbsent(input.name);

@@ -1,6 +1,7 @@
 // Reading a request body under the runner's bounds: a declared Content-Length past the limit is
 // refused before a byte is read, a streamed body as soon as it passes the limit, and a body that
 // does not arrive in time ends the connection (a slow client must not hold the server's memory).
+// The bytes being received by all requests together are bounded too (BodyBudget).
 
 import type { IncomingMessage } from 'node:http';
 import { Refusal } from '../refusal.js';
@@ -13,13 +14,27 @@ export class BodyAbandoned extends Error {
   }
 }
 
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+/**
+ * Bytes of request bodies being received at once, across all requests: slow clients each holding
+ * a body just under the per-request bound must not add up to unbounded memory.
+ */
+export class BodyBudget {
+  used = 0;
+  constructor(readonly max: number) {}
+}
+
+function busy(): Refusal {
+  return new Refusal('mthdsls.runtime.unavailable', {}, { retryAfter: 1, detail: 'The runner is receiving its maximum of request body bytes at once; retry shortly.' });
+}
+
+export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, budget?: BodyBudget): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined) {
     const size = Number(declared);
     if (Number.isSafeInteger(size) && size > maxBytes) {
       return Promise.reject(new Refusal('request.too_large', { limit: maxBytes, size }));
     }
+    if (budget && Number.isSafeInteger(size) && budget.used + size > budget.max) return Promise.reject(busy());
   }
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -28,6 +43,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     const finish = (error?: Error, body?: Buffer): void => {
       if (settled) return;
       settled = true;
+      if (budget) budget.used -= received;
       clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
@@ -38,9 +54,15 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     };
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
+      if (budget) budget.used += chunk.length;
       if (received > maxBytes) {
         chunks.length = 0;
         finish(new Refusal('request.too_large', { limit: maxBytes, size: received }));
+        return;
+      }
+      if (budget && budget.used > budget.max) {
+        chunks.length = 0;
+        finish(busy());
         return;
       }
       chunks.push(chunk);

@@ -7,7 +7,8 @@
 
 import { createOpenAICompatible, type OpenAICompatibleProvider as SdkProvider } from '@ai-sdk/openai-compatible';
 import { APICallError, generateImage, generateObject, generateText, jsonSchema, NoObjectGeneratedError, RetryError } from 'ai';
-import type { ProviderConfig } from '../config.js';
+import type { NetworkPolicy, ProviderConfig } from '../config.js';
+import { guardedDownload } from '../network.js';
 import { Refusal } from '../refusal.js';
 import type { Attachment, ExtractRequest, ImageRequest, ModelSettings, ObjectRequest, Provider, SearchRequest, TextRequest } from './types.js';
 
@@ -31,6 +32,25 @@ function callSettings(settings: ModelSettings): { temperature?: number; maxOutpu
   return out;
 }
 
+const NO_PRIVATE: NetworkPolicy = { allowPrivate: false, downloadMaxBytes: 20 * 1024 * 1024, downloadTimeoutMs: 30_000 };
+
+type DownloadFunction = NonNullable<Parameters<typeof generateText>[0]['experimental_download']>;
+
+/**
+ * The SDK downloads the http(s) files of a prompt that the endpoint does not take by URL: these
+ * downloads go through the runner's guard (network.ts), never through an unguarded fetch, so that a
+ * URL named by an input or produced by a model cannot reach the runner's own network.
+ */
+function downloader(network: NetworkPolicy, signal: AbortSignal): DownloadFunction {
+  return (requested) =>
+    Promise.all(
+      requested.map(async ({ url }, i) => {
+        const { data, mediaType } = await guardedDownload(url, { allowPrivate: network.allowPrivate, field: `attachments.${i + 1}.url`, maxBytes: network.downloadMaxBytes, timeoutMs: network.downloadTimeoutMs, signal });
+        return { data, mediaType };
+      }),
+    );
+}
+
 export class OpenAICompatibleProvider implements Provider {
   readonly name: string;
   private client: SdkProvider | undefined;
@@ -39,6 +59,7 @@ export class OpenAICompatibleProvider implements Provider {
   constructor(
     private readonly config: ProviderConfig,
     private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly network: NetworkPolicy = NO_PRIVATE,
   ) {
     this.name = config.name;
   }
@@ -63,6 +84,7 @@ export class OpenAICompatibleProvider implements Provider {
         ...callSettings(request.settings),
         abortSignal: request.signal,
         maxRetries: 1,
+        experimental_download: downloader(this.network, request.signal),
       });
       return result.text;
     });
@@ -80,6 +102,7 @@ export class OpenAICompatibleProvider implements Provider {
         ...callSettings(request.settings),
         abortSignal: request.signal,
         maxRetries: 1,
+        experimental_download: downloader(this.network, request.signal),
       });
       return result.object;
     });

@@ -1,0 +1,116 @@
+// `mthds check --fix`: the safe fixes of the findings, applied to the files and written with the
+// guarded writer (workspace/writeGuarded.ts), in a few passes: each pass re-reads and re-checks the
+// trees, so that fixes left out for overlapping another, or whose ranges a fix shifted, are applied
+// on fresh text. A file changed by someone else between the read and the write is left untouched
+// and reported as method.changed_concurrently.
+
+import { applyEdits, chooseSafeFixes } from '../check/applyFixes.js';
+import { checkTree, makeFinding, type Finding } from '../check/index.js';
+import type { MethodTree } from '../language/tree.js';
+import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
+import type { TreePlan } from '../workspace/load.js';
+import { decodeMethodBytes } from '../workspace/readText.js';
+import { readSnapshot, writeGuarded, type GuardedWriteHooks } from '../workspace/writeGuarded.js';
+
+/** One fix written. Positions are 1-based, in the text the fix was computed on. */
+export interface AppliedFixRecord {
+  file: string;
+  line: number;
+  column: number;
+  code: string;
+  title: string;
+}
+
+export interface FixOutcome {
+  fixed: AppliedFixRecord[];
+  /** method.changed_concurrently, one per file left untouched. */
+  conflicts: Finding[];
+  /** Files that could not be written (the file system's message). */
+  failures: Array<{ file: string; message: string }>;
+}
+
+export interface FixOptions {
+  /** Passes at most (each re-checks what the previous one wrote). Default 3. */
+  passes?: number;
+  /** Hooks of the guarded writer (tests). */
+  hooks?: GuardedWriteHooks;
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The text the check saw of each file the tree read (bundles and manifest). */
+function treeTexts(tree: MethodTree): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const b of tree.bundles) texts.set(b.file, b.doc.text);
+  if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
+  return texts;
+}
+
+export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => MethodTree, options: FixOptions = {}): FixOutcome {
+  const outcome: FixOutcome = { fixed: [], conflicts: [], failures: [] };
+  const leftAlone = new Set<string>();
+  const passes = options.passes ?? 3;
+  for (let pass = 0; pass < passes; pass++) {
+    let wrote = false;
+    for (const plan of plans) {
+      const tree = load(plan);
+      const texts = treeTexts(tree);
+      const focus = plan.focus;
+      const findings = checkTree(tree).filter((f) => !focus || focus.has(f.file));
+      const chosen = chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file)));
+      const byFile = new Map<string, typeof chosen>();
+      for (const c of chosen) {
+        const file = c.fix.edits[0]!.file;
+        byFile.set(file, [...(byFile.get(file) ?? []), c]);
+      }
+      for (const [file, fixes] of byFile) {
+        const seen = texts.get(file)!;
+        const conflict = (): void => {
+          leftAlone.add(file);
+          outcome.conflicts.push(makeFinding('method.changed_concurrently', {}, file, { start: 0, end: 0 }));
+        };
+        let snapshot;
+        try {
+          snapshot = readSnapshot(file);
+        } catch (error) {
+          leftAlone.add(file);
+          outcome.failures.push({ file, message: error instanceof Error ? error.message : String(error) });
+          continue;
+        }
+        const decoded = decodeMethodBytes(snapshot.bytes);
+        if (!decoded.ok || 'fault' in decoded) {
+          // Not clean UTF-8: the text is not the file's exact content; never rewrite it.
+          leftAlone.add(file);
+          continue;
+        }
+        // The file changed between the check's read and this one: its findings are stale.
+        if (decoded.text !== seen) {
+          conflict();
+          continue;
+        }
+        const text = applyEdits(seen, fixes.flatMap((c) => c.fix.edits));
+        if (text === seen) continue;
+        const hasBom = snapshot.bytes.subarray(0, 3).equals(BOM);
+        const bytes = hasBom ? Buffer.concat([BOM, Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8');
+        const result = writeGuarded(snapshot, bytes, options.hooks);
+        if (result.status === 'changed') {
+          conflict();
+          continue;
+        }
+        if (result.status === 'failed') {
+          leftAlone.add(file);
+          outcome.failures.push({ file, message: result.message });
+          continue;
+        }
+        wrote = true;
+        const starts = computeLineStarts(seen);
+        for (const c of fixes) {
+          const at = offsetToPosition(starts, c.finding.range.start);
+          outcome.fixed.push({ file, line: at.line + 1, column: at.character + 1, code: c.finding.code, title: c.fix.title });
+        }
+      }
+    }
+    if (!wrote) break;
+  }
+  return outcome;
+}

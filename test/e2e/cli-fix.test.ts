@@ -1,0 +1,78 @@
+// `mthds check --fix` as a process, on temporary copies of fixtures: the safe fixes written, what
+// was fixed printed, the remaining findings and the exit status, and nothing left on a second run.
+
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(__dirname, '../..');
+const BIN = path.join(REPO, 'server/bin/mthds.js');
+const FIXTURES = path.join(REPO, 'test/fixtures/fix');
+
+function mthds(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function copyOf(name: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-fix-'));
+  copyFileSync(path.join(FIXTURES, name), path.join(dir, name));
+  return dir;
+}
+
+describe('mthds check --fix', () => {
+  it('writes the safe fixes, says so, and reports what remains (exit 1 for a remaining error)', () => {
+    const dir = copyOf('story.mthds');
+    const file = path.join(dir, 'story.mthds');
+    chmodSync(file, 0o600);
+    const before = readFileSync(file, 'utf8');
+    const r = mthds(['check', '--fix', 'story.mthds'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      'fixed story.mthds:8:43: method.input_unused Remove unused input `unused_extra`\n' +
+        'fixed story.mthds:15:28: method.input_unused Remove unused input `tone`\n' +
+        'fixed story.mthds:16:17: method.optional_marker_invalid Remove `!`\n' +
+        'Fixed 3 problems in 1 file.\n' +
+        'story.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*.\n' +
+        '1 error, 0 warnings in 1 file checked.\n',
+    );
+    expect(r.status).toBe(1);
+    const after = readFileSync(file, 'utf8');
+    expect(after).toBe(before.replace(', unused_extra = "Text"', '').replace(', tone = "Text"', '').replace('"Text[]!"', '"Text[]"'));
+    // Replaced atomically: same mode, no temporary file left.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['story.mthds']);
+
+    const again = mthds(['check', '--fix', 'story.mthds'], dir);
+    expect(again.stdout).toBe('Nothing to fix.\nstory.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*.\n1 error, 0 warnings in 1 file checked.\n');
+    expect(again.status).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(after);
+  });
+
+  it('exits 0 when the fixes leave no error, on a folder', () => {
+    const dir = copyOf('clean_after_fix.mthds');
+    const r = mthds(['check', '--fix', '.'], dir);
+    expect(r.stdout).toBe('fixed clean_after_fix.mthds:8:28: method.input_unused Remove unused input `unused`\nFixed 1 problem in 1 file.\nNo problems in 1 file checked.\n');
+    expect(r.status).toBe(0);
+    expect(readFileSync(path.join(dir, 'clean_after_fix.mthds'), 'utf8')).toContain('inputs = { topic = "Text" }\n');
+    expect(mthds(['check', '--fix', '.'], dir).stdout).toBe('Nothing to fix.\nNo problems in 1 file checked.\n');
+  });
+
+  it('lists the fixes in the JSON output, and leaves files alone without --fix', () => {
+    const dir = copyOf('story.mthds');
+    const before = readFileSync(path.join(dir, 'story.mthds'), 'utf8');
+    expect(mthds(['check', 'story.mthds'], dir).status).toBe(1);
+    expect(readFileSync(path.join(dir, 'story.mthds'), 'utf8')).toBe(before);
+    const r = mthds(['check', '--fix', '--format', 'json', 'story.mthds'], dir);
+    const out = JSON.parse(r.stdout) as { errors: number; fixed: Array<Record<string, unknown>>; findings: Array<Record<string, unknown>> };
+    expect(out.fixed).toEqual([
+      { file: 'story.mthds', line: 8, column: 43, code: 'method.input_unused', title: 'Remove unused input `unused_extra`' },
+      { file: 'story.mthds', line: 15, column: 28, code: 'method.input_unused', title: 'Remove unused input `tone`' },
+      { file: 'story.mthds', line: 16, column: 17, code: 'method.optional_marker_invalid', title: 'Remove `!`' },
+    ]);
+    expect(out.findings.map((f) => f['code'])).toEqual(['method.identifier_invalid']);
+    expect(r.status).toBe(1);
+  });
+});
