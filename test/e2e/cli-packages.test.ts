@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { appBundle, appManifest, manifestText, SCORING_BUNDLE } from '../helpers/packages.js';
 
 const REPO = path.resolve(__dirname, '../..');
 const BIN = path.join(REPO, 'server/bin/mthds.js');
@@ -24,38 +25,12 @@ function tempDir(files: Record<string, string>): string {
   return dir;
 }
 
-const manifest = (name: string, address: string, version: string, extra = ''): string => `[package]\nname = "${name}"\naddress = "${address}"\nversion = "${version}"\ndescription = "d"\n${extra}`;
-
-const APP = `domain = "app"
-main_pipe = "run"
-
-[pipe.run]
-type = "PipeSequence"
-description = "Runs"
-inputs = { text = "Text" }
-output = "lib->scoring.Score"
-steps = [{ pipe = "lib->scoring.compute", result = "score" }]
-`;
-
-const SCORING = `domain = "scoring"
-
-[concept.Score]
-description = "A score"
-
-[pipe.compute]
-type = "PipeLLM"
-description = "Scores a text"
-inputs = { text = "Text" }
-output = "Score"
-prompt = "Score @text"
-`;
-
 function workspace(constraint: string): string {
   return tempDir({
-    'app/METHODS.toml': manifest('app', 'github.com/acme/app', '1.0.0', `main_pipe = "run"\n\n[exports.app]\npipes = ["run"]\n\n[dependencies]\nlib = { address = "github.com/acme/scoring", version = "${constraint}" }\n`),
-    'app/main.mthds': APP,
-    'store/github.com/acme/scoring/1.0.0/METHODS.toml': manifest('scoring', 'github.com/acme/scoring', '1.0.0', '\n[exports.scoring]\npipes = ["compute"]\n'),
-    'store/github.com/acme/scoring/1.0.0/scoring.mthds': SCORING,
+    'app/METHODS.toml': appManifest(`lib = { address = "github.com/acme/scoring", version = "${constraint}" }`),
+    'app/main.mthds': appBundle('lib->scoring.compute', 'lib->scoring.Score'),
+    'store/github.com/acme/scoring/1.0.0/METHODS.toml': manifestText('scoring', 'github.com/acme/scoring', '1.0.0', '\n[exports.scoring]\npipes = ["compute"]\n'),
+    'store/github.com/acme/scoring/1.0.0/scoring.mthds': SCORING_BUNDLE,
   });
 }
 

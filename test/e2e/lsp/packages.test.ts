@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LspClient, startClient, tempWorkspace, textAt, uriOf } from './harness.js';
+import { appBundle, appManifest, manifestText, SCORING_BUNDLE } from '../../helpers/packages.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -12,52 +13,10 @@ afterEach(async () => {
   client = undefined;
 });
 
-const MANIFEST = `[package]
-name = "app"
-address = "github.com/acme/app"
-version = "1.0.0"
-description = "The app"
-main_pipe = "run"
-
-[exports.app]
-pipes = ["run"]
-
-[dependencies]
-lib = { address = "github.com/acme/scoring", version = "^1.0.0" }
-`;
-
-const BUNDLE = `domain = "app"
-main_pipe = "run"
-
-[pipe.run]
-type = "PipeSequence"
-description = "Runs"
-inputs = { text = "Text" }
-output = "lib->scoring.Score"
-steps = [{ pipe = "lib->scoring.internal_helper", result = "score" }]
-`;
-
-const SCORING = `domain = "scoring"
-[concept.Score]
-description = "A score"
-
-[pipe.internal_helper]
-type = "PipeLLM"
-description = "Private"
-inputs = { text = "Text" }
-output = "Score"
-prompt = "Help @text"
-`;
-
-const SCORING_MANIFEST = `[package]
-name = "scoring"
-address = "github.com/acme/scoring"
-version = "1.2.0"
-description = "Scoring"
-
-[exports.scoring]
-pipes = []
-`;
+const MANIFEST = appManifest('lib = { address = "github.com/acme/scoring", version = "^1.0.0" }');
+const BUNDLE = appBundle('lib->scoring.internal_helper', 'lib->scoring.Score');
+const SCORING = SCORING_BUNDLE;
+const SCORING_MANIFEST = manifestText('scoring', 'github.com/acme/scoring', '1.2.0', '\n[exports.scoring]\npipes = ["compute"]\n');
 
 describe('language server: packages', () => {
   it('resolves references into an installed dependency and reports what its exports keep private', async () => {
@@ -95,9 +54,9 @@ describe('language server: packages', () => {
     const lock = `["github.com/acme/scoring"]\nversion = "1.0"\nhash = "sha256:${'a'.repeat(64)}"\nsource = "https://github.com/acme/scoring.git"\n`;
     const ws = tempWorkspace({
       'app/METHODS.toml': MANIFEST,
-      'app/main.mthds': BUNDLE.replace('internal_helper', 'exported'),
+      'app/main.mthds': BUNDLE.replace('internal_helper', 'compute'),
       'app/methods.lock': lock,
-      'store/github.com/acme/scoring/1.2.0/scoring.mthds': SCORING.replace('internal_helper', 'exported'),
+      'store/github.com/acme/scoring/1.2.0/scoring.mthds': SCORING,
     });
     client = await startClient({ folders: [path.join(ws, 'app')], env: { MTHDS_PACKAGES_DIR: path.join(ws, 'store') } });
     const lockUri = uriOf(path.join(ws, 'app/methods.lock'));

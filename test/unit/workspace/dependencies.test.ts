@@ -9,6 +9,7 @@ import { checkTree, type Finding } from '../../../server/src/check/index.js';
 import { loadTree, planPackage } from '../../../server/src/workspace/load.js';
 import { storeFolder } from '../../../server/src/workspace/dependencies.js';
 import { satisfiesConstraint, selectMinimumVersion } from '../../../server/src/language/versions.js';
+import { appManifest, manifestText, SCORING_BUNDLE as SCORING } from '../../helpers/packages.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -23,30 +24,8 @@ function write(root: string, files: Record<string, string>): void {
   }
 }
 
-function manifest(name: string, address: string, version: string, extra = ''): string {
-  return `[package]\nname = "${name}"\naddress = "${address}"\nversion = "${version}"\ndescription = "d"\n${extra}`;
-}
-
-const SCORING_BUNDLE = `domain = "scoring"
-[concept.Score]
-description = "A score"
-[concept.Score.structure]
-value = { type = "integer", description = "v" }
-
-[pipe.compute]
-type = "PipeLLM"
-description = "Scores a text"
-inputs = { text = "Text" }
-output = "Score"
-prompt = "Score @text"
-
-[pipe.internal_helper]
-type = "PipeLLM"
-description = "Private"
-inputs = { text = "Text" }
-output = "Text"
-prompt = "Help @text"
-`;
+const manifest = manifestText;
+const SCORING_BUNDLE = SCORING;
 
 /** A workspace with a package store; returns the app folder and the store. */
 function setup(appManifest: string, appBundle: string, store: Record<string, string> = {}, extra: Record<string, string> = {}): { app: string; store: string; bundle: string; manifest: string } {
@@ -76,7 +55,7 @@ output = "${output.includes('->') || !output.includes('.') ? output : `lib->${ou
 steps = [{ pipe = "${ref}", result = "score" }]
 `;
 
-const APP_MANIFEST = (dep: string): string => manifest('app', 'github.com/acme/app', '1.0.0', `main_pipe = "run"\n[exports.app]\npipes = ["run"]\n[dependencies]\n${dep}\n`);
+const APP_MANIFEST = appManifest;
 
 describe('versions', () => {
   it('understands the manifest constraint grammar', () => {
@@ -115,7 +94,7 @@ describe('dependency packages', () => {
   });
 
   it('types references through the dependency: a wrong concept is a mismatch, a missing one unresolved', () => {
-    const s = setup(APP_MANIFEST('lib = { address = "github.com/acme/scoring", version = "^1.0.0" }'), APP('lib->scoring.compute', 'Text'), scoringStore('1.0.0'));
+    const s = setup(APP_MANIFEST('lib = { address = "github.com/acme/scoring", version = "^1.0.0" }'), APP('lib->scoring.compute', 'Image'), scoringStore('1.0.0'));
     const { findings } = checkApp(s.app, s.store);
     expect(findings.map((f) => f.code)).toContain('method.output_concept_mismatch');
 
