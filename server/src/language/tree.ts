@@ -27,6 +27,11 @@ export interface MethodTree {
    * `[dependencies]`, or the address of an address-qualified reference (`github.com/x/y->d.C`).
    */
   dependencies?: Map<string, DependencyPackage>;
+  /**
+   * Set for a package read from the package store (`{store}/{address}/{version}/`): its folder is
+   * named after its version, not after the package.
+   */
+  installed?: { address: string; version: string };
 }
 
 /** A package this tree depends on, loaded (from a local path or the package store). */

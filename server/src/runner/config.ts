@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseTomlValue } from 'smol-toml';
 import { dryRun } from './dryRun.js';
+import { defaultPackagesDir } from '../workspace/dependencies.js';
 import type { DryRunHook } from './validate.js';
 
 export type ModelType = 'llm' | 'extract' | 'img_gen' | 'search';
@@ -120,6 +121,11 @@ export interface RunnerConfig {
    * file are relative to its folder; given programmatically, to the working folder.
    */
   functions?: string[];
+  /**
+   * The package store: installed methods (`method_ref`) and dependency packages, laid out
+   * `{dir}/{address}/{version}/`. Default: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages.
+   */
+  packages_dir?: string;
 }
 
 /** Programmatic-only members (not in a config file). */
@@ -153,6 +159,8 @@ export interface ResolvedConfig {
   mockSeed: string;
   /** Absolute paths of the function modules (empty: no function registry, PipeFunc refused). */
   functions: string[];
+  /** The package store (absolute). */
+  packagesDir: string;
   dryRun?: DryRunHook;
   log: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
@@ -192,6 +200,7 @@ export function readConfigFile(file: string): RunnerConfig {
   const config = value as RunnerConfig;
   // Function modules are named relative to the config file.
   if (Array.isArray(config.functions)) config.functions = config.functions.map((f) => (typeof f === 'string' && f !== '' ? path.resolve(path.dirname(path.resolve(file)), f) : f));
+  if (typeof config.packages_dir === 'string' && config.packages_dir !== '') config.packages_dir = path.resolve(path.dirname(path.resolve(file)), config.packages_dir);
   return config;
 }
 
@@ -320,6 +329,9 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     else functions.push(...options.functions.map((f) => path.resolve(f)));
   }
 
+  if (options.packages_dir !== undefined && (typeof options.packages_dir !== 'string' || options.packages_dir === '')) problems.push('packages_dir must be a folder path');
+  const packagesDir = typeof options.packages_dir === 'string' && options.packages_dir !== '' ? path.resolve(options.packages_dir) : defaultPackagesDir(env);
+
   if (problems.length > 0) throw new ConfigError(problems);
   const resolved: ResolvedConfig = {
     host,
@@ -333,6 +345,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     models,
     mockSeed: options.mock_seed ?? '',
     functions,
+    packagesDir,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
     env,
   };

@@ -46,13 +46,31 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
   });
   const inFlight = new Set<Promise<void>>();
   const handler = createHandler(state);
+  // Requests start one per turn of the event loop, in arrival order. Most of a request's work is
+  // synchronous (parse, check, dry run, mock run): started together from one read of many sockets,
+  // they would fill each turn, and libuv accepts one new connection per turn, so under a burst of
+  // connections the last ones waited seconds to be accepted at all (bench/load.mjs: first requests
+  // timing out at 100 and 500 connections).
+  const waiting: Array<[http.IncomingMessage, http.ServerResponse]> = [];
+  let startScheduled = false;
+  const startNext = (): void => {
+    const next = waiting.shift();
+    startScheduled = waiting.length > 0;
+    if (startScheduled) setImmediate(startNext);
+    // A client gone while its request waited: nobody to answer.
+    if (next && !next[0].socket.destroyed) handler(next[0], next[1]);
+  };
   server.on('request', (req, res) => {
     const done = new Promise<void>((resolve) => {
       res.on('close', resolve);
     });
     inFlight.add(done);
     void done.then(() => inFlight.delete(done));
-    handler(req, res);
+    waiting.push([req, res]);
+    if (!startScheduled) {
+      startScheduled = true;
+      setImmediate(startNext);
+    }
   });
   // Bytes that are not an HTTP request never reach a route; they still get a registry problem.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -73,6 +91,16 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
+  });
+  // An Expect header other than 100-continue: Node would answer a bare 417; the runner answers a
+  // registry problem like for any other refusal.
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = ulid();
+    const refusal = new Refusal('request.unsupported', { field: 'Expect', reason: 'expectation' }, { detail: 'The Expect header asks for an expectation this runner does not support (only 100-continue).' });
+    const body = JSON.stringify(problemDocument(refusal, requestId, (req.url ?? '/').split('?')[0]!.slice(0, 1024)));
+    res.writeHead(422, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'X-Request-ID': requestId, Connection: 'close', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+    req.resume();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -10,13 +10,28 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import { suggest } from '../util/suggest.js';
 import { Refusal } from './refusal.js';
+import type { Finding } from '../check/finding.js';
+import { attachDependencies } from '../workspace/dependencies.js';
+import { loadTree, planPackage, relativeTo } from '../workspace/load.js';
 
 /** Where request files live; never a real folder (nothing is read from or written to disk). */
 export const VIRTUAL_ROOT = '/mthds-request';
 
 export type MethodSource =
   | { kind: 'contents'; contents: readonly string[]; sources?: readonly string[] }
-  | { kind: 'files'; files: Readonly<Record<string, string>> };
+  | { kind: 'files'; files: Readonly<Record<string, string>> }
+  /** An installed method (`method_ref`), found in the package store at `dir`. */
+  | { kind: 'installed'; ref: string; dir: string; address: string; version: string }
+  /** A method to download (`method_ref` URL); see runner/methodRef.ts. */
+  | { kind: 'remote'; ref: string; url: URL };
+
+/** What can be built without the network. */
+export type LoadableSource = Exclude<MethodSource, { kind: 'remote' }>;
+
+export interface LoadOptions {
+  /** The package store dependencies are read from (none: dependencies stay unloaded). */
+  packagesDir?: string;
+}
 
 export interface LoadedMethod {
   tree: MethodTree;
@@ -26,14 +41,25 @@ export interface LoadedMethod {
   sources: ReadonlyMap<string, string>;
   /** Texts of a files request's other files (neither bundles nor the manifest), by path from the root. */
   otherFiles?: ReadonlyMap<string, string>;
+  /** Faults met while loading: dependency packages, and the files of an installed method. */
+  findings: Finding[];
 }
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Builds the method tree of a request. Never throws: faults of the texts are findings. */
-export function loadMethod(source: MethodSource): LoadedMethod {
+/**
+ * Builds the method tree of a request and loads its dependencies from the package store (never
+ * from a path the request names: `path` dependencies are refused). Never throws: faults are findings.
+ */
+export function loadMethod(source: LoadableSource, options: LoadOptions = {}): LoadedMethod {
+  const method = buildMethod(source, options);
+  if (options.packagesDir !== undefined && source.kind !== 'installed') method.findings.push(...attachDependencies(method.tree, { packagesDir: options.packagesDir, localPaths: false }));
+  return method;
+}
+
+function buildMethod(source: LoadableSource, options: LoadOptions): LoadedMethod {
   const names = new Map<string, string>();
   const sources = new Map<string, string>();
   if (source.kind === 'contents') {
@@ -50,7 +76,19 @@ export function loadMethod(source: MethodSource): LoadedMethod {
       files.add(rel);
       bundles.push(buildBundle(file, parseToml(stripBom(text))));
     });
-    return { tree: createTree(VIRTUAL_ROOT, bundles, undefined, files), names, sources };
+    return { tree: createTree(VIRTUAL_ROOT, bundles, undefined, files), names, sources, findings: [] };
+  }
+  if (source.kind === 'installed') {
+    // The runner's own package store: read from disk like the command line reads a package.
+    const dependencies = options.packagesDir !== undefined ? { dependencies: { packagesDir: options.packagesDir, localPaths: false } } : {};
+    const { tree, findings } = loadTree(planPackage(source.dir), dependencies);
+    tree.installed = { address: source.address, version: source.version };
+    for (const file of [...tree.bundles.map((b) => b.file), ...(tree.manifest ? [tree.manifest.file] : [])]) {
+      const rel = relativeTo(source.dir, file);
+      names.set(file, rel);
+      sources.set(file, rel);
+    }
+    return { tree, names, sources, findings };
   }
   // The checker compares the package name with its folder's name: the virtual folder takes it.
   const manifestText = source.files['METHODS.toml'];
@@ -69,7 +107,7 @@ export function loadMethod(source: MethodSource): LoadedMethod {
     else if (rel !== 'METHODS.toml') otherFiles.set(rel, text);
   }
   bundles.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { tree: createTree(root, bundles, manifest, new Set(Object.keys(source.files))), names, sources, otherFiles };
+  return { tree: createTree(root, bundles, manifest, new Set(Object.keys(source.files))), names, sources, otherFiles, findings: [] };
 }
 
 /** A file of the method by its path from the tree root (the readers of tree files use it). */

@@ -2,13 +2,15 @@
 // members this runner accepts. Every fault is a Refusal naming the failing field by its dotted path.
 //
 // Extension members: `mthds_sources` (names each content, for error attribution), `files` (a
-// package tree: relative path -> text) and, on /start, `callback_url`. Any other member outside
+// package tree: relative path -> text), `method_ref` (an installed method or a bundle URL, see
+// methodRef.ts) and, on /start, `callback_url`. Any other member outside
 // the protocol is refused with request.unsupported: a member meant for another implementation must
 // not be silently ignored.
 
 import type { ResolvedConfig } from './config.js';
 import type { MethodSource } from './method.js';
 import { fieldPath, Refusal } from './refusal.js';
+import { methodRefSource } from './methodRef.js';
 
 export interface RunInput {
   concept: string;
@@ -31,8 +33,8 @@ export interface ValidateRequest {
   allowSignatures: boolean;
 }
 
-const RUN_MEMBERS = new Set(['pipe_code', 'mthds_contents', 'inputs', 'output_name', 'output_multiplicity', 'dynamic_output_concept_ref', 'mthds_sources', 'files']);
-const VALIDATE_MEMBERS = new Set(['mthds_contents', 'allow_signatures', 'mthds_sources', 'files']);
+const RUN_MEMBERS = new Set(['pipe_code', 'mthds_contents', 'inputs', 'output_name', 'output_multiplicity', 'dynamic_output_concept_ref', 'mthds_sources', 'files', 'method_ref']);
+const VALIDATE_MEMBERS = new Set(['mthds_contents', 'allow_signatures', 'mthds_sources', 'files', 'method_ref']);
 
 function invalid(field: string, detail?: string): Refusal {
   return new Refusal('request.invalid', { field }, detail ? { detail } : {});
@@ -59,6 +61,10 @@ function checkContents(body: Record<string, unknown>, config: ResolvedConfig): M
   const hasFiles = present(body, 'files');
   if (present(body, 'mthds_sources') && !hasContents) throw invalid('mthds_sources', 'mthds_sources names the items of mthds_contents, which is absent.');
   if (hasContents && hasFiles) throw invalid('files', 'files and mthds_contents are two ways of sending a method: send one.');
+  if (present(body, 'method_ref')) {
+    if (hasContents || hasFiles) throw invalid('method_ref', 'method_ref names a method that files or mthds_contents would send: send one of them.');
+    return methodRefSource(body['method_ref'], config);
+  }
   if (hasFiles) return { kind: 'files', files: checkFiles(body['files'], config) };
   if (!hasContents) return undefined;
   const contents = body['mthds_contents'];
@@ -99,7 +105,7 @@ export function checkFiles(value: unknown, config: ResolvedConfig): Record<strin
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, text] of entries) {
     const reason = pathFault(name);
-    if (reason) throw new Refusal('method.package_invalid', { reason, path: fieldPath(name) });
+    if (reason) throw new Refusal('method.package_invalid', name === '' ? { reason } : { reason, path: fieldPath(name) });
     if (typeof text === 'object' && text !== null && !Array.isArray(text) && 'sha256' in text) {
       const hash = (text as Record<string, unknown>)['sha256'];
       if (typeof hash !== 'string' || !SHA256.test(hash)) throw invalid(fieldPath('files', name, 'sha256'));

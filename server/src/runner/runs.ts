@@ -41,7 +41,7 @@ const MAX_ITEMS = 100;
 
 /** The umbrella refusal of an invalid method: one item per fault, located in the caller's files. */
 export function methodInvalid(method: LoadedMethod): Refusal | undefined {
-  const findings = checkTree(method.tree).filter((f) => f.severity === 'error');
+  const findings = [...method.findings, ...checkTree(method.tree)].filter((f) => f.severity === 'error');
   if (method.tree.bundles.length === 0) return new Refusal('method.package_invalid', { reason: 'no_source' });
   if (findings.length === 0) return undefined;
   const errors = problemItems(method, findings);
@@ -154,7 +154,9 @@ export function prepareRun(request: RunRequest, deps: RunDeps): PreparedRun {
   if (!request.method) {
     throw new Refusal('request.pipe_not_found', { pipe: request.pipeCode ?? '', suggestions: [] }, { detail: `This runner keeps no library of registered pipes, so ${request.pipeCode ?? 'the pipe'} is not one; send the method in mthds_contents or files.` });
   }
-  const method = loadMethod(request.method);
+  // A method_ref URL is downloaded by the route before the run is prepared (materializeMethod).
+  if (request.method.kind === 'remote') throw new Refusal('method.fetch_failed', { method_ref: request.method.ref });
+  const method = loadMethod(request.method, { packagesDir: deps.config.packagesDir });
   const invalid = methodInvalid(method);
   if (invalid) throw invalid;
   const environment = deps.functions ? environmentInvalid(method, deps.functions) : undefined;

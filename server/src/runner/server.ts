@@ -4,6 +4,7 @@
 // no internals in the body.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { CORE_REGISTRY_VERSION, getEntry, PROBLEM_CONTENT_TYPE, PROTOCOL_VERSION } from '../registry/index.js';
 import { VERSION } from '../version.js';
 import { authenticate, authorize, type Identity, type Scope } from './auth.js';
@@ -21,6 +22,7 @@ import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
 import { admitRun, bodyDigest, executePrepared, executeRun, RunRegistry } from './runs.js';
 import { validateContents } from './validate.js';
+import { materializeMethod } from './methodRef.js';
 
 type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version';
 
@@ -122,20 +124,21 @@ function handleVersion(): Answer {
     implementation: 'mthds-language-server',
     implementation_version: VERSION,
     error_registry_version: CORE_REGISTRY_VERSION,
-    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form'],
+    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref'],
   });
 }
 
 async function handleValidate(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
   const request = parseValidateRequest(body, state.config);
-  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures };
+  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
   if (state.functions) options.functions = state.functions.catalog;
-  return jsonAnswer(200, await validateContents(request.method, options));
+  return jsonAnswer(200, await validateContents(await materializeMethod(request.method, state.config), options));
 }
 
 async function handleExecute(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
   const request = parseRunRequest(body, 'execute', state.config);
+  if (request.method) request.method = await materializeMethod(request.method, state.config);
   const runId = ulid();
   const controller = state.runs.open(runId, false);
   try {
@@ -147,6 +150,7 @@ async function handleExecute(state: RunnerState, body: Record<string, unknown>):
 
 async function handleStart(state: RunnerState, body: Record<string, unknown>, requestId: string, instance: string): Promise<Answer> {
   const request = parseRunRequest(body, 'start', state.config);
+  if (request.method) request.method = await materializeMethod(request.method, state.config);
   if (request.callbackUrl) await checkCallbackUrl(request.callbackUrl, state.config.callbacks.allowPrivate);
   // Everything that can refuse the request is checked before the 202, as on /execute.
   const prepared = await admitRun(request, state);
@@ -229,6 +233,31 @@ async function idempotent(
   return answer;
 }
 
+const LINGER_MS = 2_000;
+
+/**
+ * Closes a connection after its answer without resetting it: a socket destroyed while the client
+ * is still sending its body is reset (TCP RST), and the reset can discard the answer before the
+ * client reads it. The runner's side is ended (FIN) once the answer is out, what the client still
+ * sends is read and dropped, up to `maxBytes` or for LINGER_MS, then the socket is destroyed.
+ */
+function lingerOnClose(socket: Socket, maxBytes: number): void {
+  const lingering = socket as Socket & { destroySoon?: () => void };
+  lingering.destroySoon = () => {
+    let read = 0;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > maxBytes) socket.destroy();
+    });
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+    socket.end();
+    socket.resume();
+  };
+}
+
 /** The request listener. */
 export function createHandler(state: RunnerState): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -295,6 +324,7 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
       // unauthenticated client could make the runner read any amount), close it after the answer.
       answer.headers['Connection'] = 'close';
       req.resume();
+      if (req.socket) lingerOnClose(req.socket, Math.max(state.config.limits.max_body_bytes, 1024 * 1024));
     }
   }
   send(res, answer, requestId);

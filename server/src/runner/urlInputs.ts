@@ -23,6 +23,8 @@ export interface UrlSite {
   /** Dotted path in the request, e.g. inputs.photo.content.url. */
   field: string;
   input: string;
+  /** Dotted path inside the input's content, e.g. url or cover.url. */
+  inner: string;
   url: string;
 }
 
@@ -49,7 +51,7 @@ export function urlSites(catalog: ConceptCatalog, memory: WorkingMemory): UrlSit
     if ((kind !== undefined && URL_KINDS.has(kind)) || URL_KINDS.has(claimedKind(value) ?? '')) {
       for (const member of URL_MEMBERS) {
         const url = value[member];
-        if (typeof url === 'string') sites.push({ field: fieldPath(...path, member), input, url });
+        if (typeof url === 'string') sites.push({ field: fieldPath(...path, member), input, inner: fieldPath(...path.slice(3), member), url });
       }
     }
     for (const [key, child] of Object.entries(value)) {
@@ -77,7 +79,11 @@ export async function checkUrlInputs(catalog: ConceptCatalog, memory: WorkingMem
   const pending = new Map<string, { url: URL; field: string }>();
   for (const site of urlSites(catalog, memory)) {
     const url = parse(site.url);
-    if (!url) continue;
+    if (!url) {
+      // An http(s) address that does not parse: a fault of the content, whatever would fetch it.
+      if (/^[\s\u0000-\u001f]*https?:/i.test(site.url)) throw new Refusal('input.invalid', { input: fieldPath(site.input), field: site.inner }, { location: { field: site.field } });
+      continue;
+    }
     if (url.protocol === 'file:') {
       throw new Refusal('mthdsls.security.path_refused', { field: site.field, path: fieldPath(decodeURIComponentSafe(url.pathname) || '/') });
     }

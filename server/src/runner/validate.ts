@@ -12,7 +12,7 @@ import type { Bundle, PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { checkEnvironment, type FunctionCatalog } from '../check/rules/functions.js';
-import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
+import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadableSource, type LoadedMethod } from './method.js';
 import { isRefusal } from './refusal.js';
 
 export type ValidationCategory = 'blueprint_validation' | 'pipe_factory' | 'pipe_validation' | 'dry_run';
@@ -117,6 +117,8 @@ export interface ValidateOptions {
    * requirements.txt; check/rules/functions.ts) and its faults join the static ones.
    */
   functions?: FunctionCatalog;
+  /** The package store dependencies are read from (see runner/method.ts). */
+  packagesDir?: string;
 }
 
 const BLUEPRINT = new Set([
@@ -200,14 +202,14 @@ function within(inner: { start: number; end: number }, outer: { start: number; e
 export { pendingSignatures };
 
 /** Validates bundle texts (or a files tree); never throws for anything the texts hold. */
-export async function validateContents(source: MethodSource, options: ValidateOptions = {}): Promise<ValidationVerdict> {
-  return validateMethod(loadMethod(source), options);
+export async function validateContents(source: LoadableSource, options: ValidateOptions = {}): Promise<ValidationVerdict> {
+  return validateMethod(loadMethod(source, options.packagesDir !== undefined ? { packagesDir: options.packagesDir } : {}), options);
 }
 
 /** Validates an already loaded method (the language server builds its own trees). */
 export async function validateMethod(method: LoadedMethod, options: ValidateOptions = {}): Promise<ValidationVerdict> {
   const locator = new FindingLocator(method);
-  const findings = checkTree(method.tree);
+  const findings = [...method.findings, ...checkTree(method.tree)];
   if (options.functions) findings.push(...checkEnvironment(method.tree, options.functions, (rel) => methodFileText(method, rel)));
   const errors = findings.filter((f) => f.severity === 'error').map((f) => locator.item(f));
   const warnings = findings.filter((f) => f.severity !== 'error').map((f) => locator.item(f));

@@ -3,7 +3,8 @@
 // allowed only where the runner refuses by design (PipeFunc, dependencies, signatures, a condition
 // routing to fail, a template tagging an undefined value).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTree } from '../../../server/src/check/index.js';
@@ -23,12 +24,20 @@ const BY_DESIGN = new Set([
   'mthdsls.pipe.template_render_failed',
 ]);
 
+// The corpus's `documents` package, installed where the Pipelex methods' address-qualified
+// references (`github.com/Pipelex/methods/documents->documents.x`) look for it: those pipes then
+// run across packages.
+const store = mkdtempSync(path.join(tmpdir(), 'mthds-corpus-store-'));
+const DOCUMENTS = path.join(SHARED, 'corpus/Pipelex__methods/methods/documents');
+
 let runner: Runner;
 beforeAll(async () => {
-  runner = await withRunner({ limits: { run_timeout_seconds: 30 } });
+  if (existsSync(DOCUMENTS)) cpSync(DOCUMENTS, path.join(store, 'github.com/Pipelex/methods/documents/0.1.4'), { recursive: true });
+  runner = await withRunner({ limits: { run_timeout_seconds: 30 }, packages_dir: store });
 });
 afterAll(async () => {
   await runner.close();
+  rmSync(store, { recursive: true, force: true });
 });
 
 describe.runIf(existsSync(MANIFEST))('corpus sweep', () => {

@@ -39,8 +39,8 @@ export function checkManifest(tree: MethodTree, manifest: Manifest, out: Finding
     out.push(restated);
   }
 
-  if (manifest.name) {
-    // The package folder is named after the package; `-` and `_` are taken as the same.
+  if (manifest.name && !tree.installed) {
+    // The package folder is named after the package (a stored package's, after its version); `-` and `_` are taken as the same.
     const dir = path.basename(path.dirname(file));
     const norm = (s: string): string => s.replace(/-/g, '_');
     if (norm(dir) !== norm(manifest.name.value)) packageInvalid('name_mismatch', 'package.name', manifest.name.range);

@@ -20,7 +20,16 @@ function userContent(prompt: string, attachments: readonly Attachment[]): Conten
     // data: URLs travel inline; http(s) URLs are passed by reference; anything else (mock://,
     // storage URIs) has no meaning to the endpoint and is left out.
     if (a.url.startsWith('data:')) parts.push({ type: 'image', image: a.url });
-    else if (/^https?:\/\//.test(a.url)) parts.push(a.mimeType ? { type: 'image', image: new URL(a.url), mediaType: a.mimeType } : { type: 'image', image: new URL(a.url) });
+    else if (/^https?:\/\//.test(a.url)) {
+      // An address that does not parse (a model may produce one) is left out like other schemes.
+      let url: URL;
+      try {
+        url = new URL(a.url);
+      } catch {
+        continue;
+      }
+      parts.push(a.mimeType ? { type: 'image', image: url, mediaType: a.mimeType } : { type: 'image', image: url });
+    }
   }
   return parts;
 }
