@@ -89,3 +89,19 @@ describe('markdownToHtml', () => {
     );
   });
 });
+
+describe('render limits', () => {
+  it('charges loop iterations so that nested loops cannot run for seconds', () => {
+    const nested = '{% for i in range(1000) %}{% for j in range(1000) %}{{ "" }}{% endfor %}{% endfor %}';
+    // 1,000 x 1,000 iterations are 16 million units: refused when the inner loops add up, not after.
+    expect(() => renderTemplate(nested, {}, { category: 'basic', timeLimitMs: 3_600_000 })).toThrow(/too many loop iterations/);
+    // A list of a few thousand items renders.
+    const items = Array.from({ length: 5_000 }, (_, i) => i);
+    expect(renderTemplate('{% for x in items %}{{ x }},{% endfor %}', { items }, { category: 'basic' }).text.split(',')).toHaveLength(5_001);
+  });
+  it('stops a render past its time limit', () => {
+    const slow = '{% for i in range(20000) %}{% set x = [1,2,3,4,5,6,7,8,9] | join(",") %}{{ "" }}{% endfor %}';
+    expect(() => renderTemplate(slow, {}, { category: 'basic', timeLimitMs: 0 })).toThrow(/too long/);
+    expect(() => renderTemplate('{% for i in range(3) %}{{ i }}{% endfor %}', {}, { category: 'basic', timeLimitMs: 10_000 })).not.toThrow();
+  });
+});

@@ -48,8 +48,10 @@ export interface RenderOptions {
   shorthands?: boolean;
   /** Images already inserted by an earlier template of the same call (numbering continues). */
   images?: InsertedImage[];
-  /** Work budget: loop iterations plus output characters. Default 2,000,000. */
+  /** Work budget: loop iterations (each worth ITERATION_COST) plus output characters. Default 2,000,000. */
   budget?: number;
+  /** Wall-clock limit of one render, in milliseconds. Default 2,000. */
+  timeLimitMs?: number;
 }
 
 export interface RenderResult {
@@ -213,8 +215,17 @@ interface RenderState {
   style: TemplatingStyle;
   images: InsertedImage[];
   budget: number;
+  /** performance.now() past which the render stops. */
+  deadline: number;
   category: TemplateCategory;
 }
+
+/**
+ * What one loop iteration costs against the budget, in output characters: an iteration costs the
+ * interpreter about as much as a few dozen characters, and loops are charged when they start, so
+ * nested loops must not be cheap (1,000 x 1,000 iterations would otherwise fit and take seconds).
+ */
+const ITERATION_COST = 16;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -372,6 +383,8 @@ export function markdownToHtml(markdown: string): string {
 function spend(state: RenderState, amount: number): void {
   state.budget -= amount;
   if (state.budget < 0) throw new TemplateError('render', 'the template exceeds the render budget (too many loop iterations or too much output)');
+  // The budget bounds the work; the clock bounds what the budget cannot see (costly bodies).
+  if (performance.now() >= state.deadline) throw new TemplateError('render', 'the template exceeds the render budget (rendering took too long)');
 }
 
 function textFormatArg(args: RuntimeValue[], state: RenderState, name: string): TextFormat {
@@ -394,7 +407,7 @@ function environmentFor(context: Record<string, unknown>, state: RenderState): E
     const [start, stop, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
     if (step === 0) throw new TemplateError('render', 'range() step must not be zero');
     const n = Math.max(0, Math.ceil((stop - start) / step));
-    spend(state, n);
+    spend(state, n * ITERATION_COST);
     return Array.from({ length: n }, (_, i) => start + i * step);
   });
   for (const [name, value] of Object.entries(context)) define(name, value);
@@ -420,7 +433,7 @@ function environmentFor(context: Record<string, unknown>, state: RenderState): E
   fnRaw('__mthds_iterate', (args) => {
     const rv = args[0]!;
     const size = Array.isArray(rv.value) ? rv.value.length : rv.value instanceof Map ? rv.value.size : typeof rv.value === 'string' ? rv.value.length : 1;
-    spend(state, size + 1);
+    spend(state, (size + 1) * ITERATION_COST);
     return rv;
   });
   fn('__mthds_filter_format', (args) => {
@@ -469,6 +482,7 @@ export function renderTemplate(source: string, context: Record<string, unknown>,
     style: options.style ?? defaultStyle(options.category),
     images: options.images ? [...options.images] : [],
     budget: options.budget ?? 2_000_000,
+    deadline: performance.now() + (options.timeLimitMs ?? 2_000),
     category: options.category,
   };
   let text: string;
