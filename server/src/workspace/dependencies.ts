@@ -34,7 +34,7 @@ export interface DependencyOptions {
   cache?: PackageCache;
 }
 
-export function defaultPackagesDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultPackagesDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const fromEnv = env['MTHDS_PACKAGES_DIR'];
   return fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(homedir(), '.mthds', 'packages');
 }
