@@ -9,7 +9,7 @@
 // address): method.dependency_missing (not_found, no_matching_version, cycle) and
 // method.dependency_invalid (a file of the dependency that is not UTF-8 or does not parse).
 
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringSliceRange } from '../language/buildBundle.js';
@@ -19,7 +19,7 @@ import type { DependencyPackage, MethodTree } from '../language/tree.js';
 import { newestVersion, selectMinimumVersion } from '../language/versions.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import type { LString, Range } from '../syntax/types.js';
-import { isDirectory } from './discover.js';
+import { isDirectory, listTreeFiles } from './discover.js';
 import { loadTree, planPackage } from './load.js';
 
 export interface DependencyOptions {
@@ -67,14 +67,41 @@ interface Loaded {
   tree: MethodTree;
   /** Files of the package that are not UTF-8 or do not parse, with the first fault of each. */
   faults: { file: string; message: string }[];
+  /** The files' names, sizes and modification times when read (see PackageCache.validate). */
+  stamp: string;
 }
 
-/** Packages read from disk, by folder; a change on disk below a folder forgets it. */
+/** Names, sizes and modification times of a package's files: changes when any file does. */
+function packageStamp(dir: string): string {
+  return listTreeFiles(dir)
+    .files.map((f) => {
+      try {
+        const s = statSync(f);
+        return `${f}:${s.size}:${s.mtimeMs}`;
+      } catch {
+        return `${f}:gone`;
+      }
+    })
+    .join('|');
+}
+
+/**
+ * Packages read from disk, by folder. A change on disk below a folder forgets it (the language
+ * server's watcher says so); with `validate`, each use compares the files' stamps instead, for
+ * clients that watch no files.
+ */
 export class PackageCache {
   private readonly byDir = new Map<string, Loaded>();
 
+  constructor(private readonly validate = false) {}
+
   get(dir: string): Loaded | undefined {
-    return this.byDir.get(dir);
+    const loaded = this.byDir.get(dir);
+    if (loaded && this.validate && loaded.stamp !== packageStamp(dir)) {
+      this.byDir.delete(dir);
+      return undefined;
+    }
+    return loaded;
   }
 
   set(dir: string, loaded: Loaded): void {
@@ -98,6 +125,7 @@ export class PackageCache {
 function loadPackage(dir: string, cache: PackageCache): Loaded {
   const cached = cache.get(dir);
   if (cached) return cached;
+  const stamp = packageStamp(dir);
   const { tree, findings } = loadTree(planPackage(dir));
   const faults: Loaded['faults'] = [];
   const seen = new Set<string>();
@@ -114,7 +142,7 @@ function loadPackage(dir: string, cache: PackageCache): Loaded {
       faults.push({ file, message: first.message });
     }
   }
-  const loaded = { tree, faults };
+  const loaded = { tree, faults, stamp };
   cache.set(dir, loaded);
   return loaded;
 }

@@ -87,12 +87,13 @@ export class Session {
   private readonly validateDisk: boolean;
   private readonly packagesDir: string | undefined;
   /** Dependency packages read from disk, shared by the trees that use them. */
-  private readonly packages = new PackageCache();
+  private readonly packages: PackageCache;
 
   constructor(options: SessionOptions = {}) {
     this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
     this.validateDisk = options.validateDisk ?? false;
     this.packagesDir = options.packagesDir;
+    this.packages = new PackageCache(this.validateDisk);
   }
 
   // ---- documents -------------------------------------------------------------------------------

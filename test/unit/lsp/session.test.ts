@@ -101,3 +101,30 @@ describe('Session documents', () => {
     expect(findings.find((f) => f.code === 'method.syntax' && f.range.start === 12)).toBeDefined();
   });
 });
+
+describe('Session dependency packages', () => {
+  const APP_MANIFEST = `${MANIFEST}\n[dependencies]\nlib = { address = "github.com/example/lib", version = "^1.0.0", path = "../lib" }\n`;
+  const APP = 'domain = "d"\ndescription = "Uses"\n\n[pipe.go]\ntype = "PipeCompose"\ndescription = "Go"\ninputs = { text = "Text" }\noutput = "lib->lib.Note"\ntemplate = "$text"\n';
+
+  it('reads a dependency once, and again when the watcher reports a change below it', () => {
+    const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Nothing]\ndescription = "n"\n' });
+    const session = new Session({ folders: [path.join(ws, 'app')] });
+    const file = path.join(ws, 'app/go.mthds');
+    expect(codesOf(session, file)).toEqual(['method.concept_unresolved']);
+    writeFileSync(path.join(ws, 'lib/lib.mthds'), 'domain = "lib"\n[concept.Note]\ndescription = "n"\n');
+    session.setDocument(file, APP);
+    expect(codesOf(session, file)).toEqual(['method.concept_unresolved']);
+    session.diskChanged(path.join(ws, 'lib/lib.mthds'), 'changed');
+    expect(codesOf(session, file)).toEqual([]);
+  });
+
+  it('without a watcher, notices a changed dependency by its files', () => {
+    const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Nothing]\ndescription = "n"\n' });
+    const session = new Session({ folders: [path.join(ws, 'app')], validateDisk: true });
+    const file = path.join(ws, 'app/go.mthds');
+    expect(codesOf(session, file)).toEqual(['method.concept_unresolved']);
+    writeFileSync(path.join(ws, 'lib/lib.mthds'), 'domain = "lib"\n[concept.Note]\ndescription = "a note, with more words"\n');
+    session.setDocument(file, APP);
+    expect(codesOf(session, file)).toEqual([]);
+  });
+});
