@@ -1,0 +1,229 @@
+// The language server on a large workspace (`npm run bench:lsp-workspace`, builds first): 5,000
+// corpus-sized bundles (5 pipes, about 60 lines each, as the average bundle of the shared corpus;
+// one in twenty with a typo), over real stdio, in two layouts:
+// - `packages`: 50 packages (a METHODS.toml each) of 100 bundles, 10 domains per package;
+// - `one package`: a single METHODS.toml over all 5,000 bundles, 100 domains of 50 bundles (the
+//   worst case for a keystroke: its tree is the whole workspace).
+// For each: start-up (from spawning the server until the end of the work-done progress of its
+// background check of the workspace, every file with findings published), the server's memory
+// (VmRSS, VmHWM), then on one open bundle of the workspace, with the debounce at 0:
+// - keystroke latency: didChange to the publishDiagnostics of that version (KEYSTROKES, default
+//   300 in `packages`, 100 in `one package`, where each takes about a second; every tenth keystroke breaks a concept reference, which must be reported, and the next
+//   one repairs it);
+// - completion during typing: a didChange, then at once a completion of a concept reference (the
+//   check of that change still pending), then the diagnostics of that version before the next
+//   keystroke (COMPLETIONS, same defaults).
+// The machine's load average is printed with the figures: they mean little when other work shares
+// the cores.
+// COUNT (default 5000) and LAYOUTS (packages,one-package) change the workspace.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { generateBundle } from './generate.mjs';
+import { percentile, startServer } from './lspClient.mjs';
+
+const COUNT = Number(process.env.COUNT ?? 5000);
+const DEFAULT_EDITS = { packages: 300, 'one-package': 100 };
+const editsOf = (layout, name) => Number(process.env[name] ?? DEFAULT_EDITS[layout] ?? 300);
+const LAYOUTS = (process.env.LAYOUTS ?? 'packages,one-package').split(',');
+const PIPES = 5;
+
+const CAPABILITIES = {
+  window: { workDoneProgress: true },
+  workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
+  textDocument: {
+    publishDiagnostics: { versionSupport: true, relatedInformation: true },
+    completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
+  },
+};
+
+function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: NaN, peak: NaN };
+  }
+}
+
+/** The workspace: `COUNT` bundles, their paths, which are broken, and one to open. */
+function workspace(layout) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-ws5k-'));
+  let broken = 0;
+  let lines = 0;
+  let bytes = 0;
+  const manifests = new Set();
+  let open;
+  for (let i = 0; i < COUNT; i++) {
+    const pkg = layout === 'packages' ? `pkg${Math.floor(i / 100)}` : 'all';
+    const domain = layout === 'packages' ? `${pkg}_d${i % 10}` : `d${i % 100}`;
+    let text = generateBundle(PIPES, { domain, seed: i })
+      .replaceAll('[pipe.step_', `[pipe.b${i}_step_`)
+      .replaceAll('pipe = "step_', `pipe = "b${i}_step_`)
+      .replaceAll('Thing', `B${i}Thing`);
+    if (i % 20 === 7) {
+      text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
+      broken += 1;
+    }
+    lines += text.split('\n').length;
+    bytes += Buffer.byteLength(text);
+    const sub = path.join(pkg, `group${Math.floor((i % 100) / 20)}`);
+    mkdirSync(path.join(dir, sub), { recursive: true });
+    const file = path.join(dir, sub, `bundle${i}.mthds`);
+    writeFileSync(file, text);
+    if (!manifests.has(pkg)) {
+      manifests.add(pkg);
+      writeFileSync(path.join(dir, pkg, 'METHODS.toml'), `[package]\nname = "${pkg}"\naddress = "github.com/example/${pkg}"\nversion = "1.0.0"\ndescription = "A benchmark package"\n`);
+    }
+    // The open bundle: a clean one in the middle of the workspace.
+    if (i === Math.floor(COUNT / 2) + 1) open = { file, text };
+  }
+  return { dir, broken, lines, bytes, packages: manifests.size, open };
+}
+
+async function stop({ child, connection }) {
+  try {
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+  } catch {}
+  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  connection.dispose();
+}
+
+function positionAt(text, offset) {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+async function bench(layout) {
+  const tGen = performance.now();
+  const ws = workspace(layout);
+  const genMs = performance.now() - tGen;
+  try {
+    return await measure(layout, ws, genMs);
+  } finally {
+    rmSync(ws.dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(layout, ws, genMs) {
+  const withFindings = new Set();
+  let waiting;
+  const uri = pathToFileURL(ws.open.file).href;
+  const t0 = performance.now();
+  const server = await startServer(ws.dir, {
+    capabilities: CAPABILITIES,
+    initializationOptions: { diagnostics: { debounceMs: 0 } },
+    onPublish: (p) => {
+      if (p.diagnostics.length > 0) withFindings.add(p.uri);
+      else withFindings.delete(p.uri);
+      if (p.uri === uri && waiting && p.version === waiting.version) {
+        const w = waiting;
+        waiting = undefined;
+        w.resolve(p);
+      }
+    },
+  });
+  const initializedMs = performance.now() - t0;
+  await server.checked;
+  const startupMs = performance.now() - t0;
+  const afterStartup = memoryOf(server.child.pid);
+  if (withFindings.size !== ws.broken) {
+    server.child.kill();
+    throw new Error(`expected ${ws.broken} files with findings, got ${withFindings.size}`);
+  }
+  try {
+    return await typing(layout, ws, server, uri, (w) => (waiting = w), { genMs, initializedMs, startupMs, afterStartup });
+  } catch (error) {
+    server.child.kill();
+    throw error;
+  }
+}
+
+async function typing(layout, ws, server, uri, setWaiting, startup) {
+  const { connection } = server;
+  const published = (version) => new Promise((resolve) => setWaiting({ version, resolve }));
+  let version = 1;
+  const text = ws.open.text;
+  const tOpen = performance.now();
+  const first = published(version);
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version, text } });
+  await first;
+  const openMs = performance.now() - tOpen;
+
+  // Keystrokes: type a letter in a pipe's description and delete it; every tenth keystroke turns
+  // `output = "B…Thing0"` into `output = "X…"` (an unresolved concept) and the next one repairs it.
+  const descAt = text.indexOf('description = "Generated pipe') + 'description = "'.length;
+  const outputAt = text.indexOf('output = "B', descAt) + 'output = "'.length;
+  // Edits stay within their lines (the description's, the output's), so these positions hold.
+  const descPos = positionAt(text, descAt);
+  const outPos = positionAt(text, outputAt);
+  let typed = false;
+  let broken = false;
+  const nextChange = (k) => {
+    if (k % 10 === 9 || broken) {
+      const at = outPos;
+      const change = { range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: broken ? 'B' : 'X' };
+      broken = !broken;
+      return change;
+    }
+    const at = descPos;
+    const change = typed ? { range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: '' } : { range: { start: at, end: at }, text: 'x' };
+    typed = !typed;
+    return change;
+  };
+  const keystrokeTimes = [];
+  const KEYSTROKES = editsOf(layout, 'KEYSTROKES');
+  const COMPLETIONS = editsOf(layout, 'COMPLETIONS');
+  for (let k = 0; k < KEYSTROKES; k++) {
+    version += 1;
+    const change = nextChange(k);
+    const done = published(version);
+    const t = performance.now();
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+    const p = await done;
+    keystrokeTimes.push(performance.now() - t);
+    if (broken !== p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error(`keystroke ${k}: the diagnostics do not follow the edit`);
+  }
+
+  // Completion during typing: keystroke, then at once a completion of the concept reference.
+  const completionTimes = [];
+  let items = 0;
+  for (let k = 0; k < COMPLETIONS; k++) {
+    version += 1;
+    const at = descPos;
+    const change = typed ? { range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: '' } : { range: { start: at, end: at }, text: 'x' };
+    typed = !typed;
+    const done = published(version);
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+    const t = performance.now();
+    const r = await connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: outPos, context: { triggerKind: 2, triggerCharacter: '"' } });
+    completionTimes.push(performance.now() - t);
+    items = r?.items?.length ?? (Array.isArray(r) ? r.length : 0);
+    if (items < 10) throw new Error(`completion ${k}: ${items} items`);
+    await done;
+  }
+  const afterTyping = memoryOf(server.child.pid);
+  await stop(server);
+  const stats = (xs) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: Math.max(...xs) });
+  return { layout, keystrokeCount: KEYSTROKES, completionCount: COMPLETIONS, ws, ...startup, openMs, keystrokes: stats(keystrokeTimes), completion: stats(completionTimes), items, afterTyping };
+}
+
+const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
+console.log(`language server, large workspace: ${COUNT} bundles of ${PIPES} pipes, debounce 0; node ${process.version}; ${load()}`);
+for (const layout of LAYOUTS) {
+  const r = await bench(layout);
+  const what = layout === 'packages' ? `${r.ws.packages} packages of ${COUNT / r.ws.packages} bundles` : `one package of ${COUNT} bundles`;
+  console.log(`\n${what} (${r.ws.lines} lines, ${fmt(r.ws.bytes / 2 ** 20)} MB; generated in ${fmt(r.genMs / 1000, 2)} s)`);
+  console.log(`  start-up: initialize answered after ${fmt(r.initializedMs)} ms; workspace checked, ${r.ws.broken} files with findings published, after ${fmt(r.startupMs / 1000, 2)} s`);
+  console.log(`  memory after start-up: RSS ${fmt(r.afterStartup.rss)} MB, peak ${fmt(r.afterStartup.peak)} MB; after typing: RSS ${fmt(r.afterTyping.rss)} MB, peak ${fmt(r.afterTyping.peak)} MB`);
+  console.log(`  didOpen -> first diagnostics: ${fmt(r.openMs)} ms`);
+  console.log(`  keystroke -> publishDiagnostics (${r.keystrokeCount}): p50 ${fmt(r.keystrokes.p50)} ms, p95 ${fmt(r.keystrokes.p95)} ms, p99 ${fmt(r.keystrokes.p99)} ms, max ${fmt(r.keystrokes.max)} ms`);
+  console.log(`  completion right after a keystroke (${r.completionCount}, ${r.items} items): p50 ${fmt(r.completion.p50)} ms, p95 ${fmt(r.completion.p95)} ms, p99 ${fmt(r.completion.p99)} ms, max ${fmt(r.completion.max)} ms`);
+  console.log(`  ${load()}`);
+}
