@@ -105,7 +105,28 @@ export function literalVerdict(url: URL, field: string, allowPrivate: boolean): 
 
 const LOOKUP_TIMEOUT_MS = 5000;
 
-async function resolveAll(host: string): Promise<LookupAddress[]> {
+// Arrival checks share lookups: one per host in flight, answers kept LOOKUP_TTL_MS (at most
+// LOOKUP_CACHE_SIZE hosts). Safe against rebinding because fetches resolve again at connection
+// time through guardedLookup; this only spares a DNS round trip per request on busy runners.
+const LOOKUP_TTL_MS = 30_000;
+const LOOKUP_CACHE_SIZE = 1024;
+const lookups = new Map<string, { answer: Promise<LookupAddress[]>; expires: number }>();
+
+function resolveAll(host: string): Promise<LookupAddress[]> {
+  const now = Date.now();
+  const cached = lookups.get(host);
+  if (cached && cached.expires > now) return cached.answer;
+  if (lookups.size >= LOOKUP_CACHE_SIZE) {
+    for (const [h, entry] of lookups) if (entry.expires <= now || lookups.size >= LOOKUP_CACHE_SIZE) lookups.delete(h);
+  }
+  const answer = resolveNow(host);
+  lookups.set(host, { answer, expires: now + LOOKUP_TTL_MS });
+  // A failed lookup is not kept: the next request asks again.
+  answer.catch(() => lookups.delete(host));
+  return answer;
+}
+
+async function resolveNow(host: string): Promise<LookupAddress[]> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
