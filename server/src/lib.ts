@@ -7,3 +7,5 @@ export { loadTree, planTrees } from './workspace/load.js';
 export { parse as smolParse } from 'smol-toml';
 export { dryRunTree } from './runner/dryRun.js';
 export { ConceptCatalog } from './language/jsonSchema.js';
+export { validateContents } from './runner/validate.js';
+export { dryRun } from './runner/dryRun.js';

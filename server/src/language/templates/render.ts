@@ -396,6 +396,38 @@ function textFormatArg(args: RuntimeValue[], state: RenderState, name: string): 
   throw new TemplateError('render', `unknown text format for the format filter (expected one of ${TEXT_FORMATS.join(', ')})`);
 }
 
+/**
+ * The variables of the root environment: those already defined, plus the context's names,
+ * converted by toRuntime when the interpreter first looks them up (`has` then `get`).
+ */
+class LazyVariables extends Map<string, unknown> {
+  private readonly pending: Map<string, unknown>;
+
+  constructor(defined: Map<string, unknown>, context: Record<string, unknown>) {
+    super(defined);
+    // The context wins over what was defined before it (the constants and range), as it always did.
+    this.pending = new Map(Object.entries(context));
+    for (const name of this.pending.keys()) super.delete(name);
+  }
+
+  override has(name: string): boolean {
+    return super.has(name) || this.pending.has(name);
+  }
+
+  override get(name: string): unknown {
+    if (!super.has(name) && this.pending.has(name)) {
+      super.set(name, toRuntime(this.pending.get(name)));
+      this.pending.delete(name);
+    }
+    return super.get(name);
+  }
+
+  override set(name: string, value: unknown): this {
+    this.pending?.delete(name);
+    return super.set(name, value);
+  }
+}
+
 function environmentFor(context: Record<string, unknown>, state: RenderState): Environment {
   const env = new Environment();
   const define = (name: string, value: unknown): void => {
@@ -410,7 +442,10 @@ function environmentFor(context: Record<string, unknown>, state: RenderState): E
     spend(state, n * ITERATION_COST);
     return Array.from({ length: n }, (_, i) => start + i * step);
   });
-  for (const [name, value] of Object.entries(context)) define(name, value);
+  // The context is converted to runtime values on first use: a template reads a few names of a
+  // working memory that may hold many large stuffs.
+  const lazy = new LazyVariables(env.variables as Map<string, unknown>, context);
+  (env as unknown as { variables: Map<string, unknown> }).variables = lazy;
   const fn = (name: string, impl: (args: RuntimeValue[]) => unknown): void => {
     env.variables.set(name, new FunctionValue((args) => toRuntime(impl(args)) as never) as never);
   };
