@@ -68,11 +68,12 @@ export class ShapeWalker {
   /** Checks a table against its shape; `entry` is the entry holding it (for anchoring). */
   table(table: LTable, shape: TableShape, path: string, entry?: LEntry): void {
     const code = shape.code ?? 'method.schema_violation';
-    for (const e of table.entries) {
-      const field = shape.fields.find((f) => f.name === e.key);
-      const keyPath = path === '' ? e.key : `${path}.${e.key}`;
+    const entries = table.entries;
+    for (const e of entries) {
+      const field = fieldNamed(shape.fields, e.key);
       if (!field) {
         if (!shape.closed) continue;
+        const keyPath = path === '' ? e.key : `${path}.${e.key}`;
         const current = shape.fields.filter((f) => !f.retired).map((f) => f.name);
         const candidates = suggest(e.key, current, 3).filter((c) => !table.entries.some((x) => x.key === c));
         const hint = candidates.length > 0 ? ` (did you mean \`${candidates[0]}\`?)` : '';
@@ -82,22 +83,32 @@ export class ShapeWalker {
         continue;
       }
       if (field.retired) {
+        const keyPath = path === '' ? e.key : `${path}.${e.key}`;
         const replacement = field.retired.replacement;
         const canRename = replacement !== undefined && !table.entries.some((x) => x.key === replacement);
         this.violation(keyPath, field.retired.message, e.keyRange, code, canRename ? { fix: replaceFix(`Rename to \`${replacement}\``, this.file, e.keyRange, replacement) } : {});
         continue;
       }
-      this.value(e.value, field.value, keyPath, e, code);
+      // A scalar that fits its description needs no path (nor anything else).
+      if (scalarFits(e.value, field.value)) continue;
+      this.value(e.value, field.value, path === '' ? e.key : `${path}.${e.key}`, e, code);
     }
     for (const field of shape.fields) {
-      if (field.required && !field.retired && !table.entries.some((e) => e.key === field.name)) {
+      if (field.required && !field.retired && !hasKey(entries, field.name)) {
         this.violation(path === '' ? field.name : `${path}.${field.name}`, `missing required key \`${field.name}\` in ${articleName(shape.name)}`, tableAnchor(table, entry), code);
       }
     }
-    for (const rule of shape.rules ?? []) this.rule(table, rule, path, code, entry);
+    if (shape.rules) for (const rule of shape.rules) this.rule(table, rule, path, code, entry);
   }
 
   private rule(table: LTable, rule: TableRule, path: string, code: ShapeCode, entry: LEntry | undefined): void {
+    let count = 0;
+    for (const k of rule.keys) if (hasKey(table.entries, k)) count += 1;
+    const broken =
+      (rule.rule === 'exactlyOne' && count === 0) ||
+      ((rule.rule === 'exactlyOne' || rule.rule === 'atMostOne') && count > 1) ||
+      (rule.rule === 'together' && count > 0 && count < rule.keys.length);
+    if (!broken) return;
     const present = rule.keys.map((k) => table.entries.find((e) => e.key === k)).filter((e): e is LEntry => e !== undefined);
     const names = rule.keys.map((k) => `\`${k}\``);
     const list = names.length === 2 ? `${names[0]} or ${names[1]}` : names.join(', ');
@@ -112,15 +123,18 @@ export class ShapeWalker {
     }
   }
 
+  private wrongType(node: LValue, spec: ValueSpec, path: string, code: ShapeCode): void {
+    this.violation(path, `expected ${describeSpec(spec)}, found ${tomlTypeName(node)}`, node.range, code);
+  }
+
   /** Checks one value against a value description. */
   value(node: LValue, spec: ValueSpec, path: string, entry: LEntry | undefined, code: ShapeCode = 'method.schema_violation'): void {
     if (node.type === 'invalid') return; // already a syntax error
-    const wrongType = (): void => this.violation(path, `expected ${describeSpec(spec)}, found ${tomlTypeName(node)}`, node.range, code);
     switch (spec.kind) {
       case 'any':
         return;
       case 'string': {
-        if (node.type !== 'string') return wrongType();
+        if (node.type !== 'string') return this.wrongType(node, spec, path, code);
         if (spec.enum && !spec.enum.includes(node.value)) {
           const close = suggest(node.value, spec.enum, 3);
           this.violation(path, `"${node.value}" is not allowed here; expected ${describeSpec(spec)}`, node.range, code, {
@@ -134,14 +148,14 @@ export class ShapeWalker {
         return;
       }
       case 'integer': {
-        if (node.type !== 'integer') return wrongType();
+        if (node.type !== 'integer') return this.wrongType(node, spec, path, code);
         const v = Number(node.value);
         if (spec.min !== undefined && v < spec.min) this.violation(path, `must be at least ${spec.min}`, node.range, code);
         else if (spec.max !== undefined && v > spec.max) this.violation(path, `must be at most ${spec.max}`, node.range, code);
         return;
       }
       case 'number': {
-        if (node.type !== 'integer' && node.type !== 'float') return wrongType();
+        if (node.type !== 'integer' && node.type !== 'float') return this.wrongType(node, spec, path, code);
         const v = Number(node.value);
         if (spec.min !== undefined && v < spec.min) this.violation(path, `must be at least ${spec.min}`, node.range, code);
         else if (spec.max !== undefined && v > spec.max) this.violation(path, `must be at most ${spec.max}`, node.range, code);
@@ -150,32 +164,34 @@ export class ShapeWalker {
         return;
       }
       case 'boolean':
-        if (node.type !== 'boolean') wrongType();
+        if (node.type !== 'boolean') this.wrongType(node, spec, path, code);
         return;
       case 'array': {
-        if (node.type !== 'array') return wrongType();
+        if (node.type !== 'array') return this.wrongType(node, spec, path, code);
         if (spec.minItems !== undefined && node.items.length < spec.minItems) {
           this.violation(path, spec.minItems === 1 ? 'must not be empty' : `needs at least ${spec.minItems} items`, node.range, code);
         }
-        node.items.forEach((item, i) => this.value(item, spec.items, `${path}[${i}]`, undefined, code));
+        node.items.forEach((item, i) => {
+          if (!scalarFits(item, spec.items)) this.value(item, spec.items, `${path}[${i}]`, undefined, code);
+        });
         return;
       }
       case 'table': {
-        if (node.type !== 'table') return wrongType();
+        if (node.type !== 'table') return this.wrongType(node, spec, path, code);
         this.table(node, spec, path, entry);
         return;
       }
       case 'map': {
-        if (node.type !== 'table') return wrongType();
+        if (node.type !== 'table') return this.wrongType(node, spec, path, code);
         if (spec.minEntries !== undefined && node.entries.length < spec.minEntries) {
           this.violation(path, spec.minEntries === 1 ? 'must not be empty' : `needs at least ${spec.minEntries} entries`, tableAnchor(node, entry), code);
         }
-        for (const e of node.entries) this.value(e.value, spec.values, `${path}.${e.key}`, e, code);
+        for (const e of node.entries) if (!scalarFits(e.value, spec.values)) this.value(e.value, spec.values, `${path}.${e.key}`, e, code);
         return;
       }
       case 'oneOf': {
-        const option = spec.options.find((o) => accepts(o, node));
-        if (!option) return wrongType();
+        const option = firstAccepting(spec.options, node);
+        if (!option) return this.wrongType(node, spec, path, code);
         // A settings table reports its faults under its own code.
         this.value(node, option, path, entry, option.kind === 'table' && option.code ? option.code : code);
         return;
@@ -187,6 +203,59 @@ export class ShapeWalker {
       }
     }
   }
+}
+
+// Field lookup by key: the first field of that name, as `fields.find` would give.
+const fieldMaps = new WeakMap<readonly FieldSpec[], Map<string, FieldSpec>>();
+
+function fieldNamed(fields: readonly FieldSpec[], key: string): FieldSpec | undefined {
+  if (fields.length < 12) {
+    for (let i = 0; i < fields.length; i++) if (fields[i]!.name === key) return fields[i];
+    return undefined;
+  }
+  let map = fieldMaps.get(fields);
+  if (map === undefined) {
+    map = new Map();
+    for (const f of fields) if (!map.has(f.name)) map.set(f.name, f);
+    fieldMaps.set(fields, map);
+  }
+  return map.get(key);
+}
+
+function hasKey(entries: readonly LEntry[], key: string): boolean {
+  for (let i = 0; i < entries.length; i++) if (entries[i]!.key === key) return true;
+  return false;
+}
+
+/**
+ * Whether `value(node, spec)` would find nothing to report, for the scalar descriptions; false
+ * (check it in full) for everything else.
+ */
+function scalarFits(node: LValue, spec: ValueSpec): boolean {
+  switch (spec.kind) {
+    case 'any':
+      return true;
+    case 'string':
+      if (node.type !== 'string') return false;
+      if (spec.enum && !spec.enum.includes(node.value)) return false;
+      if (spec.nonEmpty && node.value.trim() === '') return false;
+      if (spec.pattern && !spec.pattern.test(node.value)) return false;
+      return true;
+    case 'boolean':
+      return node.type === 'boolean';
+    case 'oneOf': {
+      const option = firstAccepting(spec.options, node);
+      return option !== undefined && scalarFits(node, option);
+    }
+    default:
+      return false;
+  }
+}
+
+/** The first option whose TOML type fits (`options.find(o => accepts(o, node))`). */
+function firstAccepting(options: readonly ValueSpec[], node: LValue): ValueSpec | undefined {
+  for (let i = 0; i < options.length; i++) if (accepts(options[i]!, node)) return options[i];
+  return undefined;
 }
 
 /** Whether a value's TOML type fits a description (the discriminant of `oneOf`). */

@@ -93,12 +93,11 @@ function pipeRefSite(node: LValue | undefined, context: PipeRefContext, allowSpe
 
 function buildConcept(bundle: Bundle, entry: LEntry): ConceptDecl | undefined {
   const node = entry.value;
-  const base = { bundle, code: entry.key, codeRange: entry.keyRange, range: entry.range, node };
   if (node.type === 'string') {
-    return { ...base, form: 'simple', description: { value: node.value, range: node.range } };
+    return { bundle, code: entry.key, codeRange: entry.keyRange, range: entry.range, node, form: 'simple', description: { value: node.value, range: node.range } };
   }
   if (node.type !== 'table') return undefined;
-  const concept: ConceptDecl = { ...base, form: 'table' };
+  const concept: ConceptDecl = { bundle, code: entry.key, codeRange: entry.keyRange, range: entry.range, node, form: 'table' };
   const description = stringAt(node, 'description');
   if (description) concept.description = description;
   const refines = conceptRefSite(getEntry(node, 'refines')?.value, 'refines');
@@ -146,6 +145,8 @@ function buildStructureField(entry: LEntry): StructureField {
   return field;
 }
 
+const STEP_KEYS = ['steps', 'branches'] as const;
+
 function buildPipe(bundle: Bundle, entry: LEntry, table: LTable): PipeDecl {
   const typeEntry = getEntry(table, 'type');
   const pipe: PipeDecl = {
@@ -171,15 +172,17 @@ function buildPipe(bundle: Bundle, entry: LEntry, table: LTable): PipeDecl {
   const output = getEntry(table, 'output')?.value;
   if (output?.type === 'string') pipe.output = ioRefSite(output, 'output');
 
-  for (const key of ['steps', 'branches'] as const) {
+  for (const key of STEP_KEYS) {
     const steps = getEntry(table, key)?.value;
     if (steps?.type !== 'array') continue;
-    steps.items.forEach((item, index) => {
-      if (item.type !== 'table') return;
+    const items = steps.items;
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (item.type !== 'table') continue;
       const step = buildStep(item, index, key === 'steps' ? 'step' : 'branch');
       pipe.steps.push(step);
       if (step.pipe) pipe.pipeRefs.push(step.pipe);
-    });
+    }
   }
   const outcomes = getEntry(table, 'outcomes')?.value;
   if (outcomes?.type === 'table') {

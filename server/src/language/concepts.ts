@@ -26,13 +26,36 @@ export function conceptKey(c: Concept): string {
 
 export function lookupConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef, 'prefix' | 'domain' | 'code'>): Concept | undefined {
   const r = resolveConcept(tree, from, ref);
-  if (r.kind === 'native') return { kind: 'native', key: `native.${r.native.code}`, native: r.native };
-  if (r.kind === 'concept') return { kind: 'declared', key: `${r.decl.bundle.domain?.value ?? ''}.${r.decl.code}`, decl: r.decl };
+  if (r.kind === 'native') return nativeOf(r.native);
+  if (r.kind === 'concept') return declaredOf(r.decl);
   return undefined;
 }
 
+// Concepts are plain immutable values: one object per native and per declaration.
+const natives = new Map<string, Concept>();
+const declared = new WeakMap<ConceptDecl, Concept>();
+
+function nativeOf(native: NativeConcept): Concept {
+  let c = natives.get(native.code);
+  if (c === undefined) {
+    c = { kind: 'native', key: `native.${native.code}`, native };
+    natives.set(native.code, c);
+  }
+  return c;
+}
+
+function declaredOf(decl: ConceptDecl): Concept {
+  let c = declared.get(decl);
+  if (c === undefined) {
+    c = { kind: 'declared', key: `${decl.bundle.domain?.value ?? ''}.${decl.code}`, decl };
+    declared.set(decl, c);
+  }
+  return c;
+}
+
 export function nativeConcept(code: string): Concept {
-  return { kind: 'native', key: `native.${code}`, native: getNative(code)! };
+  const native = getNative(code);
+  return native ? nativeOf(native) : { kind: 'native', key: `native.${code}`, native: native! };
 }
 
 /** The concept a concept refines, when it refines one that resolves. */
@@ -43,9 +66,12 @@ export function parentOf(tree: MethodTree, c: Concept): Concept | undefined {
 
 /** The concept and its ancestors, nearest first (cycles cut). */
 export function refinementChain(tree: MethodTree, c: Concept): Concept[] {
+  const first = parentOf(tree, c);
+  // Most concepts refine nothing.
+  if (!first || first.key === c.key) return [c];
   const chain: Concept[] = [c];
   const seen = new Set([c.key]);
-  for (let p = parentOf(tree, c); p && !seen.has(p.key); p = parentOf(tree, p)) {
+  for (let p: Concept | undefined = first; p && !seen.has(p.key); p = parentOf(tree, p)) {
     chain.push(p);
     seen.add(p.key);
   }

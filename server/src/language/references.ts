@@ -33,8 +33,24 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string
 
 const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Whether raw[start, end) is one non-empty segment matching SEGMENT (no dot, no arrow). */
+function isPlainSegment(raw: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const c = raw.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (!letter && (i === start || c < 48 || c > 57)) return false;
+  }
+  return true;
+}
+
 /** Splits `prefix->domain.path.Code` into its parts; shared by concept and pipe references. */
 function splitRef(raw: string, start: number, end: number): ParseResult<ParsedRef> {
+  // The common case, a bare code: the general path below would give the same parts.
+  if (isPlainSegment(raw, start, end)) {
+    const code = start === 0 && end === raw.length ? raw : raw.slice(start, end);
+    return { ok: true, value: { code, codeStart: start, codeEnd: end, refStart: start, refEnd: end } };
+  }
   const text = raw.slice(start, end);
   if (text.length === 0) return { ok: false, error: 'the reference is empty', start, end };
   let prefix: string | undefined;
@@ -100,7 +116,11 @@ export function parseIoRef(raw: string): ParseResult<IoRef> {
   }
   const ref = splitRef(raw, 0, end);
   if (!ref.ok) return ref;
-  const io: IoRef = { ...ref.value, multiplicity };
+  const v = ref.value;
+  // The keys in the order of `{ ...ref.value, multiplicity }`, without the spread.
+  let io: IoRef;
+  if (v.prefix === undefined && v.domain === undefined) io = { code: v.code, codeStart: v.codeStart, codeEnd: v.codeEnd, refStart: v.refStart, refEnd: v.refEnd, multiplicity };
+  else io = { ...v, multiplicity };
   if (marker !== undefined) io.marker = marker;
   if (markerStart !== undefined) io.markerStart = markerStart;
   if (multiplicityStart !== undefined) io.multiplicityStart = multiplicityStart;

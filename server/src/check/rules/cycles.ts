@@ -1,7 +1,7 @@
 // method.cycle: refinement loops, structure containment loops and pipe call loops. A call loop
 // that can only close through a PipeCondition outcome is recursion that can stop, and is allowed.
 
-import type { ConceptDecl, PipeDecl } from '../../language/model.js';
+import type { ConceptDecl, ConceptRefSite, PipeDecl } from '../../language/model.js';
 import { resolveConcept, resolvePipe } from '../../language/tree.js';
 import type { Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
@@ -13,66 +13,101 @@ interface Edge<N> {
   range: Range;
 }
 
+/** What Tarjan's walk knows of a node. */
+interface Visit<N> {
+  node: N;
+  order: number;
+  low: number;
+  onStack: boolean;
+  /** The node's edges, asked once. */
+  out: Edge<N>[];
+  /** The next edge to follow. */
+  next: number;
+}
+
 /** Every elementary cycle reachable in a small graph, each reported once (by its smallest member). */
 function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<Array<{ node: N; edge: Edge<N> }>> {
-  const index = new Map(nodes.map((n, i) => [n, i]));
+  // Positions in `nodes`, built when a cycle needs them (most graphs have none).
+  let index: Map<N, number> | undefined;
+  const indexOf = (n: N): number | undefined => {
+    if (index === undefined) {
+      index = new Map();
+      for (let i = 0; i < nodes.length; i++) index.set(nodes[i]!, i);
+    }
+    return index.get(n);
+  };
   const cycles: Array<Array<{ node: N; edge: Edge<N> }>> = [];
   const seen = new Set<string>();
   // Tarjan's strongly connected components, then one cycle per component through its first node.
   let counter = 0;
-  const low = new Map<N, number>();
-  const order = new Map<N, number>();
+  const visits = new Map<N, Visit<N>>();
   const stack: N[] = [];
-  const onStack = new Set<N>();
-  const components: N[][] = [];
-  const strong = (v: N): void => {
-    const work: Array<{ v: N; i: number; out: Edge<N>[] }> = [{ v, i: 0, out: edges(v) }];
-    order.set(v, counter);
-    low.set(v, counter++);
+  // The components, in the order found, one after the other: members[ends[k - 1], ends[k]).
+  const members: N[] = [];
+  const ends: number[] = [];
+  const visit = (v: N, out: Edge<N>[]): Visit<N> => {
+    const state: Visit<N> = { node: v, order: counter, low: counter++, onStack: true, out, next: 0 };
+    visits.set(v, state);
     stack.push(v);
-    onStack.add(v);
+    return state;
+  };
+  // A node without edges is a component of its own that no cycle goes through: it is marked
+  // visited and left out (the other components, and their order, are the same).
+  const sink: Visit<N> = { node: undefined as N, order: -1, low: -1, onStack: false, out: NONE, next: 0 };
+  const edgesOf = (v: N): Edge<N>[] => visits.get(v)?.out ?? edges(v);
+  const work: Visit<N>[] = [];
+  const strong = (v: N): void => {
+    const first = edges(v);
+    if (first.length === 0) {
+      visits.set(v, sink);
+      return;
+    }
+    work.push(visit(v, first));
     while (work.length > 0) {
       const frame = work[work.length - 1]!;
-      if (frame.i < frame.out.length) {
-        const w = frame.out[frame.i++]!.to;
-        if (!order.has(w)) {
-          order.set(w, counter);
-          low.set(w, counter++);
-          stack.push(w);
-          onStack.add(w);
-          work.push({ v: w, i: 0, out: edges(w) });
-        } else if (onStack.has(w)) low.set(frame.v, Math.min(low.get(frame.v)!, order.get(w)!));
+      if (frame.next < frame.out.length) {
+        const w = frame.out[frame.next++]!.to;
+        const seenW = visits.get(w);
+        if (seenW === undefined) {
+          const out = edges(w);
+          if (out.length === 0) visits.set(w, sink);
+          else work.push(visit(w, out));
+        } else if (seenW.onStack) frame.low = Math.min(frame.low, seenW.order);
         continue;
       }
       work.pop();
       const parent = work[work.length - 1];
-      if (parent) low.set(parent.v, Math.min(low.get(parent.v)!, low.get(frame.v)!));
-      if (low.get(frame.v) === order.get(frame.v)) {
-        const component: N[] = [];
+      if (parent) parent.low = Math.min(parent.low, frame.low);
+      if (frame.low === frame.order) {
         let w: N;
         do {
           w = stack.pop()!;
-          onStack.delete(w);
-          component.push(w);
-        } while (w !== frame.v);
-        components.push(component);
+          visits.get(w)!.onStack = false;
+          members.push(w);
+        } while (w !== frame.node);
+        ends.push(members.length);
       }
     }
   };
-  for (const n of nodes) if (!order.has(n)) strong(n);
-  for (const component of components) {
-    const members = new Set(component);
-    const start = component.reduce((a, b) => (index.get(a)! < index.get(b)! ? a : b));
-    const selfLoop = edges(start).find((e) => e.to === start);
-    if (component.length === 1 && !selfLoop) continue;
+  for (const n of nodes) if (!visits.has(n)) strong(n);
+  for (let k = 0; k < ends.length; k++) {
+    const begin = k === 0 ? 0 : ends[k - 1]!;
+    if (ends[k]! - begin === 1) {
+      // A lone node is a cycle only through an edge to itself.
+      const only = members[begin]!;
+      if (!edgesOf(only).some((e) => e.to === only)) continue;
+    }
+    const component = members.slice(begin, ends[k]);
+    const inComponent = new Set(component);
+    const start = component.reduce((a, b) => (indexOf(a)! < indexOf(b)! ? a : b));
     // Walk from the start inside the component back to it (breadth first: the shortest loop).
     const prev = new Map<N, { node: N; edge: Edge<N> }>();
     const queue: N[] = [start];
     let closing: { node: N; edge: Edge<N> } | undefined;
     while (queue.length > 0 && !closing) {
       const v = queue.shift()!;
-      for (const e of edges(v)) {
-        if (!members.has(e.to)) continue;
+      for (const e of edgesOf(v)) {
+        if (!inComponent.has(e.to)) continue;
         if (e.to === start) {
           closing = { node: v, edge: e };
           break;
@@ -91,7 +126,7 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
       path.unshift(p);
       cur = p.node;
     }
-    const key = path.map((p) => index.get(p.node)).join(',');
+    const key = path.map((p) => indexOf(p.node)).join(',');
     if (!seen.has(key)) {
       seen.add(key);
       cycles.push(path);
@@ -100,21 +135,28 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
   return cycles;
 }
 
+/** No edges (shared; never mutated). */
+const NONE: never[] = [];
+
 export function checkCycles(ctx: CheckContext): void {
   const concepts: ConceptDecl[] = ctx.tree.bundles.flatMap((b) => b.concepts);
   const refinesEdges = (c: ConceptDecl): Edge<ConceptDecl>[] => {
-    if (!c.refines?.ref) return [];
+    if (!c.refines?.ref) return NONE;
     const r = resolveConcept(ctx.tree, c.bundle, c.refines.ref);
     return r.kind === 'concept' ? [{ to: r.decl, file: c.bundle.file, range: c.refines.node.range }] : [];
   };
   const structureEdges = (c: ConceptDecl): Edge<ConceptDecl>[] => {
-    const out: Edge<ConceptDecl>[] = [];
+    let out: Edge<ConceptDecl>[] = NONE;
+    const add = (site: ConceptRefSite | undefined): void => {
+      if (!site?.ref) return;
+      const r = resolveConcept(ctx.tree, c.bundle, site.ref);
+      if (r.kind !== 'concept') return;
+      if (out === NONE) out = [];
+      out.push({ to: r.decl, file: c.bundle.file, range: site.node.range });
+    };
     for (const f of c.structure ?? []) {
-      for (const site of [f.conceptRef, f.itemConceptRef]) {
-        if (!site?.ref) continue;
-        const r = resolveConcept(ctx.tree, c.bundle, site.ref);
-        if (r.kind === 'concept') out.push({ to: r.decl, file: c.bundle.file, range: site.node.range });
-      }
+      if (f.conceptRef) add(f.conceptRef);
+      if (f.itemConceptRef) add(f.itemConceptRef);
     }
     return out;
   };
@@ -125,7 +167,7 @@ export function checkCycles(ctx: CheckContext): void {
   const pipes: PipeDecl[] = ctx.tree.bundles.flatMap((b) => b.pipes);
   const callEdges = (p: PipeDecl): Edge<PipeDecl>[] => {
     // Outcomes of a condition may stop the recursion: they are not call-loop edges.
-    if (p.spec?.name === 'PipeCondition') return [];
+    if (p.spec?.name === 'PipeCondition' || p.pipeRefs.length === 0) return NONE;
     const out: Edge<PipeDecl>[] = [];
     for (const site of p.pipeRefs) {
       if (site.special || !site.ref) continue;

@@ -7,7 +7,7 @@
 
 import { contentFields, displayConcept, isCompatible, lookupConcept, nativeConcept, type Concept } from '../../language/concepts.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
-import type { Bundle, InputDecl, PipeDecl, PipeRefSite } from '../../language/model.js';
+import type { Bundle, InputDecl, PipeDecl, PipeRefSite, StepDecl } from '../../language/model.js';
 import type { Multiplicity } from '../../language/references.js';
 import { PATH, SNAKE } from '../../language/spec/lexical.js';
 import { analyzeTemplate } from '../../language/templates/analyze.js';
@@ -91,29 +91,38 @@ function isOpen(c: Concept | undefined): boolean {
 function checkStepShapes(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   const inParallel = pipe.spec?.name === 'PipeParallel';
   for (const step of pipe.steps) {
-    const fieldPath = `pipe.${pipe.code}.${inParallel ? 'branches' : 'steps'}[${step.index}]`;
-    const invalid = (range: Range): void => {
-      ctx.out.push(makeFinding('method.binding_step_invalid', { pipe: pipe.code, field_path: fieldPath }, bundle.file, range));
-    };
-    const has = (key: string): boolean => getEntry(step.node, key) !== undefined;
-    if (!has('pipe') && !has('from')) {
-      ctx.out.push(makeFinding('method.schema_violation', { field_path: fieldPath, finding: 'a step needs `pipe` (a pipe step) or `from` (a binding step)' }, bundle.file, step.node.range));
+    const hasFrom = getEntry(step.node, 'from') !== undefined;
+    if (!hasFrom && getEntry(step.node, 'pipe') === undefined) {
+      ctx.out.push(makeFinding('method.schema_violation', { field_path: stepPath(pipe, step, inParallel), finding: 'a step needs `pipe` (a pipe step) or `from` (a binding step)' }, bundle.file, step.node.range));
       continue;
     }
-    if (has('from')) {
-      if (inParallel) invalid(step.node.range);
-      else if (has('pipe')) invalid(getEntry(step.node, 'from')!.keyRange);
-      else if (!step.result) invalid(step.node.range);
-      else if (['nb_output', 'multiple_output', 'batch_over', 'batch_as'].some(has)) invalid(step.node.range);
-      else if (!SNAKE.test(step.result.value)) invalid(step.result.range);
-      else if (step.from && !PATH.test(step.from.value)) invalid(step.from.range);
-      else if (step.from?.value.split('.').some((seg) => seg.startsWith('_'))) invalid(step.from.range);
+    if (hasFrom) {
+      let bad: Range | undefined;
+      if (inParallel) bad = step.node.range;
+      else if (getEntry(step.node, 'pipe') !== undefined) bad = getEntry(step.node, 'from')!.keyRange;
+      else if (!step.result) bad = step.node.range;
+      else if (BINDING_EXCLUDED.some((key) => getEntry(step.node, key) !== undefined)) bad = step.node.range;
+      else if (!SNAKE.test(step.result.value)) bad = step.result.range;
+      else if (step.from && !PATH.test(step.from.value)) bad = step.from.range;
+      else if (step.from?.value.split('.').some((seg) => seg.startsWith('_'))) bad = step.from.range;
+      if (bad) bindingStepInvalid(ctx, bundle, pipe, step, inParallel, bad);
       continue;
     }
     if (step.batchOver?.value.includes('.')) {
-      if (inParallel || !PATH.test(step.batchOver.value)) invalid(step.batchOver.range);
+      if (inParallel || !PATH.test(step.batchOver.value)) bindingStepInvalid(ctx, bundle, pipe, step, inParallel, step.batchOver.range);
     }
   }
+}
+
+/** Keys a binding step cannot have. */
+const BINDING_EXCLUDED = ['nb_output', 'multiple_output', 'batch_over', 'batch_as'];
+
+function stepPath(pipe: PipeDecl, step: StepDecl, inParallel: boolean): string {
+  return `pipe.${pipe.code}.${inParallel ? 'branches' : 'steps'}[${step.index}]`;
+}
+
+function bindingStepInvalid(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, step: StepDecl, inParallel: boolean, range: Range): void {
+  ctx.out.push(makeFinding('method.binding_step_invalid', { pipe: pipe.code, field_path: stepPath(pipe, step, inParallel) }, bundle.file, range));
 }
 
 // ---------------------------------------------------------------------------------------------

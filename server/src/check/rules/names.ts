@@ -16,16 +16,20 @@ export function checkNameConflicts(ctx: CheckContext): void {
     ctx.out.push(makeFinding('method.name_conflict', { name, conflict }, file, range, related ? { related } : {}));
   };
   // Duplicates across bundles of one domain (inside one file they are TOML duplicate keys).
-  for (const [, symbols] of ctx.tree.symbols) {
-    for (const [code, decls] of symbols.concepts) {
+  for (const symbols of ctx.tree.symbols.values()) {
+    for (const code of symbols.concepts.keys()) {
+      const decls = symbols.concepts.get(code)!;
+      if (decls.length < 2) continue;
       const first = decls[0]!;
       for (const other of decls.slice(1)) {
         if (other.bundle === first.bundle) continue;
         report(other.bundle.file, code, 'duplicate_declaration', other.codeRange, [{ file: first.bundle.file, range: first.codeRange, message: `\`${code}\` is first declared here` }]);
       }
     }
-    for (const [code, decls] of symbols.pipes) {
+    for (const code of symbols.pipes.keys()) {
+      const decls = symbols.pipes.get(code)!;
       // A signature and one implementation reconcile; two of either kind conflict.
+      if (decls.length < 2) continue;
       for (const typeless of [true, false]) {
         const same = decls.filter((d) => d.typeless === typeless);
         const first = same[0];

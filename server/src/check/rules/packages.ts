@@ -37,8 +37,11 @@ export function checkPackageReferences(ctx: CheckContext, bundle: Bundle): void 
     checkTemplateFile(ctx, bundle, getEntry(pipe.table, 'template_file')?.value);
   }
   for (const concept of bundle.concepts) {
-    for (const site of [concept.refines, ...(concept.structure ?? []).flatMap((f) => [f.conceptRef, f.itemConceptRef])]) {
-      if (site?.ref?.prefix) checkPrefix(site.ref.prefix, site.node, site.ref.refStart);
+    const refines = concept.refines;
+    if (refines?.ref?.prefix) checkPrefix(refines.ref.prefix, refines.node, refines.ref.refStart);
+    for (const f of concept.structure ?? []) {
+      if (f.conceptRef?.ref?.prefix) checkPrefix(f.conceptRef.ref.prefix, f.conceptRef.node, f.conceptRef.ref.refStart);
+      if (f.itemConceptRef?.ref?.prefix) checkPrefix(f.itemConceptRef.ref.prefix, f.itemConceptRef.node, f.itemConceptRef.ref.refStart);
     }
   }
 }

@@ -4,15 +4,30 @@
 import type { Bundle } from '../../language/model.js';
 import { BUNDLE_FIELDS, CONCEPT_TABLE, HINT_INTENTS, STRUCTURE_FIELD_TABLE } from '../../language/spec/bundle.js';
 import { PASCAL, PY_IDENTIFIER, PYTHON_KEYWORDS, RESERVED_FIELD_NAMES } from '../../language/spec/lexical.js';
-import { INPUT_SLOT_TABLE, PIPE_TYPES, RETIRED_PIPE_TYPES, SIGNATURE_FIELDS, getPipeType } from '../../language/spec/pipeTypes.js';
+import { INPUT_SLOT_TABLE, PIPE_TYPES, RETIRED_PIPE_TYPES, SIGNATURE_FIELDS, getPipeType, type PipeTypeSpec } from '../../language/spec/pipeTypes.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LEntry, LTable, LValue } from '../../syntax/types.js';
 import { suggest } from '../../util/suggest.js';
 import { replaceFix, type Finding } from '../finding.js';
-import { ShapeWalker, tableAnchor, type CustomValidator } from '../shapeWalker.js';
+import { ShapeWalker, tableAnchor, type CustomValidator, type TableShape } from '../shapeWalker.js';
 import { deleteEntryEdit } from '../edits.js';
 
 const SIGNATURE_KEYS = new Set(SIGNATURE_FIELDS.map((f) => f.name));
+const KEYWORDS = new Set(PYTHON_KEYWORDS);
+const RESERVED_FIELDS = new Set(RESERVED_FIELD_NAMES);
+const SIGNATURE_SHAPE: TableShape = { name: 'signature', fields: SIGNATURE_FIELDS, closed: true };
+
+/** The shape of each pipe type's table (built once per type). */
+const pipeShapes = new WeakMap<PipeTypeSpec, TableShape>();
+
+function pipeShape(spec: PipeTypeSpec): TableShape {
+  let shape = pipeShapes.get(spec);
+  if (!shape) {
+    shape = { name: `${spec.name} pipe`, fields: spec.fields, closed: true, rules: spec.rules };
+    pipeShapes.set(spec, shape);
+  }
+  return shape;
+}
 
 /** Validators for shapes the generic description cannot express. */
 export const CUSTOM_VALIDATORS: Readonly<Record<string, CustomValidator>> = {
@@ -59,8 +74,8 @@ function checkStructure(w: ShapeWalker, node: LValue, path: string): void {
     const fieldPath = `${path}.${f.key}`;
     if (f.key.startsWith('_')) w.violation(fieldPath, `field name \`${f.key}\` must not start with an underscore`, f.keyRange);
     else if (!PY_IDENTIFIER.test(f.key)) w.violation(fieldPath, `field name \`${f.key}\` is not a valid identifier`, f.keyRange);
-    else if (PYTHON_KEYWORDS.includes(f.key)) w.violation(fieldPath, `field name \`${f.key}\` is a reserved keyword`, f.keyRange);
-    else if (RESERVED_FIELD_NAMES.includes(f.key)) w.violation(fieldPath, `field name \`${f.key}\` is reserved by the runtime`, f.keyRange);
+    else if (KEYWORDS.has(f.key)) w.violation(fieldPath, `field name \`${f.key}\` is a reserved keyword`, f.keyRange);
+    else if (RESERVED_FIELDS.has(f.key)) w.violation(fieldPath, `field name \`${f.key}\` is reserved by the runtime`, f.keyRange);
     if (f.value.type === 'string') continue;
     if (f.value.type !== 'table') {
       w.violation(fieldPath, 'a structure field is a description string or a table', f.value.range);
@@ -90,9 +105,9 @@ function checkHints(w: ShapeWalker, node: LValue, path: string): void {
 function checkInputs(w: ShapeWalker, node: LValue, path: string): void {
   if (node.type !== 'table') return w.violation(path, 'inputs must be a table of `name = "Concept"`', node.range);
   for (const input of node.entries) {
-    const inputPath = `${path}.${input.key}`;
     const v = input.value;
     if (v.type === 'string') continue;
+    const inputPath = `${path}.${input.key}`;
     if (v.type !== 'table') {
       w.violation(inputPath, 'an input is a concept string or `{ concept = "...", hints = { ... } }`', v.range);
       continue;
@@ -174,14 +189,14 @@ function checkPipeEntry(w: ShapeWalker, e: LEntry): void {
       w.report('method.pipe_type_invalid', { pipe: e.key, reason: 'missing' }, e.keyRange);
       return;
     }
-    w.table(table, { name: 'signature', fields: SIGNATURE_FIELDS, closed: true }, path, e);
+    w.table(table, SIGNATURE_SHAPE, path, e);
     return;
   }
   const t = typeEntry.value;
   if (t.type !== 'string') return w.violation(`${path}.type`, 'the pipe type must be a string', t.range);
   const spec = getPipeType(t.value);
   if (spec) {
-    w.table(table, { name: `${spec.name} pipe`, fields: spec.fields, closed: true, rules: spec.rules }, path, e);
+    w.table(table, pipeShape(spec), path, e);
     return;
   }
   const retired = RETIRED_PIPE_TYPES[t.value];

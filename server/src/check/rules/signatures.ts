@@ -19,8 +19,11 @@ function normalize(tree: MethodTree, pipe: PipeDecl, site: IoRefSite | undefined
 }
 
 export function checkSignatures(ctx: CheckContext): void {
-  for (const [, symbols] of ctx.tree.symbols) {
-    for (const [code, decls] of symbols.pipes) {
+  for (const symbols of ctx.tree.symbols.values()) {
+    for (const code of symbols.pipes.keys()) {
+      const decls = symbols.pipes.get(code)!;
+      // A signature and its implementation: two declarations at least.
+      if (decls.length < 2) continue;
       const signature = decls.find((d) => d.typeless);
       const concrete = decls.find((d) => !d.typeless);
       if (!signature || !concrete) continue;

@@ -1,6 +1,6 @@
 // method.syntax: TOML errors of a file, and reference strings that do not parse.
 
-import type { Bundle } from '../../language/model.js';
+import type { Bundle, ConceptRefSite } from '../../language/model.js';
 import type { TomlDocument } from '../../syntax/types.js';
 import { makeFinding, type Finding } from '../finding.js';
 
@@ -21,18 +21,18 @@ export function checkReferenceSyntax(bundle: Bundle, out: Finding[]): void {
     for (const site of pipe.pipeRefs) if (site.parseError) report(`pipe reference "${site.raw}": ${site.parseError.message}`, site.parseError.range);
   }
   for (const concept of bundle.concepts) {
-    const sites = [
-      { site: concept.refines, path: `concept.${concept.code}.refines` },
-      ...(concept.structure ?? []).flatMap((f) => [
-        { site: f.conceptRef, path: `concept.${concept.code}.structure.${f.name}.concept_ref` },
-        { site: f.itemConceptRef, path: `concept.${concept.code}.structure.${f.name}.item_concept_ref` },
-      ]),
-    ];
-    for (const { site, path } of sites) {
-      if (!site?.parseError) continue;
-      // Presence markers and multiplicities belong to inputs and outputs only.
-      if (/[?!\]]$/.test(site.raw)) out.push(makeFinding('method.optional_marker_invalid', { pipe: concept.code, field_path: path }, bundle.file, site.node.range));
-      else report(`${path}: ${site.parseError.message}`, site.parseError.range);
+    checkConceptSite(bundle, concept.code, concept.refines, undefined, 'refines', out);
+    for (const f of concept.structure ?? []) {
+      checkConceptSite(bundle, concept.code, f.conceptRef, f.name, 'concept_ref', out);
+      checkConceptSite(bundle, concept.code, f.itemConceptRef, f.name, 'item_concept_ref', out);
     }
   }
+}
+
+function checkConceptSite(bundle: Bundle, concept: string, site: ConceptRefSite | undefined, field: string | undefined, key: string, out: Finding[]): void {
+  if (!site?.parseError) return;
+  const path = field === undefined ? `concept.${concept}.${key}` : `concept.${concept}.structure.${field}.${key}`;
+  // Presence markers and multiplicities belong to inputs and outputs only.
+  if (/[?!\]]$/.test(site.raw)) out.push(makeFinding('method.optional_marker_invalid', { pipe: concept, field_path: path }, bundle.file, site.node.range));
+  else out.push(makeFinding('method.syntax', { finding: `${path}: ${site.parseError.message}` }, bundle.file, site.parseError.range));
 }

@@ -7,7 +7,7 @@ import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, InputDecl, PipeDecl } from '../../language/model.js';
 import { RUNTIME_TEMPLATE_NAMES, toPascalCase } from '../../language/spec/lexical.js';
 import { analyzeTemplate, type VariableRead } from '../../language/templates/analyze.js';
-import { templateSites } from '../../language/templates/sites.js';
+import { templateSites, type TemplateSite } from '../../language/templates/sites.js';
 import { resolveConcept, type MethodTree } from '../../language/tree.js';
 import { isSimpleConcept, lookupConcept, nativeConcept, nativeRoot } from '../../language/concepts.js';
 import { describedFields, walkFields } from '../../language/fieldPaths.js';
@@ -25,6 +25,18 @@ interface Read extends VariableRead {
   field: string;
 }
 
+/** A read with the site it was found in (the analysis's own object, not copied). */
+interface SiteRead {
+  read: VariableRead;
+  node: LString;
+  field: string;
+  /** A `{ from = "path" }` of a construct, or a template of a construct field. */
+  construct: boolean;
+}
+
+const INPUT_NAME = /^[a-z][a-z0-9_]*$/;
+const CONSTRUCT_FIELD = 'construct field';
+
 export function checkTemplateInputs(ctx: CheckContext, bundle: Bundle): void {
   for (const pipe of bundle.pipes) {
     if (!pipe.spec || pipe.spec.inputRule === 'controller' || pipe.spec.inputRule === 'declared-needs') continue;
@@ -32,19 +44,25 @@ export function checkTemplateInputs(ctx: CheckContext, bundle: Bundle): void {
   }
 }
 
+function declaredInput(inputs: readonly InputDecl[], name: string): InputDecl | undefined {
+  // As a Map built from the list in order: the last declaration of a name wins.
+  for (let i = inputs.length - 1; i >= 0; i--) if (inputs[i]!.name === name) return inputs[i];
+  return undefined;
+}
+
 function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   const file = bundle.file;
   const found = templateSites(pipe);
-  const sites = [...found.sites];
+  const sites = found.sites;
   const constructReads = found.constructReads;
-  // A PipeLLM without a system prompt of its own takes the bundle's.
-  if (pipe.spec?.name === 'PipeLLM' && !getEntry(pipe.table, 'system_prompt') && bundle.systemPrompt) {
-    sites.push({ field: 'system_prompt', node: bundle.systemPrompt, shorthands: true, expression: false });
-  }
-  const declared = new Map(pipe.inputs.map((i) => [i.name, i]));
-  const reads: Read[] = [];
+  const inputs = pipe.inputs;
+  let reads: SiteRead[] = [];
   let complete = true;
-  for (const site of sites) {
+  // A PipeLLM without a system prompt of its own takes the bundle's.
+  const bundleSystem = pipe.spec?.name === 'PipeLLM' && bundle.systemPrompt && !getEntry(pipe.table, 'system_prompt') ? bundle.systemPrompt : undefined;
+  const siteCount = sites.length + (bundleSystem ? 1 : 0);
+  for (let s = 0; s < siteCount; s++) {
+    const site: TemplateSite = s < sites.length ? sites[s]! : { field: 'system_prompt', node: bundleSystem!, shorthands: true, expression: false };
     const analysis = analyzeTemplate(site.node.value, site);
     if (analysis.fault) {
       complete = false;
@@ -52,9 +70,10 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
       ctx.out.push(makeFinding('method.template_invalid', { pipe: pipe.code, template: site.field, finding: analysis.fault.message }, file, range));
       continue;
     }
-    for (const r of analysis.reads) reads.push({ ...r, node: site.node, field: site.field });
+    const construct = site.field.startsWith(CONSTRUCT_FIELD);
+    for (const r of analysis.reads) reads = append(reads, { read: r, node: site.node, field: site.field, construct });
     for (const check of analysis.presenceChecks) {
-      const input = declared.get(check.root);
+      const input = declaredInput(inputs, check.root);
       if (input?.ref?.io && input.ref.io.marker !== '?' && input.ref.io.multiplicity.kind === 'single') {
         const range = stringSliceRange(site.node, check.start, check.end);
         ctx.out.push(makeFinding('method.input_presence_vacuous', { pipe: pipe.code, input: check.root }, file, range));
@@ -63,54 +82,75 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   }
   for (const c of constructReads) {
     const path = c.node.value.split('.');
-    reads.push({ path, start: 0, end: c.node.value.length, guarded: false, node: c.node, field: c.field });
+    reads = append(reads, { read: { path, start: 0, end: c.node.value.length, guarded: false }, node: c.node, field: c.field, construct: c.field.startsWith(CONSTRUCT_FIELD) });
     if (path.some((seg) => seg.startsWith('_'))) {
       ctx.out.push(makeFinding('method.template_private_name', { pipe: pipe.code, variables: [c.node.value] }, file, c.node.range));
     }
   }
-  const extraContext = composeExtraContext(pipe);
 
   // Private names: a dotted read of an underscore-led attribute other than the metadata fields.
-  for (const r of reads) {
-    const bad = r.path.slice(1).find((seg) => seg.startsWith('_') && !METADATA_FIELDS.has(seg));
-    if (bad !== undefined && !r.field.startsWith('construct field')) {
-      ctx.out.push(makeFinding('method.template_private_name', { pipe: pipe.code, variables: [r.path.join('.')] }, file, stringSliceRange(r.node, r.start, r.end)));
+  for (const { read: r, node, construct } of reads) {
+    if (construct) continue;
+    const path = r.path;
+    for (let i = 1; i < path.length; i++) {
+      const seg = path[i]!;
+      if (seg.startsWith('_') && !METADATA_FIELDS.has(seg)) {
+        ctx.out.push(makeFinding('method.template_private_name', { pipe: pipe.code, variables: [path.join('.')] }, file, stringSliceRange(node, r.start, r.end)));
+        break;
+      }
     }
   }
 
   // Rule 1: every root read is a declared input.
-  const reported = new Set<string>();
-  for (const r of reads) {
+  let extraContext: Set<string> | undefined;
+  let reported: Set<string> | undefined;
+  for (const { read: r, node } of reads) {
     const root = r.path[0]!;
-    if (declared.has(root) || root.startsWith('_') || RUNTIME_TEMPLATE_NAMES.includes(root) || extraContext.has(root) || reported.has(root)) continue;
+    if (declaredInput(inputs, root) || root.startsWith('_') || RUNTIME_TEMPLATE_NAMES.includes(root)) continue;
+    extraContext ??= composeExtraContext(pipe);
+    reported ??= new Set();
+    if (extraContext.has(root) || reported.has(root)) continue;
     reported.add(root);
-    const range = stringSliceRange(r.node, r.start, r.end);
+    const range = stringSliceRange(node, r.start, r.end);
     const fix = declareInputFix(ctx.tree, bundle, pipe, root);
     ctx.out.push(makeFinding('method.input_undeclared', { pipe: pipe.code, variables: [root] }, file, range, fix ? { fix } : {}));
   }
 
   // Field reads walk the input's concept where the runtime does: construct `from` paths, and the
   // templates of a PipeDocGen. Elsewhere a missing field renders empty at run time (accepted).
-  for (const r of reads) {
-    if (r.field.startsWith('construct field') || pipe.spec?.name === 'PipeDocGen') checkFieldRead(ctx, bundle, pipe, declared.get(r.path[0]!), r);
+  const docGen = pipe.spec?.name === 'PipeDocGen';
+  for (const { read: r, node, field, construct } of reads) {
+    if (construct || docGen) checkFieldRead(ctx, bundle, pipe, declaredInput(inputs, r.path[0]!), { ...r, node, field });
   }
 
   // Optional inputs must be read under a guard.
-  for (const r of reads) {
-    const input = declared.get(r.path[0]!);
-    if (!r.guarded && input?.ref?.io?.marker === '?' && !r.field.startsWith('construct field')) {
-      ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: input.name, site: 'template' }, file, stringSliceRange(r.node, r.start, r.end)));
+  for (const { read: r, node, construct } of reads) {
+    if (r.guarded || construct) continue;
+    const input = declaredInput(inputs, r.path[0]!);
+    if (input?.ref?.io?.marker === '?') {
+      ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: input.name, site: 'template' }, file, stringSliceRange(node, r.start, r.end)));
     }
   }
 
   // Rule 2: every declared input is read (only where the type reads inputs through templates).
   if (pipe.spec?.inputRule !== 'templates-both-ways' || !complete) return;
-  const readRoots = new Set(reads.map((r) => r.path[0]!));
-  for (const input of pipe.inputs) {
-    if (readRoots.has(input.name) || !/^[a-z][a-z0-9_]*$/.test(input.name)) continue;
+  for (const input of inputs) {
+    if (isRead(reads, input.name) || !INPUT_NAME.test(input.name)) continue;
     const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
     ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, file, input.nameRange, { fix }));
   }
+}
+
+/** Appends to a list, starting with an array of one (most pipes read one variable). */
+function append<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
+}
+
+function isRead(reads: readonly SiteRead[], root: string): boolean {
+  for (const r of reads) if (r.read.path[0] === root) return true;
+  return false;
 }
 
 /**

@@ -4,7 +4,7 @@
 // located in the source as they are read (token order is source order).
 
 import { parse, tokenize } from '@huggingface/jinja';
-import { preprocessShorthands, type ShorthandUse } from './preprocess.js';
+import { collectShorthandUses, preprocessShorthands, type ShorthandUse } from './preprocess.js';
 
 export interface VariableRead {
   /** Attribute chain from the root: `doc.summary.text` → ['doc', 'summary', 'text']. */
@@ -54,6 +54,23 @@ interface LocatedToken {
 }
 
 export function analyzeTemplate(template: string, options: AnalyzeOptions): TemplateAnalysis {
+  // Most prompts hold no Jinja of their own: their reads are exactly their shorthands.
+  if (options.shorthands && !options.expression && !hasBrace(template)) {
+    scratchUses.length = 0;
+    const uses = collectShorthandUses(template, scratchUses);
+    const analysis: TemplateAnalysis = { reads: [], presenceChecks: [] };
+    for (let i = 0; i < uses.length; i++) {
+      const use = uses[i]!;
+      const read: VariableRead = { path: use.path.split('.'), start: use.start, end: use.end, guarded: use.sigil === '@?', sigil: use.sigil };
+      if (GLOBALS.has(read.path[0]!)) continue;
+      // Most templates read one variable: an array of one, not one grown for more.
+      if (analysis.reads.length === 0) analysis.reads = [read];
+      else analysis.reads.push(read);
+      if (use.sigil === '@?' && read.path.length === 1) analysis.presenceChecks.push({ root: read.path[0]!, start: use.start, end: use.end });
+    }
+    uses.length = 0;
+    return analysis;
+  }
   const pre = options.shorthands ? preprocessShorthands(template) : undefined;
   const prefix = options.expression ? '{{ ' : '';
   const jinja = `${prefix}${pre ? pre.jinja : template}${options.expression ? ' }}' : ''}`;
@@ -63,16 +80,6 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
     return pre ? pre.sourceOffsets[inner]! : inner;
   };
   const analysis: TemplateAnalysis = { reads: [], presenceChecks: [] };
-  // Most prompts hold no Jinja of their own: their reads are exactly their shorthands.
-  if (pre && !options.expression && !/[{}]/.test(template)) {
-    for (const use of pre.uses) {
-      const read: VariableRead = { path: use.path.split('.'), start: use.start, end: use.end, guarded: use.sigil === '@?', sigil: use.sigil };
-      if (GLOBALS.has(read.path[0]!)) continue;
-      analysis.reads.push(read);
-      if (use.sigil === '@?' && read.path.length === 1) analysis.presenceChecks.push({ root: read.path[0]!, start: use.start, end: use.end });
-    }
-    return analysis;
-  }
   let tokens: LocatedToken[];
   let raw: ReturnType<typeof tokenize>;
   try {
@@ -96,6 +103,13 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
   analysis.reads = walker.reads;
   analysis.presenceChecks = walker.checks;
   return analysis;
+}
+
+/** Reused by the fast path of analyzeTemplate (which is neither async nor reentrant). */
+const scratchUses: ShorthandUse[] = [];
+
+function hasBrace(text: string): boolean {
+  return text.indexOf('{') >= 0 || text.indexOf('}') >= 0;
 }
 
 function faultMessage(error: unknown): string {

@@ -1,8 +1,9 @@
 // The template shorthands (`$var`, `@var`, `@?var`) as the reference runtime reads them: only the
 // placement rule of `@` needs checking before any Jinja parsing (language reference §6.2).
 
+import { isAtLine } from './preprocess.js';
+
 const IDENT_PATH = String.raw`[a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)*`;
-const LONE_SIGIL_LINE = new RegExp(String.raw`^[ \t]*@\??${IDENT_PATH}[ \t]*$`);
 // A lone sigil padded with other (non-ASCII) white space: refused when its root is an input.
 const PADDED_SIGIL_LINE = new RegExp(String.raw`^\s*(@\??)(${IDENT_PATH})\s*$`, 'u');
 const INLINE_SIGIL = new RegExp(String.raw`(?<![\w@])(@\??)(${IDENT_PATH})`, 'g');
@@ -24,34 +25,41 @@ export interface SigilFault {
  * padded with non-ASCII white space, when the root of the path is one of `inputs`. Other `@word`
  * (e-mail addresses, CSS at-rules) pass untouched, as they do at run time.
  */
-export function findSigilFaults(template: string, inputs: ReadonlySet<string>): SigilFault[] {
+export function findSigilFaults(template: string, inputs: { has(name: string): boolean }): readonly SigilFault[] {
   // `@@` is an escaped `@`: blank it out without moving offsets.
-  const text = template.replace(/@@/g, '\u0001\u0001');
-  const faults: SigilFault[] = [];
+  const text = template.indexOf('@@') >= 0 ? template.replace(/@@/g, '\u0001\u0001') : template;
+  let faults: SigilFault[] | undefined;
   let lineStart = 0;
   while (lineStart <= text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
+    // Lines without `@` hold no fault: go straight to the next line that has one.
+    const sigil = text.indexOf('@', lineStart);
+    if (sigil < 0) break;
+    lineStart = text.lastIndexOf('\n', sigil) + 1;
+    let lineEnd = text.indexOf('\n', sigil);
     if (lineEnd < 0) lineEnd = text.length;
-    const contentEnd = lineEnd > lineStart && text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
-    const line = text.slice(lineStart, contentEnd);
-    if (line.includes('@') && !LONE_SIGIL_LINE.test(line)) {
+    const contentEnd = lineEnd > lineStart && text.charCodeAt(lineEnd - 1) === 0x0d ? lineEnd - 1 : lineEnd;
+    // A sigil alone on its line (`^[ \t]*@\??path[ \t]*$`) is where it belongs.
+    if (sigil < contentEnd && !isAtLine(text, lineStart, contentEnd)) {
+      const line = text.slice(lineStart, contentEnd);
       const padded = PADDED_SIGIL_LINE.exec(line);
       if (padded) {
         const root = padded[2]!.split('.')[0]!;
         if (inputs.has(root)) {
           const at = line.indexOf('@');
-          faults.push({ kind: 'padded', sigil: padded[1]!, path: padded[2]!, root, start: lineStart + at, end: lineStart + at + padded[1]!.length + padded[2]!.length });
+          (faults ??= []).push({ kind: 'padded', sigil: padded[1]!, path: padded[2]!, root, start: lineStart + at, end: lineStart + at + padded[1]!.length + padded[2]!.length });
         }
       } else {
         for (const m of line.matchAll(INLINE_SIGIL)) {
           const root = m[2]!.split('.')[0]!;
           if (!inputs.has(root)) continue;
           const start = lineStart + m.index;
-          faults.push({ kind: 'inline', sigil: m[1]!, path: m[2]!, root, start, end: start + m[0].length });
+          (faults ??= []).push({ kind: 'inline', sigil: m[1]!, path: m[2]!, root, start, end: start + m[0].length });
         }
       }
     }
     lineStart = lineEnd + 1;
   }
-  return faults;
+  return faults ?? NO_FAULTS;
 }
+
+const NO_FAULTS: readonly SigilFault[] = Object.freeze([]);

@@ -59,8 +59,15 @@ export function templateSites(pipe: PipeDecl): { readonly sites: readonly Templa
   return found;
 }
 
+/** Appends to a list, starting with an array of one (most pipes have a single template). */
+function append<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
+}
+
 function collectSites(pipe: PipeDecl): { sites: TemplateSite[]; constructReads: ConstructRead[] } {
-  const sites: TemplateSite[] = [];
+  let sites: TemplateSite[] = [];
   const constructReads: ConstructRead[] = [];
   if (!pipe.spec) return { sites, constructReads };
   const how = templateFieldsOf(pipe.spec);
@@ -68,11 +75,11 @@ function collectSites(pipe: PipeDecl): { sites: TemplateSite[]; constructReads: 
     const field = how.get(entry.key);
     const node = entry.value;
     if (!field) continue;
-    if (field.how && node.type === 'string') sites.push({ field: entry.key, node, ...field.how });
+    if (field.how && node.type === 'string') sites = append(sites, { field: entry.key, node, shorthands: field.how.shorthands, expression: field.how.expression });
     // The table form of a PipeCompose template.
     if (entry.key === 'template' && node.type === 'table') {
       const inner = getEntry(node, 'template')?.value;
-      if (inner?.type === 'string') sites.push({ field: 'template', node: inner, shorthands: true, expression: false });
+      if (inner?.type === 'string') sites = append(sites, { field: 'template', node: inner, shorthands: true, expression: false });
     }
   }
   const construct = getEntry(pipe.table, 'construct')?.value;
