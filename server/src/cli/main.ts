@@ -5,6 +5,9 @@ import { runFormat } from './format.js';
 import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
 import { VERSION } from '../version.js';
+import { tuneHeap } from '../heap.js';
+
+tuneHeap();
 
 const USAGE = `Usage: mthds <command> [options]
 

@@ -3,6 +3,9 @@
 
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { startServer } from './server.js';
+import { tuneHeap } from '../heap.js';
+
+tuneHeap();
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
 if (!process.argv.some((a) => transports.some((t) => a.startsWith(t)))) {
