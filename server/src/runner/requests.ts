@@ -11,6 +11,7 @@ import type { ResolvedConfig } from './config.js';
 import type { MethodSource } from './method.js';
 import { fieldPath, Refusal } from './refusal.js';
 import { methodRefSource } from './methodRef.js';
+import { clashingName } from '../util/paths.js';
 
 export interface RunInput {
   concept: string;
@@ -100,7 +101,8 @@ export function checkFiles(value: unknown, config: ResolvedConfig): Record<strin
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('files', 'files must be an object mapping relative paths to file texts.');
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) throw new Refusal('method.package_invalid', { reason: 'no_source' });
-  if (entries.length > config.limits.max_files) throw tooLarge(config.limits.max_files, entries.length, 'files');
+  // A package past the runner's bounds is a package fault (the registry's `limit` gives the bound).
+  if (entries.length > config.limits.max_files) throw new Refusal('method.package_invalid', { reason: 'too_many_files', limit: config.limits.max_files }, { detail: `The files map holds ${entries.length} files; this runner accepts at most ${config.limits.max_files}.` });
   const missing: string[] = [];
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, text] of entries) {
@@ -114,7 +116,7 @@ export function checkFiles(value: unknown, config: ResolvedConfig): Record<strin
     }
     if (typeof text !== 'string') throw invalid(fieldPath('files', name));
     const size = Buffer.byteLength(text, 'utf8');
-    if (size > config.limits.max_file_bytes) throw new Refusal('request.too_large', { limit: config.limits.max_file_bytes, size });
+    if (size > config.limits.max_file_bytes) throw new Refusal('method.package_invalid', { reason: 'file_too_large', path: fieldPath(name), limit: config.limits.max_file_bytes });
     out[name] = text;
   }
   // A tree: no name is both a file and a folder of other files.
@@ -123,6 +125,8 @@ export function checkFiles(value: unknown, config: ResolvedConfig): Record<strin
   for (const name of names) for (let i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1)) folders.add(name.slice(0, i));
   const clash = names.find((name) => folders.has(name));
   if (clash !== undefined) throw new Refusal('method.package_invalid', { reason: 'not_a_tree', path: fieldPath(clash) }, { detail: `The files map names ${fieldPath(clash)} both as a file and as a folder of other files: it is not a tree.` });
+  const clashing = clashingName(names);
+  if (clashing !== undefined) throw new Refusal('method.package_invalid', { reason: 'clashing_names', path: fieldPath(clashing) }, { detail: `The files map names ${fieldPath(clashing)} and another file that differ only by letter case or Unicode form: they would be one file on many file systems.` });
   if (missing.length > 0) throw new Refusal('request.blobs_missing', { missing_blobs: [...new Set(missing)] });
   if (!Object.keys(out).some((n) => n.endsWith('.mthds'))) throw new Refusal('method.package_invalid', { reason: 'no_source' });
   return out;

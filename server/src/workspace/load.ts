@@ -12,6 +12,7 @@ import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
 import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles, type TreeFiles } from './discover.js';
 import { readMethodFile } from './readText.js';
+import { clashingName } from '../util/paths.js';
 import { attachDependencies, type DependencyOptions } from './dependencies.js';
 
 export interface TreePlan {
@@ -48,9 +49,10 @@ export const MAX_PACKAGE_FILES = 100_000;
 
 /**
  * method.package_invalid for what a package's layout may not hold: symbolic links (never followed,
- * so a package cannot reach outside its folder) and more files than the limit.
+ * so a package cannot reach outside its folder), more files than the limit, and names that differ
+ * only by letter case or Unicode form (one file on many file systems).
  */
-export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'links' | 'truncated'>): Finding[] {
+export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'truncated'>): Finding[] {
   const out: Finding[] = [];
   for (const link of listing.links) {
     const f = makeFinding('method.package_invalid', { reason: 'symlink', path: relativeTo(root, link) }, link, { start: 0, end: 0 });
@@ -58,6 +60,8 @@ export function layoutFindings(root: string, manifestFile: string, listing: Pick
     out.push(f);
   }
   if (listing.truncated) out.push(makeFinding('method.package_invalid', { reason: 'too_many_files', limit: MAX_PACKAGE_FILES }, manifestFile, { start: 0, end: 0 }));
+  const clashing = clashingName(listing.files.map((f) => relativeTo(root, f)));
+  if (clashing !== undefined) out.push(makeFinding('method.package_invalid', { reason: 'clashing_names', path: clashing }, path.join(root, ...clashing.split('/')), { start: 0, end: 0 }));
   return out;
 }
 

@@ -576,10 +576,13 @@ describe('hostile input: huge and deep bodies', () => {
   it.each(ROUTES)('bounds files, their count and their size on /%s (file bombs)', async (route) => {
     const big = `${HELLO}#${'x'.repeat(LIMITS.max_file_bytes)}`;
     check('size', await post(`${url}/${route}`, { ...base(route), mthds_contents: [big] }), `${route} bundle over the file bound`, { status: 413, code: 'request.too_large', params: { limit: LIMITS.max_file_bytes } });
-    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, 'big.txt': big })), `${route} file over the file bound`, { status: 413, code: 'request.too_large', params: { limit: LIMITS.max_file_bytes } });
+    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, 'big.txt': big })), `${route} file over the file bound`, { status: 422, code: 'method.package_invalid', params: { reason: 'file_too_large', path: 'big.txt', limit: LIMITS.max_file_bytes } });
     check('size', await post(`${url}/${route}`, { ...base(route), mthds_contents: Array(LIMITS.max_files + 1).fill(HELLO) }), `${route} one bundle too many`, { status: 413, code: 'request.too_large', params: { limit: LIMITS.max_files, size: LIMITS.max_files + 1 } });
     const bomb = Object.fromEntries(Array.from({ length: 8000 }, (_, i) => [`f/${i}`, '']));
-    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, ...bomb })), `${route} 8000 tiny files`, { status: 413, code: 'request.too_large', params: { limit: LIMITS.max_files, size: 8001 } });
+    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, ...bomb })), `${route} 8000 tiny files`, { status: 422, code: 'method.package_invalid', params: { reason: 'too_many_files', limit: LIMITS.max_files } });
+    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, 'A.mthds': HELLO })), `${route} names differing by case`, { status: 422, code: 'method.package_invalid', params: { reason: 'clashing_names', path: 'A.mthds' } });
+    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, 'Docs/x.txt': 'x', 'docs/y.txt': 'y' })), `${route} folders differing by case`, { status: 422, code: 'method.package_invalid', params: { reason: 'clashing_names', path: 'docs' } });
+    check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, 'caf\u00e9.txt': 'x', 'cafe\u0301.txt': 'y' })), `${route} names differing by Unicode form`, { status: 422, code: 'method.package_invalid', params: { reason: 'clashing_names' } });
     const sixteen = Object.fromEntries(Array.from({ length: LIMITS.max_files - 1 }, (_, i) => [`d${i}/${'n'.repeat(200)}.txt`, 'y'.repeat(LIMITS.max_file_bytes - 1)]));
     check('size', await post(`${url}/${route}`, filesBase(route, { 'a.mthds': HELLO, ...sixteen })), `${route} files up to every bound`, { status: 413, code: 'request.too_large', params: { limit: LIMITS.max_body_bytes } });
     const within = Object.fromEntries(Array.from({ length: LIMITS.max_files - 1 }, (_, i) => [`d${i}/notes.txt`, 'y'.repeat(1000)]));

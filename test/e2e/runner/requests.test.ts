@@ -111,7 +111,11 @@ describe('size bounds', () => {
     expect(r.status).toBe(413);
     expect(problemOf(r)).toMatchObject({ code: 'request.too_large', params: { limit: 4, size: 5 }, bound: 'file_count' });
     const files = await post(`${runner.url}/execute`, { files: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`b${i}.mthds`, HELLO])) });
-    expect(problemOf(files)).toMatchObject({ code: 'request.too_large', params: { limit: 4, size: 5 } });
+    // A package past the bound is a package fault, with the bound as its limit.
+    expect(files.status).toBe(422);
+    expect(problemOf(files)).toMatchObject({ code: 'method.package_invalid', params: { reason: 'too_many_files', limit: 4 } });
+    const four = await post(`${runner.url}/validate`, { files: Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`b${i}.mthds`, HELLO.replace('"hello"', `"h${i}"`)])) });
+    expect(four.status).toBe(200);
   });
 
   it('drops a body that does not arrive in time, and keeps serving', async () => {

@@ -43,9 +43,15 @@ describe('package layout', () => {
     const walk = walkFiles(path.join(dir, 'pkg'), { limit: 3 });
     expect(walk.files).toHaveLength(3);
     expect(walk.truncated).toBe(true);
-    const findings = layoutFindings(path.join(dir, 'pkg'), path.join(dir, 'pkg', 'METHODS.toml'), walk);
+    const findings = layoutFindings(path.join(dir, 'pkg'), path.join(dir, 'pkg', 'METHODS.toml'), { ...walk, links: [] });
     expect(findings.map((f) => [f.code, f.params])).toEqual([['method.package_invalid', { reason: 'too_many_files', limit: MAX_PACKAGE_FILES }]]);
     expect(walkFiles(path.join(dir, 'pkg'), { limit: 100 }).truncated).toBe(false);
     expect(planPackage(path.join(dir, 'pkg')).layout).toBeUndefined();
+  });
+
+  it('reports names that differ only by letter case', () => {
+    const dir = pkg();
+    writeFileSync(path.join(dir, 'pkg', 'A.mthds'), 'domain = "a"\n');
+    expect(planPackage(path.join(dir, 'pkg')).layout?.map((f) => f.params)).toEqual([{ reason: 'clashing_names', path: 'a.mthds' }]);
   });
 });
