@@ -9,7 +9,7 @@
 // address): method.dependency_missing (not_found, no_matching_version, cycle) and
 // method.dependency_invalid (a file of the dependency that is not UTF-8 or does not parse).
 
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { stringSliceRange } from '../language/buildBundle.js';
@@ -19,7 +19,7 @@ import type { DependencyPackage, MethodTree } from '../language/tree.js';
 import { newestVersion, selectMinimumVersion } from '../language/versions.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import type { LString, Range } from '../syntax/types.js';
-import { isDirectory, listTreeFiles } from './discover.js';
+import { isDirectory, listTreeFiles, subfolders } from './discover.js';
 import { loadTree, planPackage } from './load.js';
 
 export interface DependencyOptions {
@@ -53,14 +53,7 @@ export function storeFolder(store: string, address: string): string | undefined 
 /** Installed versions of an address: the sub-folders of its store folder. */
 function installedVersions(store: string, address: string): string[] {
   const folder = storeFolder(store, address);
-  if (!folder) return [];
-  try {
-    return readdirSync(folder, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
+  return folder ? subfolders(folder) : [];
 }
 
 interface Loaded {

@@ -89,6 +89,17 @@ export function isBundlePath(file: string): boolean {
   return file.endsWith(BUNDLE_EXTENSION);
 }
 
+/** The names of the folders directly inside `dir` (symbolic links excluded); none when unreadable. */
+export function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
 export function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();

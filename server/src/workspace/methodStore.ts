@@ -4,13 +4,14 @@
 // The newest installed version that fits is used. A name that several addresses carry is ambiguous;
 // a reference that names nothing installed is not found.
 
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildManifest } from '../language/manifest.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { newestVersion, satisfiesConstraint } from '../language/versions.js';
 import { parseToml } from '../syntax/document.js';
 import { storeFolder } from './dependencies.js';
+import { subfolders } from './discover.js';
 import { readMethodFile } from './readText.js';
 
 export type MethodRefResolution =
@@ -20,16 +21,6 @@ export type MethodRefResolution =
 
 /** How deep below the store an address may go (`host/org/repo/sub/...`). */
 const MAX_ADDRESS_DEPTH = 8;
-
-function subfolders(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
-}
 
 function pickVersion(store: string, address: string, constraint: string | undefined): MethodRefResolution {
   const folder = storeFolder(store, address);
