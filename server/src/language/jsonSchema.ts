@@ -9,7 +9,7 @@
 import type { Bundle, ConceptDecl, StructureField } from './model.js';
 import { parseConceptRef, type ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
-import { resolveConcept, treeOfBundle, type MethodTree } from './tree.js';
+import { noteAccess, resolveConcept, treeOfBundle, type MethodTree } from './tree.js';
 import { toPlainValue } from '../syntax/values.js';
 
 export type ShapeFieldType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept' | 'choices';
@@ -145,6 +145,7 @@ export class ConceptCatalog {
   }
 
   private fromDecl(decl: ConceptDecl): ConceptInfo | undefined {
+    noteAccess(decl.bundle);
     const domain = decl.bundle.domain?.value;
     if (domain === undefined) return undefined;
     const ref = this.canonicalRef(decl, domain);

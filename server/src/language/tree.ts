@@ -48,6 +48,28 @@ export interface DependencyPackage {
 // it is written in, so that a dependency's own references resolve in the dependency.
 const ownerTree = new WeakMap<Bundle, MethodTree>();
 
+// Which bundles' declarations resolution handed out while a check of one bundle ran: that
+// bundle's findings depend on them (see check/index.ts, the per-bundle cache).
+let accessLog: Set<Bundle> | undefined;
+
+/** Runs `fn`, recording the bundles whose declarations it was handed. */
+export function recordingAccess<T>(fn: () => T): { value: T; bundles: Set<Bundle> } {
+  const outer = accessLog;
+  const log = new Set<Bundle>();
+  accessLog = log;
+  try {
+    return { value: fn(), bundles: log };
+  } finally {
+    accessLog = outer;
+    if (outer) for (const b of log) outer.add(b);
+  }
+}
+
+/** Records that a declaration of `bundle` was read (no-op outside recordingAccess). */
+export function noteAccess(bundle: Bundle): void {
+  accessLog?.add(bundle);
+}
+
 /** The tree a bundle was last assembled into. */
 export function treeOfBundle(bundle: Bundle): MethodTree | undefined {
   return ownerTree.get(bundle);
@@ -139,7 +161,9 @@ export function resolveConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedR
   const domain = ref.domain ?? from.domain?.value;
   if (domain === undefined) return { kind: 'unresolved' };
   const decl = tree.symbols.get(domain)?.concepts.get(ref.code)?.[0];
-  return decl ? { kind: 'concept', decl } : { kind: 'unresolved' };
+  if (!decl) return { kind: 'unresolved' };
+  noteAccess(decl.bundle);
+  return { kind: 'concept', decl };
 }
 
 export type PipeResolution = { kind: 'pipe'; decl: PipeDecl } | { kind: 'external'; prefix: string } | { kind: 'unresolved' };
@@ -163,7 +187,9 @@ export function resolvePipe(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef,
   const domain = ref.domain ?? from.domain?.value;
   if (domain === undefined) return { kind: 'unresolved' };
   const decls = tree.symbols.get(domain)?.pipes.get(ref.code);
-  return decls && decls.length > 0 ? { kind: 'pipe', decl: preferConcrete(decls) } : { kind: 'unresolved' };
+  if (!decls || decls.length === 0) return { kind: 'unresolved' };
+  for (const d of decls) noteAccess(d.bundle);
+  return { kind: 'pipe', decl: preferConcrete(decls) };
 }
 
 /** A declaration of a dependency: `alias->domain.Code`, or `alias->Code` when one domain has it. */

@@ -7,7 +7,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { checkTree } from '../check/index.js';
+import { checkTree, createCheckCache, type CheckCache } from '../check/index.js';
 import { compareFindings, makeFinding, type Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
@@ -88,6 +88,8 @@ export class Session {
   private readonly packagesDir: string | undefined;
   /** Dependency packages read from disk, shared by the trees that use them. */
   private readonly packages: PackageCache;
+  /** Per-bundle findings kept between checks of a tree (check/index.ts). */
+  private readonly checkCaches = new Map<string, CheckCache>();
 
   constructor(options: SessionOptions = {}) {
     this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
@@ -133,6 +135,7 @@ export class Session {
     if (!keep) {
       this.trees.delete(id.key);
       this.results.delete(id.key);
+      this.checkCaches.delete(id.key);
       this.dirty.delete(id.key);
       this.listings.delete(id.key);
       return { id, dropped: true };
@@ -325,7 +328,9 @@ export class Session {
     }
     let all: Finding[];
     try {
-      all = checkTree(tree);
+      let cache = this.checkCaches.get(id.key);
+      if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
+      all = checkTree(tree, cache);
     } catch (error) {
       // A rule that throws must not take the editor down: report it on the first file instead.
       const first = bundleFiles[0] ?? manifestFile;
@@ -395,6 +400,7 @@ export class Session {
     if (!result) return;
     for (const file of result.findings.keys()) if (!this.open.has(file)) this.parsed.delete(file);
     delete result.tree;
+    this.checkCaches.delete(key);
   }
 
   /**
@@ -407,7 +413,11 @@ export class Session {
     for (const [file] of this.parsed) {
       if (!this.open.has(file) && released(this.locator.locate(file).key)) this.parsed.delete(file);
     }
-    for (const [key, result] of this.results) if (released(key)) delete result.tree;
+    for (const [key, result] of this.results) {
+      if (!released(key)) continue;
+      delete result.tree;
+      this.checkCaches.delete(key);
+    }
   }
 
   /** Parses (or reuses) one file; undefined when it is gone from disk. Faults become findings. */
