@@ -84,6 +84,7 @@ export function startServer(connection: Connection): void {
     session = new Session({ folders: initialFolders(params), validateDisk: !watchers });
     initSettings = readSettings(params.initializationOptions);
     settings = initSettings;
+    if (settings.packages.dir !== undefined) session.setPackagesDir(path.resolve(session.getFolders()[0] ?? '.', settings.packages.dir));
     const pull = capabilities.textDocument?.diagnostic !== undefined;
     diagnostics = new Diagnostics(connection, session, locator, {
       pull,
@@ -133,16 +134,23 @@ export function startServer(connection: Connection): void {
   });
 
   async function refreshSettings(pushed?: unknown): Promise<void> {
+    settings = await readClientSettings(pushed);
+    // A relative store is taken from the first workspace folder (where a workspace setting lives).
+    const dir = settings.packages.dir;
+    const base = session.getFolders()[0];
+    session.setPackagesDir(dir !== undefined && base !== undefined && !path.isAbsolute(dir) ? path.resolve(base, dir) : dir);
+  }
+
+  async function readClientSettings(pushed?: unknown): Promise<Settings> {
     if (capabilities.workspace?.configuration) {
       try {
         const [section] = (await connection.workspace.getConfiguration([{ section: 'mthds' }])) as unknown[];
-        settings = readSettings(section, initSettings);
-        return;
+        return readSettings(section, initSettings);
       } catch {
         // The client could not answer: keep what we have.
       }
     }
-    if (pushed !== undefined) settings = readSettings(pushed, initSettings);
+    return pushed !== undefined ? readSettings(pushed, initSettings) : settings;
   }
 
   /** The background check of the closed files of the workspace, reported as progress. */
@@ -168,7 +176,7 @@ export function startServer(connection: Connection): void {
   }
 
   connection.onDidChangeConfiguration((params) => {
-    void refreshSettings(params.settings);
+    void refreshSettings(params.settings).then(() => diagnostics?.flushDirty());
   });
 
   documents.onDidOpen((event) => {

@@ -17,11 +17,16 @@ export interface Settings {
     debounceMs: number;
   };
   runner: RunnerSettings;
+  packages: {
+    /** The package store dependencies are read from; none: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages. */
+    dir?: string;
+  };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   diagnostics: { debounceMs: 50 },
   runner: {},
+  packages: {},
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -41,7 +46,7 @@ function nonEmptyString(value: unknown): string | undefined {
  * or an object holding it (`{ mthds: {...} }`), and `debounceMs` at the top (initializationOptions).
  */
 export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
-  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner } };
+  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner }, packages: { ...base.packages } };
   if (!isRecord(raw)) return out;
   const section = isRecord(raw['mthds']) ? raw['mthds'] : raw;
   const top = nonNegative(section['debounceMs']);
@@ -62,6 +67,12 @@ export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): S
     if (tokenEnv !== undefined) out.runner.tokenEnv = tokenEnv;
     const timeout = nonNegative(runner['timeoutMs']);
     if (timeout !== undefined && timeout > 0) out.runner.timeoutMs = timeout;
+  }
+  const packages = section['packages'];
+  if (isRecord(packages)) {
+    const dir = nonEmptyString(packages['dir']);
+    if (dir !== undefined) out.packages.dir = dir;
+    else if ('dir' in packages) delete out.packages.dir;
   }
   return out;
 }

@@ -85,7 +85,7 @@ export class Session {
   private readonly dirty = new Set<string>();
   private readonly results = new Map<string, TreeCheck>();
   private readonly validateDisk: boolean;
-  private readonly packagesDir: string | undefined;
+  private packagesDir: string | undefined;
   /** Dependency packages read from disk, shared by the trees that use them. */
   private readonly packages: PackageCache;
   /** Per-bundle findings kept between checks of a tree (check/index.ts). */
@@ -171,6 +171,13 @@ export class Session {
     this.locator.invalidate();
     this.listings.clear();
     for (const key of this.trees.keys()) this.dirty.add(key);
+  }
+
+  /** Changes the package store (a setting): every tree is due for a check. */
+  setPackagesDir(dir: string | undefined): void {
+    if (dir === this.packagesDir) return;
+    this.packagesDir = dir;
+    this.markAllDirty();
   }
 
   // ---- workspace -------------------------------------------------------------------------------

@@ -70,4 +70,18 @@ describe('language server: packages', () => {
     client.replace(lockUri, '"1.0"', '"1.0.0"');
     expect(await client.nextDiagnostics(lockUri, (d) => d.length === 0, after)).toEqual([]);
   });
+
+  it('takes the package store from the settings (packages.dir, relative to the workspace folder)', async () => {
+    const ws = tempWorkspace({
+      'app/METHODS.toml': MANIFEST,
+      'app/main.mthds': BUNDLE,
+      'app/store/github.com/acme/scoring/1.2.0/METHODS.toml': SCORING_MANIFEST,
+      'app/store/github.com/acme/scoring/1.2.0/scoring.mthds': SCORING,
+    });
+    client = await startClient({ folders: [path.join(ws, 'app')], env: { MTHDS_PACKAGES_DIR: path.join(ws, 'nowhere') }, initializationOptions: { packages: { dir: 'store' } } });
+    const uri = uriOf(path.join(ws, 'app/main.mthds'));
+    client.open(uri, BUNDLE);
+    const diagnostics = await client.nextDiagnostics(uri, (d) => d.length > 0, 0);
+    expect(diagnostics.map((d) => d.code)).toEqual(['method.pipe_not_exported']);
+  });
 });

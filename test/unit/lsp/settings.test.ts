@@ -14,7 +14,14 @@ describe('readSettings', () => {
 
   it('layers over a base (initializationOptions first, then configuration)', () => {
     const base = readSettings({ debounceMs: 0 });
-    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0 }, runner: { timeoutMs: 10 } });
+    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0 }, runner: { timeoutMs: 10 }, packages: {} });
     expect(base.runner).toEqual({});
+  });
+
+  it('reads the package store, an empty value meaning the default', () => {
+    const set = readSettings({ mthds: { packages: { dir: ' /opt/mthds ' } } });
+    expect(set.packages).toEqual({ dir: '/opt/mthds' });
+    expect(readSettings({ packages: { dir: '' } }, set).packages).toEqual({});
+    expect(readSettings({ packages: { dir: 3 } }).packages).toEqual({});
   });
 });
