@@ -290,11 +290,7 @@ async function matrix() {
     console.log(`runner memory at the end: RSS ${fmt(after.rss)} MB (peak ${fmt(after.hwm)} MB), heap after a full GC ${fmt(after.heapUsed)} MB`);
     console.log(load());
   } finally {
-    if (runner.exited) {
-      failed = true;
-      console.log('the runner exited during the run');
-    }
-    await runner.stop();
+    if (await stopRunner(runner)) failed = true;
   }
   if (reportLog(runner.log)) failed = true;
   return !failed;
@@ -379,11 +375,7 @@ async function soak(seconds) {
     console.log(load());
     if (!heapOk || !rssOk) failed = true;
   } finally {
-    if (runner.exited) {
-      failed = true;
-      console.log('the runner exited during the run');
-    }
-    await runner.stop();
+    if (await stopRunner(runner)) failed = true;
   }
   if (reportLog(runner.log)) failed = true;
   return !failed;
@@ -403,3 +395,11 @@ else {
   if (!flags['no-lsp'] && process.env.LOAD_LSP !== '0') ok = (await lspWorkspace()) && ok;
 }
 process.exitCode = ok ? 0 : 1;
+
+/** Stops the runner; true when it had already exited on its own during the run (a failure). */
+async function stopRunner(runner) {
+  const exited = runner.exited;
+  if (exited) console.log('the runner exited during the run');
+  await runner.stop();
+  return exited;
+}

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { percentile, startServer } from './lspClient.mjs';
+import { percentile, startServer, stopServer } from './lspClient.mjs';
 import { generateTree } from './generate.mjs';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
@@ -111,12 +111,7 @@ async function main() {
   }
   rows.push(`completion right after a keystroke (check pending), concept reference: p50 ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms`);
 
-  try {
-    await connection.sendRequest('shutdown');
-    await connection.sendNotification('exit');
-  } catch {}
-  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-  connection.dispose();
+  await stopServer({ child, connection });
   rmSync(dir, { recursive: true, force: true });
   console.log(`completion and hover over stdio${process.env.NO_ITEM_DEFAULTS ? ' (client without list defaults)' : ''}: a package of ${PIPES} pipes and ${Math.floor(PIPES / 5)} concepts in ${BUNDLES + 1} bundles; open bundle ${lines} lines; ${REQUESTS} requests each`);
   for (const row of rows) console.log(`  ${row}`);

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { percentile, startServer } from './lspClient.mjs';
+import { percentile, startServer, stopServer } from './lspClient.mjs';
 import { generateTree } from './generate.mjs';
 
 const BUNDLES = Number(process.env.BUNDLES ?? 200);
@@ -75,12 +75,7 @@ for (let i = 0; i < ROUNDS; i++) {
   afterEdit.push((await renameOnce()).ms);
 }
 
-try {
-  await connection.sendRequest('shutdown');
-  await connection.sendNotification('exit');
-} catch {}
-await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-connection.dispose();
+await stopServer({ child, connection });
 rmSync(dir, { recursive: true, force: true });
 
 const fmt = (n) => n.toFixed(1);

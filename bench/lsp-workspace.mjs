@@ -22,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateBundle } from './generate.mjs';
-import { percentile, startServer } from './lspClient.mjs';
+import { percentile, startServer, stopServer } from './lspClient.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const DEFAULT_EDITS = { packages: 300, 'one-package': 100 };
@@ -82,15 +82,6 @@ function workspace(layout) {
     if (i === Math.floor(COUNT / 2) + 1) open = { file, text };
   }
   return { dir, broken, lines, bytes, packages: manifests.size, open };
-}
-
-async function stop({ child, connection }) {
-  try {
-    await connection.sendRequest('shutdown');
-    await connection.sendNotification('exit');
-  } catch {}
-  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-  connection.dispose();
 }
 
 function positionAt(text, offset) {
@@ -208,7 +199,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
     await done;
   }
   const afterTyping = memoryOf(server.child.pid);
-  await stop(server);
+  await stopServer(server);
   const stats = (xs) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: Math.max(...xs) });
   return { layout, keystrokeCount: KEYSTROKES, completionCount: COMPLETIONS, ws, ...startup, openMs, keystrokes: stats(keystrokeTimes), completion: stats(completionTimes), items, afterTyping };
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { generateBundle } from './generate.mjs';
+import { stopServer } from './lspClient.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
@@ -57,15 +58,6 @@ async function startServer(folder, onPublish, onProgress) {
   });
   await connection.sendNotification('initialized', {});
   return { child, connection, t0 };
-}
-
-async function stop({ child, connection }) {
-  try {
-    await connection.sendRequest('shutdown');
-    await connection.sendNotification('exit');
-  } catch {}
-  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-  connection.dispose();
 }
 
 /** A generated bundle of at least `lines` lines. */
@@ -123,7 +115,7 @@ async function keystrokes() {
     if (broken && !p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error('the broken reference was not reported');
   }
   const memory = memoryOf(server.child.pid);
-  await stop(server);
+  await stopServer(server);
   rmSync(dir, { recursive: true, force: true });
   return { lines: text.split('\n').length, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), memory };
 }
@@ -168,7 +160,7 @@ async function startup(count, pipes, layout) {
   const t1 = await end;
   const ms = t1 - server.t0;
   const memory = memoryOf(server.child.pid);
-  await stop(server);
+  await stopServer(server);
   rmSync(dir, { recursive: true, force: true });
   if (withErrors.size !== broken) throw new Error(`expected ${broken} files with diagnostics, got ${withErrors.size}`);
   return { ms, files: withErrors.size, lines, memory };

@@ -36,3 +36,13 @@ export async function startServer(folder, { capabilities, initializationOptions,
   await connection.sendNotification('initialized', {});
   return { child, connection, checked };
 }
+
+/** Shuts the server down cleanly and waits for its process to end. */
+export async function stopServer({ child, connection }) {
+  try {
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+  } catch {}
+  await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  connection.dispose();
+}
