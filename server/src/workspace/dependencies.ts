@@ -12,13 +12,13 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { stringSliceRange } from '../language/buildBundle.js';
 import type { DependencyDecl, Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
+import { prefixedRefs } from '../language/packageRefs.js';
 import type { DependencyPackage, MethodTree } from '../language/tree.js';
 import { newestVersion, selectMinimumVersion } from '../language/versions.js';
 import { makeFinding, type Finding } from '../check/finding.js';
-import type { LString, Range } from '../syntax/types.js';
+import type { Range } from '../syntax/types.js';
 import { isDirectory, listTreeFiles, subfolders } from './discover.js';
 import { loadTree, planPackage } from './load.js';
 
@@ -303,20 +303,10 @@ function addressSites(bundles: readonly Bundle[]): AddressSite[] {
   const out: AddressSite[] = [];
   for (const bundle of bundles) {
     const seen = new Set<string>();
-    const add = (prefix: string | undefined, node: LString, start: number): void => {
-      if (prefix === undefined || !prefix.includes('/') || seen.has(prefix)) return;
+    for (const { prefix, range } of prefixedRefs(bundle)) {
+      if (!prefix.includes('/') || seen.has(prefix)) continue;
       seen.add(prefix);
-      out.push({ address: prefix, bundle, range: stringSliceRange(node, start, start + prefix.length) });
-    };
-    for (const pipe of bundle.pipes) {
-      for (const input of pipe.inputs) if (input.ref?.ref) add(input.ref.ref.prefix, input.ref.node, input.ref.ref.refStart);
-      if (pipe.output?.ref) add(pipe.output.ref.prefix, pipe.output.node, pipe.output.ref.refStart);
-      for (const site of pipe.pipeRefs) if (site.ref) add(site.ref.prefix, site.node, site.ref.refStart);
-    }
-    for (const concept of bundle.concepts) {
-      for (const site of [concept.refines, ...(concept.structure ?? []).flatMap((f) => [f.conceptRef, f.itemConceptRef])]) {
-        if (site?.ref) add(site.ref.prefix, site.node, site.ref.refStart);
-      }
+      out.push({ address: prefix, bundle, range });
     }
   }
   return out;

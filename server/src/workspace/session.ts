@@ -13,7 +13,8 @@ import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { createTree, type MethodTree } from '../language/tree.js';
+import { createTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
+import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
@@ -36,6 +37,8 @@ export interface SessionOptions {
   validateDisk?: boolean;
   /** Where dependency packages are looked up (default: see defaultPackagesDir). */
   packagesDir?: string;
+  /** With validateDisk, how long a dependency resolution is trusted before it is redone (ms). */
+  dependencyRecheckMs?: number;
 }
 
 /** The latest check of one tree. */
@@ -76,6 +79,15 @@ interface Listing {
   layout?: Finding[];
 }
 
+interface DependencyMemo {
+  manifest: Manifest | undefined;
+  addresses: string;
+  at: number;
+  dependencies?: Map<string, DependencyPackage>;
+  findings: Finding[];
+}
+
+
 export class Session {
   readonly locator: TreeLocator;
   private readonly open = new Map<FileId, string>();
@@ -88,6 +100,9 @@ export class Session {
   private packagesDir: string | undefined;
   /** Dependency packages read from disk, shared by the trees that use them. */
   private readonly packages: PackageCache;
+  /** The last dependency resolution of each tree (see dependenciesOf). */
+  private readonly dependencyMemo = new Map<string, DependencyMemo>();
+  private readonly dependencyRecheckMs: number;
   /** Per-bundle findings kept between checks of a tree (check/index.ts). */
   private readonly checkCaches = new Map<string, CheckCache>();
 
@@ -96,6 +111,7 @@ export class Session {
     this.validateDisk = options.validateDisk ?? false;
     this.packagesDir = options.packagesDir;
     this.packages = new PackageCache(this.validateDisk);
+    this.dependencyRecheckMs = options.dependencyRecheckMs ?? 2000;
   }
 
   // ---- documents -------------------------------------------------------------------------------
@@ -136,6 +152,7 @@ export class Session {
       this.trees.delete(id.key);
       this.results.delete(id.key);
       this.checkCaches.delete(id.key);
+      this.dependencyMemo.delete(id.key);
       this.dirty.delete(id.key);
       this.listings.delete(id.key);
       return { id, dropped: true };
@@ -146,7 +163,10 @@ export class Session {
 
   /** A file changed on disk (a watcher told so). Returns true when the trees themselves changed. */
   diskChanged(file: string, change: DiskChange): boolean {
-    if (this.packages.forget(file)) this.markAllDirty();
+    if (this.packages.forget(file)) {
+      this.dependencyMemo.clear();
+      this.markAllDirty();
+    }
     if (path.basename(file) === LOCK_FILE) {
       if (!this.open.has(file)) this.parsed.delete(file);
       const id = this.locator.locate(file);
@@ -177,7 +197,30 @@ export class Session {
   setPackagesDir(dir: string | undefined): void {
     if (dir === this.packagesDir) return;
     this.packagesDir = dir;
+    this.dependencyMemo.clear();
     this.markAllDirty();
+  }
+
+  /**
+   * Attaches a tree's dependencies, resolving them again (store listings, package stamps) only
+   * when what they depend on changed: the manifest, the address-qualified references, a package
+   * on disk (watcher), or, for clients that watch no files, after dependencyRecheckMs.
+   */
+  private dependenciesOf(key: string, tree: MethodTree): Finding[] {
+    const addresses = tree.bundles
+      .flatMap((b) => prefixedRefs(b).filter((r) => r.prefix.includes('/')).map((r) => `${b.file}:${r.prefix}@${r.range.start}`))
+      .join('\n');
+    const memo = this.dependencyMemo.get(key);
+    const fresh = !this.validateDisk || Date.now() - (memo?.at ?? 0) < this.dependencyRecheckMs;
+    if (memo && fresh && memo.manifest === tree.manifest && memo.addresses === addresses) {
+      if (memo.dependencies) tree.dependencies = memo.dependencies;
+      return memo.findings;
+    }
+    const findings = attachDependencies(tree, { cache: this.packages, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
+    const entry: DependencyMemo = { manifest: tree.manifest, addresses, at: Date.now(), findings };
+    if (tree.dependencies) entry.dependencies = tree.dependencies;
+    this.dependencyMemo.set(key, entry);
+    return findings;
   }
 
   // ---- workspace -------------------------------------------------------------------------------
@@ -329,10 +372,7 @@ export class Session {
         findings.set(lockFile, []);
       }
     }
-    if (id.kind !== 'single') {
-      const options = { cache: this.packages, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) };
-      extra.push(...attachDependencies(tree, options));
-    }
+    if (id.kind !== 'single') extra.push(...this.dependenciesOf(id.key, tree));
     let all: Finding[];
     try {
       let cache = this.checkCaches.get(id.key);

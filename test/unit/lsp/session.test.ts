@@ -118,9 +118,23 @@ describe('Session dependency packages', () => {
     expect(codesOf(session, file)).toEqual([]);
   });
 
+  it('resolves dependencies once while typing, not at every check', () => {
+    const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Note]\ndescription = "n"\n' });
+    const session = new Session({ folders: [path.join(ws, 'app')] });
+    const file = path.join(ws, 'app/go.mthds');
+    expect(codesOf(session, file)).toEqual([]);
+    const first = session.currentCheck(file).tree!.dependencies;
+    session.setDocument(file, APP.replace('"Go"', '"Go on"'));
+    expect(codesOf(session, file)).toEqual([]);
+    expect(session.currentCheck(file).tree!.dependencies).toBe(first);
+    // A new alias in the manifest resolves again.
+    session.setDocument(path.join(ws, 'app/METHODS.toml'), APP_MANIFEST.replace('lib = {', 'other = { address = "github.com/example/other", version = "1.0.0" }\nlib = {'));
+    expect(session.currentCheck(file).tree!.dependencies).not.toBe(first);
+  });
+
   it('without a watcher, notices a changed dependency by its files', () => {
     const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Nothing]\ndescription = "n"\n' });
-    const session = new Session({ folders: [path.join(ws, 'app')], validateDisk: true });
+    const session = new Session({ folders: [path.join(ws, 'app')], validateDisk: true, dependencyRecheckMs: 0 });
     const file = path.join(ws, 'app/go.mthds');
     expect(codesOf(session, file)).toEqual(['method.concept_unresolved']);
     writeFileSync(path.join(ws, 'lib/lib.mthds'), 'domain = "lib"\n[concept.Note]\ndescription = "a note, with more words"\n');

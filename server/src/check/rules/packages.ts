@@ -6,43 +6,28 @@ import path from 'node:path';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, PipeRefSite } from '../../language/model.js';
 import { isExported } from '../../language/manifest.js';
+import { prefixedRefs } from '../../language/packageRefs.js';
 import { isPublicPipe, resolveDependency, resolvePipe } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
-import type { LString, LValue } from '../../syntax/types.js';
+import type { LValue } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding } from '../finding.js';
 
 export function checkPackageReferences(ctx: CheckContext, bundle: Bundle): void {
   const manifest = ctx.tree.manifest;
   const aliases = new Set(manifest?.dependencies.map((d) => d.alias) ?? []);
-  const reported = new Set<string>();
-  const checkPrefix = (prefix: string, node: LString, start: number): void => {
-    // A full address resolves from the installed packages (no dependency entry needed); an
-    // alias must be declared in [dependencies].
-    const known = prefix.includes('/') || aliases.has(prefix);
-    if (known || reported.has(`${prefix}@${node.range.start}`)) return;
-    reported.add(`${prefix}@${node.range.start}`);
-    const range = stringSliceRange(node, start, start + prefix.length);
+  // An alias must be declared in [dependencies]; a full address names an installed package (its
+  // absence is reported where dependencies are loaded).
+  for (const { prefix, range } of prefixedRefs(bundle)) {
+    if (prefix.includes('/') || aliases.has(prefix)) continue;
     ctx.out.push(makeFinding('method.dependency_missing', { kind: 'package', name: prefix, reason: 'not_found' }, bundle.file, range));
-  };
+  }
   for (const pipe of bundle.pipes) {
-    for (const input of pipe.inputs) if (input.ref?.ref?.prefix) checkPrefix(input.ref.ref.prefix, input.ref.node, input.ref.ref.refStart);
-    if (pipe.output?.ref?.prefix) checkPrefix(pipe.output.ref.prefix, pipe.output.node, pipe.output.ref.refStart);
     for (const site of pipe.pipeRefs) {
-      if (site.ref?.prefix) {
-        checkPrefix(site.ref.prefix, site.node, site.ref.refStart);
-        checkDependencyExport(ctx, bundle, site);
-      } else checkExport(ctx, bundle, site);
+      if (site.ref?.prefix) checkDependencyExport(ctx, bundle, site);
+      else checkExport(ctx, bundle, site);
     }
     checkTemplateFile(ctx, bundle, getEntry(pipe.table, 'template_file')?.value);
-  }
-  for (const concept of bundle.concepts) {
-    const refines = concept.refines;
-    if (refines?.ref?.prefix) checkPrefix(refines.ref.prefix, refines.node, refines.ref.refStart);
-    for (const f of concept.structure ?? []) {
-      if (f.conceptRef?.ref?.prefix) checkPrefix(f.conceptRef.ref.prefix, f.conceptRef.node, f.conceptRef.ref.refStart);
-      if (f.itemConceptRef?.ref?.prefix) checkPrefix(f.itemConceptRef.ref.prefix, f.itemConceptRef.node, f.itemConceptRef.ref.refStart);
-    }
   }
 }
 
