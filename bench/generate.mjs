@@ -45,3 +45,18 @@ function conceptBlock(concepts) {
   }
   return lines.join('\n');
 }
+
+/**
+ * Bundle number `i` of a generated workspace: codes made unique per bundle so that many bundles
+ * share domains without clashing; one bundle in twenty has a pipe-type typo, so that a check has
+ * something to publish.
+ */
+export function workspaceBundle(i, { pipes, domain }) {
+  let text = generateBundle(pipes, { domain, seed: i })
+    .replaceAll('[pipe.step_', `[pipe.b${i}_step_`)
+    .replaceAll('pipe = "step_', `pipe = "b${i}_step_`)
+    .replaceAll('Thing', `B${i}Thing`);
+  const broken = i % 20 === 7;
+  if (broken) text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
+  return { text, broken };
+}

@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateBundle } from './generate.mjs';
+import { workspaceBundle } from './generate.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
@@ -60,14 +60,8 @@ function workspace(layout) {
   for (let i = 0; i < COUNT; i++) {
     const pkg = layout === 'packages' ? `pkg${Math.floor(i / 100)}` : 'all';
     const domain = layout === 'packages' ? `${pkg}_d${i % 10}` : `d${i % 100}`;
-    let text = generateBundle(PIPES, { domain, seed: i })
-      .replaceAll('[pipe.step_', `[pipe.b${i}_step_`)
-      .replaceAll('pipe = "step_', `pipe = "b${i}_step_`)
-      .replaceAll('Thing', `B${i}Thing`);
-    if (i % 20 === 7) {
-      text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
-      broken += 1;
-    }
+    const { text, broken: typo } = workspaceBundle(i, { pipes: PIPES, domain });
+    if (typo) broken += 1;
     lines += text.split('\n').length;
     bytes += Buffer.byteLength(text);
     const sub = path.join(pkg, `group${Math.floor((i % 100) / 20)}`);

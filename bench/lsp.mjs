@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
-import { generateBundle } from './generate.mjs';
+import { generateBundle, workspaceBundle } from './generate.mjs';
 import { stopServer } from './lspClient.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -129,15 +129,8 @@ function workspace(count, pipes, layout) {
   let broken = 0;
   let lines = 0;
   for (let i = 0; i < count; i++) {
-    let text = generateBundle(pipes, { domain: `d${i % 100}`, seed: i })
-      .replaceAll('[pipe.step_', `[pipe.b${i}_step_`)
-      .replaceAll('pipe = "step_', `pipe = "b${i}_step_`)
-      .replaceAll('Thing', `B${i}Thing`);
-    // One bundle in twenty has a typo, so that the check has something to publish.
-    if (i % 20 === 7) {
-      text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
-      broken += 1;
-    }
+    const { text, broken: typo } = workspaceBundle(i, { pipes, domain: `d${i % 100}` });
+    if (typo) broken += 1;
     lines += text.split('\n').length;
     const sub = layout === 'package' ? `bench/group${Math.floor(i / 100)}` : `lib${Math.floor(i / 20)}`;
     mkdirSync(path.join(dir, sub), { recursive: true });
