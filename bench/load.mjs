@@ -46,6 +46,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { memoryOf } from './processMemory.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -89,16 +90,6 @@ const BODIES = {
 
 // ---------------------------------------------------------------------------------------------
 // The runner process
-
-function memoryOfPid(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
-  } catch {
-    return { rss: NaN, hwm: NaN };
-  }
-}
 
 async function startRunner() {
   const dir = mkdtempSync(path.join(tmpdir(), 'mthds-load-'));
@@ -177,7 +168,7 @@ async function sampleMemory(runner, gc) {
   });
   if (runner.child.connected) runner.child.send({ type: 'memory', id, gc });
   const heap = await answer;
-  const proc = memoryOfPid(runner.child.pid);
+  const proc = memoryOf(runner.child.pid);
   return { ...proc, heapUsed: heap ? heap.heapUsed / 2 ** 20 : NaN, heapTotal: heap ? heap.heapTotal / 2 ** 20 : NaN };
 }
 
@@ -287,7 +278,7 @@ async function matrix() {
     }
     const after = await sampleMemory(runner, true);
     console.log('');
-    console.log(`runner memory at the end: RSS ${fmt(after.rss)} MB (peak ${fmt(after.hwm)} MB), heap after a full GC ${fmt(after.heapUsed)} MB`);
+    console.log(`runner memory at the end: RSS ${fmt(after.rss)} MB (peak ${fmt(after.peak)} MB), heap after a full GC ${fmt(after.heapUsed)} MB`);
     console.log(load());
   } finally {
     if (await stopRunner(runner)) failed = true;
@@ -367,7 +358,7 @@ async function soak(seconds) {
     const rates = samples.filter((s) => s.t > 0 && Number.isFinite(s.rate));
     const rateThird = Math.max(1, Math.floor(rates.length / 3));
     const avg = (xs) => xs.reduce((a, s) => a + s.rate, 0) / xs.length;
-    console.log(`RSS: start ${fmt(samples[0].rss)} MB, end ${fmt(end.rss)} MB, max ${fmt(max(samples, 'rss'))} MB (VmHWM ${fmt(end.hwm)} MB)`);
+    console.log(`RSS: start ${fmt(samples[0].rss)} MB, end ${fmt(end.rss)} MB, max ${fmt(max(samples, 'rss'))} MB (VmHWM ${fmt(end.peak)} MB)`);
     console.log(`heap after GC: start ${fmt(samples[0].heapUsed)} MB, end ${fmt(end.heapUsed)} MB, max ${fmt(max(samples, 'heapUsed'))} MB; slope over t >= ${warmup} s: ${fmt(slope, 3)} MB/min`);
     console.log(`after a ${warmup} s warm-up, first third max vs last third max: heap ${fmt(heapFirst)} -> ${fmt(heapLast)} MB (${heapOk ? 'ok' : 'GROWING'}, bound +10% + 2 MB), RSS ${fmt(rssFirst)} -> ${fmt(rssLast)} MB (${rssOk ? 'ok' : 'GROWING'}, bound +20%)`);
     console.log(`throughput, first third vs last third of the samples: ${fmt(avg(rates.slice(0, rateThird)), 0)} -> ${fmt(avg(rates.slice(-rateThird)), 0)} req/s`);

@@ -17,11 +17,12 @@
 // the cores.
 // COUNT (default 5000) and LAYOUTS (packages,one-package) change the workspace.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { workspaceBundle } from './generate.mjs';
+import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
@@ -38,16 +39,6 @@ const CAPABILITIES = {
     completion: { completionItem: { snippetSupport: true }, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
   },
 };
-
-function memoryOf(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return { rss: NaN, peak: NaN };
-  }
-}
 
 /** The workspace: `COUNT` bundles, their paths, which are broken, and one to open. */
 function workspace(layout) {

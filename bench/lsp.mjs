@@ -6,13 +6,14 @@
 // Targets: keystroke p95 < 25 ms, start-up < 3 s, memory < 250 MB.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { generateBundle, workspaceBundle } from './generate.mjs';
-import { stopServer } from './lspClient.mjs';
+import { memoryOf } from './processMemory.mjs';
+import { percentile, stopServer } from './lspClient.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
@@ -23,21 +24,6 @@ const CAPABILITIES = {
   workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
   textDocument: { publishDiagnostics: { versionSupport: true, relatedInformation: true } },
 };
-
-function percentile(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
-function memoryOf(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return { rss: NaN, peak: NaN };
-  }
-}
 
 async function startServer(folder, onPublish, onProgress) {
   const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
