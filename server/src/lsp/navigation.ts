@@ -10,19 +10,25 @@ import {
   type Location,
   type LocationLink,
   type ReferenceParams,
+  type TextDocumentPositionParams,
 } from 'vscode-languageserver';
 import { occurrenceAt } from '../language/occurrences.js';
 import { occurrencesOfSymbol, targetsOf } from '../language/symbolIndex.js';
 import { toLspRange } from './convert.js';
 import { locatorFor, type FeatureContext } from './featureContext.js';
 
-export function definition(ctx: FeatureContext, params: DefinitionParams | DeclarationParams, mode: 'definition' | 'declaration'): Location[] | LocationLink[] | null {
+/** The occurrence under the cursor, with its document and tree. */
+function occurrenceUnder(ctx: FeatureContext, params: TextDocumentPositionParams) {
   const doc = ctx.docOf(params.textDocument.uri);
-  if (!doc) return null;
-  const found = ctx.bundleOf(doc);
-  if (!found) return null;
-  const o = occurrenceAt(found.tree, found.bundle, doc.offset(params.position));
-  if (!o) return null;
+  const found = doc ? ctx.bundleOf(doc) : undefined;
+  const o = doc && found ? occurrenceAt(found.tree, found.bundle, doc.offset(params.position)) : undefined;
+  return doc && found && o ? { doc, found, o } : undefined;
+}
+
+export function definition(ctx: FeatureContext, params: DefinitionParams | DeclarationParams, mode: 'definition' | 'declaration'): Location[] | LocationLink[] | null {
+  const at = occurrenceUnder(ctx, params);
+  if (!at) return null;
+  const { doc, found, o } = at;
   const targets = targetsOf(found.tree, o, mode);
   if (targets.length === 0) return null;
   const locator = locatorFor(found.tree, ctx.host.locator);
@@ -41,12 +47,9 @@ export function definition(ctx: FeatureContext, params: DefinitionParams | Decla
 }
 
 export function references(ctx: FeatureContext, params: ReferenceParams): Location[] | null {
-  const doc = ctx.docOf(params.textDocument.uri);
-  if (!doc) return null;
-  const found = ctx.bundleOf(doc);
-  if (!found) return null;
-  const o = occurrenceAt(found.tree, found.bundle, doc.offset(params.position));
-  if (!o) return null;
+  const at = occurrenceUnder(ctx, params);
+  if (!at) return null;
+  const { found, o } = at;
   const locator = locatorFor(found.tree, ctx.host.locator);
   return occurrencesOfSymbol(found.tree, o)
     .filter((x) => params.context.includeDeclaration || x.role !== 'declaration')
@@ -54,12 +57,9 @@ export function references(ctx: FeatureContext, params: ReferenceParams): Locati
 }
 
 export function documentHighlights(ctx: FeatureContext, params: DocumentHighlightParams): DocumentHighlight[] | null {
-  const doc = ctx.docOf(params.textDocument.uri);
-  if (!doc) return null;
-  const found = ctx.bundleOf(doc);
-  if (!found) return null;
-  const o = occurrenceAt(found.tree, found.bundle, doc.offset(params.position));
-  if (!o) return null;
+  const at = occurrenceUnder(ctx, params);
+  if (!at) return null;
+  const { doc, found, o } = at;
   return occurrencesOfSymbol(found.tree, o)
     .filter((x) => x.file === doc.file)
     .map((x) => ({ range: toLspRange(ctx.host.locator, x.file, x.range), kind: x.role === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
