@@ -83,18 +83,22 @@ export class OpenAICompatibleProvider implements Provider {
     return this.client;
   }
 
+  /** What a text and a structured call share: the prompt, the settings and the guarded downloads. */
+  private chatCall(request: TextRequest) {
+    return {
+      ...(request.system ? { system: request.system } : {}),
+      messages: [{ role: 'user' as const, content: userContent(request.prompt, request.attachments) }],
+      ...callSettings(request.settings),
+      abortSignal: request.signal,
+      maxRetries: 1,
+      experimental_download: downloader(this.network, request.signal),
+    };
+  }
+
   async generateText(request: TextRequest): Promise<string> {
     const sdk = this.sdk();
     return this.guard(async () => {
-      const result = await generateText({
-        model: sdk.chatModel(request.model.modelId),
-        ...(request.system ? { system: request.system } : {}),
-        messages: [{ role: 'user', content: userContent(request.prompt, request.attachments) }],
-        ...callSettings(request.settings),
-        abortSignal: request.signal,
-        maxRetries: 1,
-        experimental_download: downloader(this.network, request.signal),
-      });
+      const result = await generateText({ model: sdk.chatModel(request.model.modelId), ...this.chatCall(request) });
       return result.text;
     });
   }
@@ -106,12 +110,7 @@ export class OpenAICompatibleProvider implements Provider {
         model: sdk.chatModel(request.model.modelId),
         schema: jsonSchema(request.schema as never),
         schemaName: request.schemaName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'output',
-        ...(request.system ? { system: request.system } : {}),
-        messages: [{ role: 'user', content: userContent(request.prompt, request.attachments) }],
-        ...callSettings(request.settings),
-        abortSignal: request.signal,
-        maxRetries: 1,
-        experimental_download: downloader(this.network, request.signal),
+        ...this.chatCall(request),
       });
       return result.object;
     });
