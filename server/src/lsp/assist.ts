@@ -9,6 +9,7 @@ import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import { completionList, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
+import { clientFormats } from './markup.js';
 import { builtInCatalog, ModelDecks } from './modelDecks.js';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
@@ -62,8 +63,13 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
       const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
       const models = wantsModels(view.bundle, offset) ? await decks.catalog() : builtInCatalog();
       lastCompletionUri = params.textDocument.uri;
-      const defaults = host.capabilities().textDocument?.completion?.completionList?.itemDefaults ?? [];
-      return completionList(view, params, models, { editRangeDefault: defaults.includes('editRange') });
+      const completion = host.capabilities().textDocument?.completion;
+      const defaults = completion?.completionList?.itemDefaults ?? [];
+      return completionList(view, params, models, {
+        editRangeDefault: defaults.includes('editRange'),
+        documentation: clientFormats(host.capabilities()).completion,
+        snippets: completion?.completionItem?.snippetSupport === true,
+      });
     } catch (error) {
       host.log(`mthds: completion failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return null;
@@ -71,7 +77,7 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
   });
   connection.onCompletionResolve((item) => {
     try {
-      return lastCompletionUri === undefined ? item : resolveCompletion(item, viewOf(lastCompletionUri));
+      return lastCompletionUri === undefined ? item : resolveCompletion(item, viewOf(lastCompletionUri), clientFormats(host.capabilities()).completion);
     } catch (error) {
       host.log(`mthds: completion resolve failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return item;
@@ -80,13 +86,13 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
   connection.onHover(
     safe('hover', null, (params) => {
       const view = viewOf(params.textDocument.uri);
-      return view ? hover(view, params, decks.cached()) : null;
+      return view ? hover(view, params, decks.cached(), clientFormats(host.capabilities()).hover) : null;
     }),
   );
   connection.languages.inlayHint.on(
     safe('inlay hints', null, (params) => {
       const view = viewOf(params.textDocument.uri);
-      return view ? inlayHints(view, params) : null;
+      return view ? inlayHints(view, params, clientFormats(host.capabilities()).tooltip) : null;
     }),
   );
   connection.languages.semanticTokens.on(

@@ -1,5 +1,6 @@
 // textDocument/completion: the language layer's completions as LSP items. Ranges become text
-// edits on the cursor's line; snippets keep their tab stops; documentation is markdown.
+// edits on the cursor's line; snippets keep their tab stops for clients that take snippets (others
+// get the text with the defaults filled in); documentation comes in the client's format.
 //
 // Lists of the tree's concepts and pipes can hold thousands of items, so items stay small: their
 // documentation comes on completionItem/resolve, their `data` is only what names them, and when
@@ -7,9 +8,11 @@
 
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type CompletionItem, type CompletionList, type CompletionParams } from 'vscode-languageserver';
 import { complete, lazyDetail, lazyDocumentation, type Completion, type CompletionKind, type LazyDocumentation } from '../language/complete/index.js';
+import { snippetText } from '../language/complete/snippets.js';
 import type { ModelCatalog } from '../language/modelCatalog.js';
 import { positionToOffset, rangeToLspRange, type LspRange } from '../syntax/positions.js';
 import type { Range } from '../syntax/types.js';
+import { markup, type MarkupFormat } from './markup.js';
 import type { FileView } from './views.js';
 
 /** The characters that open a completion: quotes, paths, sigils, Jinja, values, headers, spaces. */
@@ -43,13 +46,13 @@ function decodeData(data: unknown): LazyDocumentation | undefined {
 }
 
 /** Adds what was left for later (documentation, and the detail in long lists) to an item the client shows. */
-export function resolveCompletion(item: CompletionItem, view: FileView | undefined): CompletionItem {
+export function resolveCompletion(item: CompletionItem, view: FileView | undefined, format: MarkupFormat): CompletionItem {
   const lazy = decodeData(item.data);
   if (!lazy || !view) return item;
   const out = { ...item };
   if (out.documentation === undefined) {
     const markdown = lazyDocumentation(view.tree, view.bundle, lazy);
-    if (markdown !== undefined) out.documentation = { kind: 'markdown', value: markdown };
+    if (markdown !== undefined) out.documentation = markup(markdown, format);
   }
   if (out.detail === undefined) {
     const detail = lazyDetail(view.tree, view.bundle, lazy);
@@ -85,17 +88,28 @@ export function narrow(items: readonly Completion[], text: string, offset: numbe
   return { items: ranked.slice(0, MAX_ITEMS), incomplete: true };
 }
 
+/** What the client declared about completion items. */
+export interface ItemSupport {
+  documentation: MarkupFormat;
+  /** `completionItem.snippetSupport`. */
+  snippets: boolean;
+}
+
+const FULL_SUPPORT: ItemSupport = { documentation: 'markdown', snippets: true };
+
 /** The item, with its edit unless the list's default range is its own. */
-export function toCompletionItem(c: Completion, lineStarts: readonly number[], defaultRange?: Range, long = false): CompletionItem {
+export function toCompletionItem(c: Completion, lineStarts: readonly number[], defaultRange?: Range, long = false, support: ItemSupport = FULL_SUPPORT): CompletionItem {
   const item: CompletionItem = { label: c.label, kind: KINDS[c.kind] };
+  const snippet = c.snippet === true && support.snippets;
+  const insertText = c.snippet && !snippet ? snippetText(c.insertText) : c.insertText;
   if (defaultRange && c.range.start === defaultRange.start && c.range.end === defaultRange.end) {
-    if (c.insertText !== c.label) item.textEditText = c.insertText;
+    if (insertText !== c.label) item.textEditText = insertText;
   } else {
-    item.textEdit = { range: rangeToLspRange(lineStarts, c.range), newText: c.insertText };
+    item.textEdit = { range: rangeToLspRange(lineStarts, c.range), newText: insertText };
   }
-  if (c.snippet) item.insertTextFormat = InsertTextFormat.Snippet;
+  if (snippet) item.insertTextFormat = InsertTextFormat.Snippet;
   if (c.detail !== undefined && !(long && c.resolve)) item.detail = c.detail;
-  if (c.documentation !== undefined) item.documentation = { kind: 'markdown', value: c.documentation };
+  if (c.documentation !== undefined) item.documentation = markup(c.documentation, support.documentation);
   if (c.sortText !== undefined && c.sortText !== c.label) item.sortText = c.sortText;
   if (c.filterText !== undefined && c.filterText !== c.label) item.filterText = c.filterText;
   if (c.deprecated) item.tags = [CompletionItemTag.Deprecated];
@@ -118,7 +132,7 @@ function commonRange(items: readonly Completion[]): Range | undefined {
   return best?.range;
 }
 
-export interface CompletionOptions {
+export interface CompletionOptions extends ItemSupport {
   /** The client accepts `itemDefaults.editRange` (and `textEditText` on items). */
   editRangeDefault: boolean;
 }
@@ -130,7 +144,7 @@ export function completionList(view: FileView, params: CompletionParams, models:
   const all = complete({ tree: view.tree, bundle: view.bundle, offset, models, ...(trigger !== undefined ? { trigger } : {}) });
   const { items, incomplete } = narrow(all, view.text, offset);
   const shared = options.editRangeDefault && items.length > 1 ? commonRange(items) : undefined;
-  const list: CompletionList = { isIncomplete: incomplete, items: items.map((c) => toCompletionItem(c, lineStarts, shared, items.length > LONG_LIST)) };
+  const list: CompletionList = { isIncomplete: incomplete, items: items.map((c) => toCompletionItem(c, lineStarts, shared, items.length > LONG_LIST, options)) };
   if (shared) {
     const editRange: LspRange = rangeToLspRange(lineStarts, shared);
     list.itemDefaults = { editRange };

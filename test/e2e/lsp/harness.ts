@@ -11,9 +11,11 @@ import { pathToFileURL } from 'node:url';
 import {
   createClientSocketTransport,
   createMessageConnection,
+  ErrorCodes,
   IPCMessageReader,
   IPCMessageWriter,
   StreamMessageReader,
+  ResponseError,
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node.js';
@@ -43,13 +45,20 @@ export interface StartOptions {
   configuration?: unknown;
   /** Extra environment variables of the server process. */
   env?: Record<string, string>;
+  /** Sends `workspaceFolders: null` and `rootUri: null` (as Helix or Zed may, with no folder open). */
+  noWorkspace?: boolean;
 }
 
-/** What a capable editor announces: push diagnostics, progress, dynamic file watching. */
+/** What a capable editor announces: push diagnostics, progress, dynamic file watching, markdown, snippets. */
 export const PUSH_CAPABILITIES: ClientCapabilities = {
   window: { workDoneProgress: true, showDocument: { support: true } },
   workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, configuration: true, workspaceFolders: true, applyEdit: true },
-  textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true }, codeAction: { dataSupport: true } },
+  textDocument: {
+    publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true },
+    codeAction: { dataSupport: true },
+    hover: { contentFormat: ['markdown', 'plaintext'] },
+    completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+  },
 };
 
 /** The same, able to pull diagnostics (like VS Code). */
@@ -74,6 +83,8 @@ export class LspClient {
   readonly logs: string[] = [];
   readonly messages: Array<{ type: number; message: string }> = [];
   readonly shownDocuments: Array<{ uri: string; takeFocus?: boolean }> = [];
+  /** The method of every request the server sent, in order (answered or not). */
+  readonly requests: string[] = [];
   refreshes = 0;
   initializeResult!: InitializeResult;
   private readonly waiters: Waiter[] = [];
@@ -100,20 +111,31 @@ export class LspClient {
       this.messages.push(p);
       this.poke();
     });
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.onRequest('client/registerCapability', (p: { registrations: Array<{ method: string; registerOptions?: unknown }> }) => {
+    const answer = <P, R>(method: string, handler: (params: P) => R): void => {
+      connection.onRequest(method, (params: P) => {
+        this.requests.push(method);
+        return handler(params);
+      });
+    };
+    // Any other request is recorded too, and refused as an editor that does not know it would.
+    connection.onRequest((method: string) => {
+      this.requests.push(method);
+      return new ResponseError(ErrorCodes.MethodNotFound, `unhandled method ${method}`);
+    });
+    answer('window/workDoneProgress/create', () => null);
+    answer('client/registerCapability', (p: { registrations: Array<{ method: string; registerOptions?: unknown }> }) => {
       this.registrations.push(...p.registrations);
       this.poke();
       return null;
     });
-    connection.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => p.items.map(() => this.configuration ?? null));
-    connection.onRequest('workspace/diagnostic/refresh', () => {
+    answer('workspace/configuration', (p: { items: Array<{ section?: string }> }) => p.items.map(() => this.configuration ?? null));
+    answer('workspace/diagnostic/refresh', () => {
       this.refreshes += 1;
       this.poke();
       return null;
     });
-    connection.onRequest('window/showMessageRequest', () => null);
-    connection.onRequest('window/showDocument', (p: { uri: string; takeFocus?: boolean }) => {
+    answer('window/showMessageRequest', () => null);
+    answer('window/showDocument', (p: { uri: string; takeFocus?: boolean }) => {
       this.shownDocuments.push(p);
       this.poke();
       return { success: true };
@@ -295,8 +317,8 @@ export async function startClient(options: StartOptions = {}): Promise<LspClient
   const folders = options.folders ?? [];
   client.initializeResult = await connection.sendRequest('initialize', {
     processId: process.pid,
-    rootUri: folders[0] ? pathToFileURL(folders[0]).href : null,
-    workspaceFolders: folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })),
+    rootUri: folders[0] && !options.noWorkspace ? pathToFileURL(folders[0]).href : null,
+    workspaceFolders: options.noWorkspace ? null : folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })),
     capabilities: options.capabilities ?? PUSH_CAPABILITIES,
     initializationOptions: options.initializationOptions,
   });

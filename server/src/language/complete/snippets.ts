@@ -16,6 +16,78 @@ export function shiftTabStops(snippet: string, by: number): string {
   });
 }
 
+/** Characters a backslash escapes in snippet text (and, inside a choice, its separators). */
+const ESCAPED = '$}\\';
+const ESCAPED_IN_CHOICE = '$}\\,|';
+/** `$1`, `$name`; and the opening of `${1...}`, `${name...}`. */
+const TAB_STOP = /\$(\d+|[A-Za-z_][A-Za-z0-9_]*)/y;
+const OPEN = /\$\{(\d+|[A-Za-z_][A-Za-z0-9_]*)/y;
+
+/**
+ * The text a snippet inserts when every placeholder keeps its default (a choice its first option,
+ * a bare tab stop or variable nothing): what a client without snippet support is sent.
+ */
+export function snippetText(snippet: string): string {
+  let i = 0;
+  const at = (re: RegExp): string | undefined => {
+    re.lastIndex = i;
+    const m = re.exec(snippet);
+    return m ? m[0] : undefined;
+  };
+  function choice(): string {
+    const options: string[] = [];
+    let option = '';
+    while (i < snippet.length && !(snippet[i] === '|' && snippet[i + 1] === '}')) {
+      const c = snippet[i]!;
+      if (c === '\\' && ESCAPED_IN_CHOICE.includes(snippet[i + 1] ?? '')) {
+        option += snippet[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c === ',') {
+        options.push(option);
+        option = '';
+      } else option += c;
+      i++;
+    }
+    i += 2;
+    return options[0] ?? option;
+  }
+  function body(inPlaceholder: boolean): string {
+    let out = '';
+    while (i < snippet.length) {
+      const c = snippet[i]!;
+      if (c === '\\' && ESCAPED.includes(snippet[i + 1] ?? '')) {
+        out += snippet[i + 1];
+        i += 2;
+        continue;
+      }
+      if (inPlaceholder && c === '}') {
+        i++;
+        return out;
+      }
+      const bare = c === '$' ? at(TAB_STOP) : undefined;
+      if (bare !== undefined) {
+        i += bare.length;
+        continue;
+      }
+      const open = c === '$' ? at(OPEN) : undefined;
+      if (open !== undefined) {
+        i += open.length;
+        const next = snippet[i];
+        i++;
+        if (next === ':') out += body(true);
+        else if (next === '|') out += choice();
+        continue;
+      }
+      out += c;
+      i++;
+    }
+    return out;
+  }
+  return body(false);
+}
+
 /** A new pipe of each current type, in the order of the description. */
 export function pipeSnippets(range: Range, sortPrefix: string): Completion[] {
   return PIPE_TYPES.map((spec, i) => ({
