@@ -6,17 +6,16 @@
 // the shipped editors/emacs/mthds-mode.el, and with the README's init.el lines as written. Emacs
 // and eglot come from Debian (`emacs-nox`, `elpa-eglot`; `.ci/run` installs them when missing).
 
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readmeBlocks, readmeSnippet, REPO, runEditor, serverOnPath } from './editors.js';
 
-const REPO = path.resolve(__dirname, '../..');
 const SCRIPT = path.join(REPO, 'test/e2e/emacs/check.el');
 const MODE = path.join(REPO, 'editors/emacs/mthds-mode.el');
-const SERVER = path.join(REPO, 'server/bin/mthds-language-server.js');
 const CLI = path.join(REPO, 'server/bin/mthds.js');
 
 /** The Emacs version when Emacs runs and eglot loads in it (as check.el loads it). */
@@ -62,15 +61,6 @@ interface Report {
   stopped: boolean;
 }
 
-/** A folder with `mthds-language-server` in it, as `npm install -g ./server` would put on PATH. */
-function serverOnPath(): string {
-  const bin = mkdtempSync(path.join(tmpdir(), 'mthds-bin-'));
-  const shim = path.join(bin, 'mthds-language-server');
-  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${SERVER}" "$@"\n`);
-  chmodSync(shim, 0o755);
-  return bin;
-}
-
 /** `mthds check` of the package, as (code, 0-based line, column) of each finding of `file`. */
 function checkFindings(pkg: string, file: string): Array<{ code: string; line: number; col: number }> {
   const r = spawnSync(process.execPath, [CLI, 'check', pkg, '--format', 'json'], { encoding: 'utf8', cwd: pkg });
@@ -82,24 +72,10 @@ const bySpot = <T extends { code: string; line: number; col: number }>(xs: reado
   xs.map((d) => ({ code: d.code, line: d.line, col: d.col })).sort((a, b) => a.line - b.line || a.col - b.col || a.code.localeCompare(b.code));
 
 function runEmacs(home: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('emacs', ['--batch', '-q', '-l', SCRIPT], {
-      cwd: home,
-      env: { ...process.env, HOME: home, PATH: `${serverOnPath()}${path.delimiter}${process.env['PATH'] ?? ''}`, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdout.on('data', () => undefined);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`emacs did not finish within 120 s\n${stderr}`));
-    }, 120_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
+  return runEditor('emacs', ['--batch', '-q', '-l', SCRIPT], {
+    cwd: home,
+    env: { ...process.env, HOME: home, PATH: `${serverOnPath()}${path.delimiter}${process.env['PATH'] ?? ''}`, ...env },
+    timeoutMs: 120_000,
   });
 }
 
@@ -161,14 +137,6 @@ async function check(config: { init?: string } = {}): Promise<Report> {
   return report;
 }
 
-/** The ```elisp block of the README whose first line is `first`. */
-function readmeSnippet(first: string): string {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```elisp\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith(`${first}\n`));
-  if (!block) throw new Error(`README.md has no elisp block starting with "${first}"`);
-  return block;
-}
-
 describe.skipIf(!version)(`Emacs ${version ?? '(missing)'} with eglot and the language server`, () => {
   it('shows the diagnostics of `mthds check`, completes, hovers in plain text and applies a quick fix', async () => {
     const report = await check();
@@ -177,8 +145,22 @@ describe.skipIf(!version)(`Emacs ${version ?? '(missing)'} with eglot and the la
   }, 150_000);
 
   it("works with the README's init.el lines, as written (eglot-ensure from the mode hook)", async () => {
-    const init = readmeSnippet(';; init.el: MTHDS with eglot').replace('/path/to/this/repo/editors/emacs', path.dirname(MODE));
+    const init = readmeSnippet('elisp', ';; init.el: MTHDS with eglot').replace('/path/to/this/repo/editors/emacs', path.dirname(MODE));
     const report = await check({ init });
     expect(report['started-by']).toBe('eglot-ensure');
   }, 150_000);
+
+  it('reads every Emacs Lisp snippet of the README', () => {
+    const blocks = readmeBlocks('elisp');
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-elisp-'));
+    for (const [i, block] of blocks.entries()) {
+      const file = path.join(dir, `snippet${i}.el`);
+      writeFileSync(file, block);
+      // Every form read to the end of the file: balanced, no stray characters.
+      const lisp = `(with-temp-buffer (insert-file-contents ${JSON.stringify(file)}) (emacs-lisp-mode) (let ((n 0) (pos (point-min))) (condition-case nil (while t (setq pos (point)) (read (current-buffer)) (setq n (1+ n))) (end-of-file (goto-char pos) (forward-comment (buffer-size)) (princ (if (eobp) (format "ok %d" n) (format "unreadable at %d" (point))))))))`;
+      const out = execFileSync('emacs', ['--batch', '-q', '--eval', lisp], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+      expect(out, block).toMatch(/^ok [1-9]/);
+    }
+  });
 });

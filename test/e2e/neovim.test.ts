@@ -5,15 +5,14 @@
 // Neovim, as written there (the server found on PATH as `mthds-language-server`, as the README
 // says). Neovim comes from Debian (`.ci/run` installs it when missing).
 
-import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readmeBlocks, readmeSnippet, REPO, runEditor, SERVER, serverOnPath } from './editors.js';
 
-const REPO = path.resolve(__dirname, '../..');
 const SCRIPT = path.join(REPO, 'test/e2e/neovim/check.lua');
-const SERVER = path.join(REPO, 'server/bin/mthds-language-server.js');
 
 function nvimVersion(): string | undefined {
   try {
@@ -43,25 +42,11 @@ interface Report {
 }
 
 function runNeovim(file: string, result: string, home: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${SCRIPT}`], {
-      cwd: home,
-      // Neovim's own state (LSP log, shada) stays in the temp folder.
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache'), XDG_STATE_HOME: path.join(home, 'state'), XDG_DATA_HOME: path.join(home, 'data'), MTHDS_NODE: process.execPath, MTHDS_SERVER: SERVER, MTHDS_FILE: file, MTHDS_RESULT: result, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdout.on('data', () => undefined);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`nvim did not finish within 60 s\n${stderr}`));
-    }, 60_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
+  return runEditor('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${SCRIPT}`], {
+    cwd: home,
+    // Neovim's own state (LSP log, shada) stays in the temp folder.
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache'), XDG_STATE_HOME: path.join(home, 'state'), XDG_DATA_HOME: path.join(home, 'data'), MTHDS_NODE: process.execPath, MTHDS_SERVER: SERVER, MTHDS_FILE: file, MTHDS_RESULT: result, ...extraEnv },
+    timeoutMs: 60_000,
   });
 }
 
@@ -78,24 +63,6 @@ async function check(extraEnv: Record<string, string> = {}): Promise<Report> {
   const report = JSON.parse(readFileSync(resultFile, 'utf8')) as Report;
   expect(report.error, stderr).toBeUndefined();
   return report;
-}
-
-/** The ```lua block of the README whose first line is `first`. */
-function readmeSnippet(first: string): string {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```lua\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith(`${first}\n`));
-  if (!block) throw new Error(`README.md has no lua block starting with "${first}"`);
-  return block;
-}
-
-/** A folder with `mthds-language-server` in it, as `npm install -g ./server` would put on PATH. */
-function serverOnPath(): string {
-  const bin = mkdtempSync(path.join(tmpdir(), 'mthds-bin-'));
-  mkdirSync(bin, { recursive: true });
-  const shim = path.join(bin, 'mthds-language-server');
-  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${SERVER}" "$@"\n`);
-  chmodSync(shim, 0o755);
-  return bin;
 }
 
 function expectRegistryDiagnostics(report: Report): void {
@@ -142,8 +109,7 @@ describe.skipIf(!version)(`Neovim ${version ?? '(missing)'} with the language se
   });
 
   it('parses every Lua snippet of the README (the ones this Neovim cannot run included)', async () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/```lua\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const blocks = readmeBlocks('lua');
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-lua-'));
     const files = blocks.map((b, i) => {
@@ -161,7 +127,7 @@ describe.skipIf(!version)(`Neovim ${version ?? '(missing)'} with the language se
     const [major, minor] = version!.split('.').map(Number) as [number, number];
     const marker = major > 0 || minor >= 8 ? '-- init.lua: Neovim 0.8+' : '-- init.lua: Neovim 0.7';
     console.log(`neovim.test.ts: running the README snippet "${marker}" on Neovim ${version}`);
-    const report = await check({ MTHDS_CONFIG_TEXT: readmeSnippet(marker), PATH: `${serverOnPath()}${path.delimiter}${process.env['PATH'] ?? ''}` });
+    const report = await check({ MTHDS_CONFIG_TEXT: readmeSnippet('lua', marker), PATH: `${serverOnPath()}${path.delimiter}${process.env['PATH'] ?? ''}` });
     expect(report.mode).toBe('config');
     expect(report.filetype).toBe('mthds');
     expect(report.steps).toEqual(expect.arrayContaining(['opened', 'started', 'initialized', 'diagnostics', 'stopped']));
