@@ -52,6 +52,7 @@ interface Report {
   folders: string[];
   diagnostics: Diag[];
   completion: string[];
+  'completion-doc': string | null;
   'hover-kind': string;
   hover: string;
   actions: string[];
@@ -116,6 +117,9 @@ async function check(config: { init?: string } = {}): Promise<Report> {
 
   // Completion in `pipe = "|sugest_recipe"`: the pipes of the bundle.
   expect(report.completion).toContain('suggest_recipe');
+  // Its documentation (completionItem/resolve) in plain text too: eglot declares no documentation format.
+  expect(report['completion-doc']).toContain('suggest_recipe(ingredients: Ingredient[]) -> Recipe');
+  expect(report['completion-doc']).not.toMatch(MARKDOWN_SYNTAX);
 
   // Eglot without markdown-mode declares plain text: the hover of `Recipe` has no markdown in it.
   expect(report['hover-kind']).toBe('plaintext');

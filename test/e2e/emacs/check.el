@@ -75,7 +75,13 @@
         (mthds-goto "pipe = \"sugest_recipe" (length "pipe = \""))
         (let* ((capf (eglot-completion-at-point))
                (prefix (buffer-substring-no-properties (nth 0 capf) (point))))
-          (mthds-report 'completion (all-completions prefix (nth 2 capf))))
+          (let ((candidates (all-completions prefix (nth 2 capf))))
+            (mthds-report 'completion candidates)
+            ;; The documentation company (or `completion-extra-properties' users) shows beside it.
+            (let* ((doc-buffer (plist-get (nthcdr 3 capf) :company-doc-buffer))
+                   (chosen (seq-find (lambda (c) (string= c "suggest_recipe")) candidates))
+                   (buffer (and doc-buffer chosen (funcall doc-buffer chosen))))
+              (mthds-report 'completion-doc (and buffer (with-current-buffer buffer (buffer-substring-no-properties (point-min) (point-max))))))))
 
         ;; The hover eldoc shows on `Recipe' in `output = "Recipe"'.
         (mthds-goto "output = \"Recipe\"" (length "output = \"R"))
