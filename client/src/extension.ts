@@ -16,6 +16,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node.js';
+import { clientCommandsFeature } from './clientCommands.js';
 import { CLIENT_COMMANDS, METHOD_LANGUAGES, SERVER_COMMANDS, withDefaultArgs, type ActiveDocument } from './commands.js';
 import { readFormatSettings, withFormatOptions } from './format.js';
 import { GraphPanel, graphBackend } from './graph/panel.js';
@@ -103,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const serverOptions: ServerOptions = serverModuleOptions(context.extensionPath) as ServerOptions;
   const lc = new LanguageClient('mthds', 'MTHDS Language Server', serverOptions, clientOptions);
+  lc.registerFeature(clientCommandsFeature);
   client = lc;
   clientRef = lc;
 

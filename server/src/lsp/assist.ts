@@ -6,7 +6,7 @@ import type { ClientCapabilities, Connection, ServerCapabilities } from 'vscode-
 import { wantsModels } from '../language/complete/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
-import { completionList, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
+import { clientCommands, completionList, COMPLETION_TRIGGERS, RETRIGGER_COMMAND, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
@@ -69,6 +69,7 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
         editRangeDefault: defaults.includes('editRange'),
         documentation: clientFormats(host.capabilities()).completion,
         snippets: completion?.completionItem?.snippetSupport === true,
+        retrigger: clientCommands(host.capabilities()).includes(RETRIGGER_COMMAND),
       });
     } catch (error) {
       host.log(`mthds: completion failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -6,7 +6,7 @@
 // documentation comes on completionItem/resolve, their `data` is only what names them, and when
 // the client accepts list defaults (LSP 3.17 `itemDefaults`), the shared edit range is sent once.
 
-import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type CompletionItem, type CompletionList, type CompletionParams } from 'vscode-languageserver';
+import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type ClientCapabilities, type CompletionItem, type CompletionList, type CompletionParams } from 'vscode-languageserver';
 import { complete, lazyDetail, lazyDocumentation, type Completion, type CompletionKind, type LazyDocumentation } from '../language/complete/index.js';
 import { snippetText } from '../language/complete/snippets.js';
 import type { ModelCatalog } from '../language/modelCatalog.js';
@@ -88,14 +88,30 @@ export function narrow(items: readonly Completion[], text: string, offset: numbe
   return { items: ranked.slice(0, MAX_ITEMS), incomplete: true };
 }
 
+/** The client-side command that opens completion again (VS Code's). */
+export const RETRIGGER_COMMAND = 'editor.action.triggerSuggest';
+
+/**
+ * The client-side commands a client says it runs, in `experimental.commands.commands` (the
+ * convention rust-analyzer reads). Another client would send an unknown command back to the
+ * server, or warn its user, after the item is inserted.
+ */
+export function clientCommands(caps: ClientCapabilities): readonly string[] {
+  const experimental: unknown = caps.experimental;
+  const commands = typeof experimental === 'object' && experimental !== null ? (experimental as { commands?: { commands?: unknown } }).commands?.commands : undefined;
+  return Array.isArray(commands) ? commands.filter((c): c is string => typeof c === 'string') : [];
+}
+
 /** What the client declared about completion items. */
 export interface ItemSupport {
   documentation: MarkupFormat;
   /** `completionItem.snippetSupport`. */
   snippets: boolean;
+  /** The client runs `RETRIGGER_COMMAND`. */
+  retrigger: boolean;
 }
 
-const FULL_SUPPORT: ItemSupport = { documentation: 'markdown', snippets: true };
+const FULL_SUPPORT: ItemSupport = { documentation: 'markdown', snippets: true, retrigger: true };
 
 /** The item, with its edit unless the list's default range is its own. */
 export function toCompletionItem(c: Completion, lineStarts: readonly number[], defaultRange?: Range, long = false, support: ItemSupport = FULL_SUPPORT): CompletionItem {
@@ -114,7 +130,7 @@ export function toCompletionItem(c: Completion, lineStarts: readonly number[], d
   if (c.filterText !== undefined && c.filterText !== c.label) item.filterText = c.filterText;
   if (c.deprecated) item.tags = [CompletionItemTag.Deprecated];
   if (c.resolve) item.data = encodeData(c.resolve);
-  if (c.retrigger) item.command = { title: 'Complete', command: 'editor.action.triggerSuggest' };
+  if (c.retrigger && support.retrigger) item.command = { title: 'Complete', command: RETRIGGER_COMMAND };
   return item;
 }
 

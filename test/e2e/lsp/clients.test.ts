@@ -83,6 +83,8 @@ describe('a client that reads only plain text and takes no snippets', () => {
     for (const item of keys) expect(newText(item), item.label).not.toMatch(/\$\{?\d/);
 
     const concepts = await completeAt(uri, after(text, 'output      = "'), '"');
+    // `scoring->` reopens completion with a VS Code command: not for a client that does not run it.
+    expect(concepts.find((i) => i.label === 'scoring->')!.command).toBeUndefined();
     const invoice = concepts.find((i) => i.label === 'Invoice')!;
     const resolved = await client!.connection.sendRequest<CompletionItem>('completionItem/resolve', invoice);
     expect(resolved.documentation).toMatchObject({ kind: 'plaintext' });
@@ -100,12 +102,14 @@ describe('a client that reads only plain text and takes no snippets', () => {
     }
   });
 
-  it('still gets markdown where it declares markdown first', async () => {
-    const caps: ClientCapabilities = { ...PLAIN_CLIENT, textDocument: { ...PLAIN_CLIENT.textDocument, hover: { contentFormat: ['markdown', 'plaintext'] } } };
+  it('still gets markdown where it declares markdown first, and the commands it declares it runs', async () => {
+    const caps: ClientCapabilities = { ...PLAIN_CLIENT, textDocument: { ...PLAIN_CLIENT.textDocument, hover: { contentFormat: ['markdown', 'plaintext'] } }, experimental: { commands: { commands: ['editor.action.triggerSuggest'] } } };
     const { uri, text } = await openAssist(caps, 'invoices/check.mthds');
     const hover = (await hoverAt(uri, positionOf(text, 'output      = "Invoice"', 17)))!;
     expect(hover.contents).toMatchObject({ kind: 'markdown' });
     expect((hover.contents as MarkupContent).value).toContain('| `total` | number | yes | The total amount due |');
+    const concepts = await completeAt(uri, after(text, 'output      = "'), '"');
+    expect(concepts.find((i) => i.label === 'scoring->')!.command).toEqual({ title: 'Complete', command: 'editor.action.triggerSuggest' });
   });
 });
 
