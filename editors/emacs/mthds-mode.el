@@ -46,6 +46,8 @@
 ;; Before the version-control lookup: a package inside a repository is its own project.
 (add-hook 'project-find-functions #'mthds-project-find)
 
+(defvar eglot-server-programs)
+
 (with-eval-after-load 'eglot
   (add-to-list 'eglot-server-programs '(mthds-mode . ("mthds-language-server" "--stdio"))))
 

@@ -154,6 +154,14 @@ describe.skipIf(!version)(`Emacs ${version ?? '(missing)'} with eglot and the la
     expect(report['started-by']).toBe('eglot-ensure');
   }, 150_000);
 
+  it('byte-compiles the mode without a warning', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-elc-'));
+    const file = path.join(dir, 'mthds-mode.el');
+    copyFileSync(MODE, file);
+    const r = spawnSync('emacs', ['--batch', '-q', '--eval', '(setq byte-compile-error-on-warn t)', '-f', 'batch-byte-compile', file], { encoding: 'utf8', timeout: 60_000 });
+    expect(existsSync(`${file}c`), r.stderr).toBe(true);
+  });
+
   it('reads every Emacs Lisp snippet of the README', () => {
     const blocks = readmeBlocks('elisp');
     expect(blocks.length).toBeGreaterThanOrEqual(2);
