@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readmeBlocks, readmeSnippet, REPO, runEditor, serverOnPath } from './editors.js';
+import { MARKDOWN_SYNTAX } from './lsp/harness.js';
 
 const SCRIPT = path.join(REPO, 'test/e2e/emacs/check.el');
 const MODE = path.join(REPO, 'editors/emacs/mthds-mode.el');
@@ -80,8 +81,6 @@ function runEmacs(home: string, env: Record<string, string>): Promise<{ code: nu
   });
 }
 
-/** Markdown syntax a plain-text reader would see as noise. */
-const MARKDOWN_SYNTAX = /\*\*|`|^#{1,6} |\]\(|^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}/m;
 
 /** Runs check.el on the broken example in a fresh package; checks what every run must show. */
 async function check(config: { init?: string } = {}): Promise<Report> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientCapabilities, CompletionItem, CompletionList, Diagnostic, Hover, InlayHint, MarkupContent, Position } from 'vscode-languageserver-protocol';
 import { after, assistTree, positionOf } from './assistFixture.js';
-import { LspClient, REPO, startClient, tempWorkspace, uriOf } from './harness.js';
+import { LspClient, MARKDOWN_SYNTAX, REPO, startClient, tempWorkspace, uriOf } from './harness.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -27,8 +27,6 @@ const PLAIN_CLIENT: ClientCapabilities = {
   },
 };
 
-/** Markdown syntax a plain-text reader would see as noise: bold, code, headings, links, table rows and rules. */
-const MARKDOWN_SYNTAX = /\*\*|`|^#{1,6} |\]\(|^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}/m;
 
 const hoverAt = (uri: string, position: Position): Promise<Hover | null> => client!.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position });
 async function completeAt(uri: string, position: Position, triggerCharacter?: string): Promise<CompletionItem[]> {

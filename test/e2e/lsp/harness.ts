@@ -68,6 +68,9 @@ export const PULL_CAPABILITIES: ClientCapabilities = {
   textDocument: { ...PUSH_CAPABILITIES.textDocument, diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } },
 };
 
+/** Markdown syntax a plain-text reader would see as noise: bold, code, headings, links, table rows and rules. */
+export const MARKDOWN_SYNTAX = /\*\*|`|^#{1,6} |\]\(|^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}/m;
+
 interface Waiter {
   test: () => boolean;
   resolve: () => void;
