@@ -275,6 +275,8 @@ export function createHandler(state: RunnerState): (req: IncomingMessage, res: S
 
 async function handle(state: RunnerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = requestIdOf(req.headers['x-request-id']);
+  // Set at once: the request log reads it even when the connection ends without an answer.
+  res.setHeader('X-Request-ID', requestId);
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://runner.invalid');
