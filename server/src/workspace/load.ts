@@ -10,7 +10,7 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
-import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles, type TreeFiles } from './discover.js';
+import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
 import { readMethodFile } from './readText.js';
 import { clashingName } from '../util/paths.js';
 import { attachDependencies, type DependencyOptions } from './dependencies.js';
@@ -52,8 +52,8 @@ export const MAX_PACKAGE_FILES = 100_000;
  * so a package cannot reach outside its folder), more files than the limit, and names that differ
  * only by letter case or Unicode form (one file on many file systems).
  */
-export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'truncated'>): Finding[] {
-  const out: Finding[] = [];
+export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'unreadable' | 'truncated'>): Finding[] {
+  const out: Finding[] = unreadableFindings(root, listing.unreadable);
   for (const link of listing.links) {
     const f = makeFinding('method.package_invalid', { reason: 'symlink', path: relativeTo(root, link) }, link, { start: 0, end: 0 });
     f.message = `${f.message} (a symbolic link; it is not followed)`;
@@ -63,6 +63,18 @@ export function layoutFindings(root: string, manifestFile: string, listing: Pick
   const clashing = clashingName(listing.files.map((f) => relativeTo(root, f)));
   if (clashing !== undefined) out.push(makeFinding('method.package_invalid', { reason: 'clashing_names', path: clashing }, path.join(root, ...clashing.split('/')), { start: 0, end: 0 }));
   return out;
+}
+
+/**
+ * method.package_invalid (reason folder_unreadable, like an unreadable file) on each folder of a
+ * tree that could not be listed: its bundles are unknown, so the tree cannot be called clean.
+ */
+export function unreadableFindings(root: string, unreadable: readonly UnreadableFolder[]): Finding[] {
+  return unreadable.map(({ dir, message }) => {
+    const f = makeFinding('method.package_invalid', { reason: 'folder_unreadable', path: relativeTo(root, dir) || '.' }, dir, { start: 0, end: 0 });
+    f.message = `${f.message} (the folder ${message}; nothing in it was checked)`;
+    return f;
+  });
 }
 
 /**
@@ -102,7 +114,7 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       whole.add(pkg);
       continue;
     }
-    const { files, nestedPackages } = listTreeFiles(abs);
+    const { files, nestedPackages, unreadable } = listTreeFiles(abs);
     const packages = [...nestedPackages];
     // Nested packages may themselves hold packages: collect them all.
     for (let i = 0; i < packages.length; i++) {
@@ -111,15 +123,17 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       whole.add(packages[i]!);
     }
     const bundles = files.filter(isBundlePath);
-    if (bundles.length > 0) {
+    const layout = unreadableFindings(abs, unreadable);
+    if (bundles.length > 0 || layout.length > 0) {
       const existing = plans.get(abs);
       if (existing) {
         existing.bundleFiles = bundles;
         existing.allFiles = files;
       } else addPlan({ root: abs, bundleFiles: bundles, allFiles: files });
+      if (layout.length > 0) plans.get(abs)!.layout = layout;
       whole.add(abs);
     }
-    if (bundles.length === 0 && packages.length === 0) problems.push({ path: given, message: 'holds no method bundle (.mthds) and no METHODS.toml' });
+    if (bundles.length === 0 && packages.length === 0 && layout.length === 0) problems.push({ path: given, message: 'holds no method bundle (.mthds) and no METHODS.toml' });
   }
   for (const root of whole) delete plans.get(root)?.focus;
   return { plans: [...plans.values()], problems };

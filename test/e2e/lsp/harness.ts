@@ -43,6 +43,8 @@ export interface StartOptions {
   configuration?: unknown;
   /** Extra environment variables of the server process. */
   env?: Record<string, string>;
+  /** Words the server's command line starts with (stdio only), e.g. to run it as another user. */
+  launcher?: string[];
 }
 
 /** What a capable editor announces: push diagnostics, progress, dynamic file watching. */
@@ -277,7 +279,8 @@ export async function startClient(options: StartOptions = {}): Promise<LspClient
   let connection: MessageConnection;
   const env = { ...process.env, ...options.env };
   if (transport === 'stdio') {
-    child = spawn(process.execPath, [SERVER_BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    const [first, ...rest] = [...(options.launcher ?? []), process.execPath, SERVER_BIN, '--stdio'];
+    child = spawn(first!, rest, { stdio: ['pipe', 'pipe', 'pipe'], env });
     connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   } else if (transport === 'node-ipc') {
     child = spawn(process.execPath, [SERVER_BIN, '--node-ipc'], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'], env });
