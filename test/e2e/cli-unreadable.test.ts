@@ -8,10 +8,9 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shareFolder, unprivileged } from '../helpers/otherUser.js';
+import { shareFolder, unprivilegedCommand } from '../helpers/otherUser.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 let ws = '';
 beforeAll(() => {
@@ -28,7 +27,7 @@ afterAll(() => {
 });
 
 function mthds(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const [first, ...rest] = [...unprivileged(), process.execPath, BIN, ...args];
+  const [first, ...rest] = unprivilegedCommand('cli.js', args);
   const r = spawnSync(first!, rest, { cwd: ws, encoding: 'utf8', timeout: 30_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

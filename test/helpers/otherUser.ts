@@ -1,19 +1,46 @@
 // Running a process of the project as a user without privileges, so that file modes bite: root
 // reads a folder of mode 000 all the same. Not root: the process runs as it is. Root: it runs
-// as `nobody` through util-linux's setpriv (on every Debian system; a missing setpriv fails).
+// as `nobody` through util-linux's setpriv (a missing setpriv fails, never skips), from a copy
+// of the built bundle that user can read (the clone may sit in a folder only root enters).
 
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const SETPRIV = '/usr/bin/setpriv';
+const DIST = path.resolve(__dirname, '../../server/dist');
 
-/** The words to put before a command line so that it runs without privileges. */
-export function unprivileged(): string[] {
-  if (process.getuid?.() !== 0) return [];
-  if (!existsSync(SETPRIV)) throw new Error(`running as root, and ${SETPRIV} (util-linux) is missing: install util-linux`);
-  return [SETPRIV, '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+function asRoot(): boolean {
+  return process.getuid?.() === 0;
 }
 
-/** Lets that user enter and read a folder made by the tests (mkdtemp makes them private). */
+/** Lets any user enter and read a folder made by the tests (mkdtemp makes them private). */
 export function shareFolder(dir: string): void {
   chmodSync(dir, 0o755);
+}
+
+/**
+ * The command line (program first) that runs a built entry point (`cli.js`: `mthds`, `server.js`:
+ * the language server) with `args`, without privileges.
+ */
+export function unprivilegedCommand(entry: 'cli.js' | 'server.js', args: readonly string[]): string[] {
+  if (!asRoot()) return [process.execPath, path.join(DIST, entry), ...args];
+  if (!existsSync(SETPRIV)) throw new Error(`running as root, and ${SETPRIV} (util-linux) is missing: install util-linux`);
+  return [SETPRIV, '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, sharedCopy(entry), ...args];
+}
+
+const copies = new Map<string, string>();
+
+function sharedCopy(entry: string): string {
+  let copy = copies.get(entry);
+  if (copy) return copy;
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bundle-'));
+  shareFolder(dir);
+  mkdirSync(path.join(dir, 'dist'), { mode: 0o755 });
+  // The bundles are self-contained ES modules: the file and its module type are all they need.
+  copy = path.join(dir, 'dist', entry);
+  copyFileSync(path.join(DIST, entry), copy);
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  copies.set(entry, copy);
+  return copy;
 }

@@ -43,8 +43,8 @@ export interface StartOptions {
   configuration?: unknown;
   /** Extra environment variables of the server process. */
   env?: Record<string, string>;
-  /** Words the server's command line starts with (stdio only), e.g. to run it as another user. */
-  launcher?: string[];
+  /** The server's whole command line (stdio only; default: the built server), e.g. as another user. */
+  command?: string[];
 }
 
 /** What a capable editor announces: push diagnostics, progress, dynamic file watching. */
@@ -279,7 +279,7 @@ export async function startClient(options: StartOptions = {}): Promise<LspClient
   let connection: MessageConnection;
   const env = { ...process.env, ...options.env };
   if (transport === 'stdio') {
-    const [first, ...rest] = [...(options.launcher ?? []), process.execPath, SERVER_BIN, '--stdio'];
+    const [first, ...rest] = options.command ?? [process.execPath, SERVER_BIN, '--stdio'];
     child = spawn(first!, rest, { stdio: ['pipe', 'pipe', 'pipe'], env });
     connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   } else if (transport === 'node-ipc') {

@@ -5,7 +5,7 @@
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shareFolder, unprivileged } from '../../helpers/otherUser.js';
+import { shareFolder, unprivilegedCommand } from '../../helpers/otherUser.js';
 import { REPO, startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
 
 let client: LspClient | undefined;
@@ -23,7 +23,7 @@ describe('workspace scan', () => {
     mkdirSync(path.join(ws, 'locked'));
     copyFileSync(path.join(REPO, 'examples/broken/broken.mthds'), path.join(ws, 'locked', 'broken.mthds'));
     chmodSync(path.join(ws, 'locked'), 0o000);
-    client = await startClient({ folders: [ws], launcher: unprivileged() });
+    client = await startClient({ folders: [ws], command: unprivilegedCommand('server.js', ['--stdio']) });
     const diagnostics = await client.nextDiagnostics(uriOf(path.join(ws, 'locked')), (d) => d.length > 0, 0);
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ code: 'method.package_invalid', severity: 1 });
