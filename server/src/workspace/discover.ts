@@ -1,7 +1,7 @@
 // Finding method trees on disk: the nearest METHODS.toml at or above a file, the packages below a
 // folder, and the files of a tree.
 
-import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 
@@ -123,6 +123,15 @@ export function subfolders(dir: string): string[] {
       .map((e) => e.name);
   } catch {
     return [];
+  }
+}
+
+/** True for a regular file that is not a symbolic link (a link could lead outside the tree). */
+export function isPlainFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
   }
 }
 

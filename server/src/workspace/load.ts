@@ -10,7 +10,7 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
-import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
+import { findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
 import { readMethodFile } from './readText.js';
 import { clashingName } from '../util/paths.js';
 import { attachDependencies, type DependencyOptions } from './dependencies.js';
@@ -37,9 +37,10 @@ export function planPackage(root: string): TreePlan {
   const plan: TreePlan = { root, bundleFiles: listing.files.filter(isBundlePath), allFiles: listing.files };
   const manifest = path.join(root, MANIFEST_FILE);
   if (existsSync(manifest)) {
-    plan.manifestFile = manifest;
     const layout = layoutFindings(root, manifest, listing);
     if (layout.length > 0) plan.layout = layout;
+    // A manifest that is a symbolic link is reported (layout) and not read: it could lead anywhere.
+    if (isPlainFile(manifest)) plan.manifestFile = manifest;
   }
   return plan;
 }
@@ -171,7 +172,7 @@ export function loadTree(plan: TreePlan, options: { dependencies?: DependencyOpt
   const files = new Set(plan.allFiles.map((f) => relativeTo(plan.root, f)));
   const tree = createTree(plan.root, bundles, manifest, files);
   const lockFile = path.join(plan.root, LOCK_FILE);
-  if (plan.manifestFile && existsSync(lockFile)) {
+  if (plan.manifestFile && isPlainFile(lockFile)) {
     const text = read(lockFile);
     if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
   }

@@ -63,6 +63,12 @@ write(store, 'github.com/acme/usesbroken', '1.0.0', {
   'main.mthds': appBundle('lib->broken.compute', 'Text'),
 });
 
+// A version folder whose manifest is a link to a manifest outside.
+const linkedManifest = path.join(store, 'github.com', 'acme', 'mlink', '1.0.0');
+mkdirSync(linkedManifest, { recursive: true });
+writeFileSync(path.join(linkedManifest, 'hello.mthds'), HELLO);
+symlinkSync(path.join(outside, 'evil', 'hello', '1.0.0', 'METHODS.toml'), path.join(linkedManifest, 'METHODS.toml'));
+
 let runner: Runner;
 beforeAll(async () => {
   runner = await withRunner({ packages_dir: store });
@@ -95,6 +101,14 @@ describe('symbolic links in the package store', () => {
     const r = await execute('github.com/acme/vlink');
     expect(problemOf(r)).toMatchObject({ code: 'method.not_found' });
     expectNoServerPath(r);
+  });
+
+  it('does not take a version folder whose manifest is a link as installed', async () => {
+    for (const ref of ['github.com/acme/mlink', 'github.com/acme/mlink@^1.0.0']) {
+      const r = await execute(ref);
+      expect(problemOf(r)).toMatchObject({ code: 'method.not_found' });
+      expectNoServerPath(r);
+    }
   });
 
   it('does not load a dependency through a linked version folder or address segment', async () => {
