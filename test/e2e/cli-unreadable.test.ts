@@ -4,27 +4,16 @@
 // (see test/helpers/otherUser.ts: root reads any folder).
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shareFolder, unprivilegedCommand } from '../helpers/otherUser.js';
-
-const REPO = path.resolve(__dirname, '../..');
+import { lockedWorkspace, unprivilegedCommand } from '../helpers/otherUser.js';
 
 let ws = '';
+let unlock = (): void => {};
 beforeAll(() => {
-  ws = mkdtempSync(path.join(tmpdir(), 'mthds-locked-'));
-  shareFolder(ws);
-  mkdirSync(path.join(ws, 'ok'));
-  copyFileSync(path.join(REPO, 'examples/news/news.mthds'), path.join(ws, 'ok', 'news.mthds'));
-  mkdirSync(path.join(ws, 'locked'));
-  copyFileSync(path.join(REPO, 'examples/broken/broken.mthds'), path.join(ws, 'locked', 'broken.mthds'));
-  chmodSync(path.join(ws, 'locked'), 0o000);
+  ({ ws, unlock } = lockedWorkspace());
 });
-afterAll(() => {
-  chmodSync(path.join(ws, 'locked'), 0o755);
-});
+afterAll(() => unlock());
 
 function mthds(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const [first, ...rest] = unprivilegedCommand('cli.js', args);

@@ -44,3 +44,19 @@ function sharedCopy(entry: string): string {
   copies.set(entry, copy);
   return copy;
 }
+
+/**
+ * A folder any user can read holding `ok/news.mthds` (clean) and `locked/broken.mthds` (broken),
+ * `locked` of mode 000; `unlock` gives the folder its mode back (for clean-up).
+ */
+export function lockedWorkspace(): { ws: string; unlock: () => void } {
+  const repo = path.resolve(__dirname, '../..');
+  const ws = mkdtempSync(path.join(tmpdir(), 'mthds-locked-'));
+  shareFolder(ws);
+  mkdirSync(path.join(ws, 'ok'));
+  copyFileSync(path.join(repo, 'examples/news/news.mthds'), path.join(ws, 'ok', 'news.mthds'));
+  mkdirSync(path.join(ws, 'locked'));
+  copyFileSync(path.join(repo, 'examples/broken/broken.mthds'), path.join(ws, 'locked', 'broken.mthds'));
+  chmodSync(path.join(ws, 'locked'), 0o000);
+  return { ws, unlock: () => chmodSync(path.join(ws, 'locked'), 0o755) };
+}

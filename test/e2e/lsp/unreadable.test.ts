@@ -2,27 +2,20 @@
 // bundle: the folder gets a diagnostic (method.package_invalid, reason folder_unreadable) instead
 // of being skipped. The server runs as a user the mode applies to (test/helpers/otherUser.ts).
 
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shareFolder, unprivilegedCommand } from '../../helpers/otherUser.js';
-import { REPO, startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+import { lockedWorkspace, unprivilegedCommand } from '../../helpers/otherUser.js';
+import { startClient, uriOf, type LspClient } from './harness.js';
 
 let client: LspClient | undefined;
-const ws = tempWorkspace();
+const { ws, unlock } = lockedWorkspace();
 afterAll(async () => {
-  chmodSync(path.join(ws, 'locked'), 0o755);
+  unlock();
   await client?.shutdown();
 });
 
 describe('workspace scan', () => {
   it('reports a folder it cannot read', async () => {
-    shareFolder(ws);
-    mkdirSync(path.join(ws, 'ok'));
-    copyFileSync(path.join(REPO, 'examples/news/news.mthds'), path.join(ws, 'ok', 'news.mthds'));
-    mkdirSync(path.join(ws, 'locked'));
-    copyFileSync(path.join(REPO, 'examples/broken/broken.mthds'), path.join(ws, 'locked', 'broken.mthds'));
-    chmodSync(path.join(ws, 'locked'), 0o000);
     client = await startClient({ folders: [ws], command: unprivilegedCommand('server.js', ['--stdio']) });
     const diagnostics = await client.nextDiagnostics(uriOf(path.join(ws, 'locked')), (d) => d.length > 0, 0);
     expect(diagnostics).toHaveLength(1);
