@@ -4,7 +4,6 @@
 // (see test/helpers/otherUser.ts: root reads any folder).
 
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockedWorkspace, unprivilegedCommand } from '../helpers/otherUser.js';
 
