@@ -98,7 +98,9 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
     const refusal =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? new Refusal('request.too_large', { limit: 16_384, size: 16_385 }, { detail: 'The request headers are larger than this runner accepts.' })
-        : new Refusal('request.invalid', { field: 'http' }, { detail: 'The bytes received are not a well-formed HTTP/1.1 request.' });
+        : error.code === 'HPE_INVALID_CONTENT_LENGTH' || error.code === 'HPE_UNEXPECTED_CONTENT_LENGTH'
+          ? new Refusal('request.invalid', { field: 'Content-Length' }, { detail: 'The Content-Length header is not a length in bytes this runner can read.' })
+          : new Refusal('request.invalid', { field: 'http' }, { detail: 'The bytes received are not a well-formed HTTP/1.1 request.' });
     endWithProblem(socket, refusal);
   });
   // A client waiting for `100 Continue` is served like any other; the route sends the interim

@@ -1,6 +1,7 @@
 // Reading a request body under the runner's bounds: a declared Content-Length past the limit (or
-// malformed) is refused before a byte is read and before `100 Continue` is sent, a streamed body as soon as it passes the limit, and a body that
-// does not arrive in time ends the connection (a slow client must not hold the server's memory).
+// malformed) is refused before a byte is read and before `100 Continue` is sent, a streamed body
+// as soon as it passes the limit, and a body that does not arrive in time ends the connection (a
+// slow client must not hold the server's memory).
 // The bytes being received by all requests together are bounded too (BodyBudget).
 
 import type { IncomingMessage } from 'node:http';
