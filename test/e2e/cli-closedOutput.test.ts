@@ -38,6 +38,8 @@ describe('a command whose output is closed', () => {
     ['graph', ['graph', 'examples/']],
     ['format --check', ['format', '--check', unformatted()]],
     ['--help', ['--help']],
+    // The runner's first line is its URL: with nobody reading, it stops instead of serving blind.
+    ['serve', ['serve', '--port', '0', '--quiet']],
   ])('%s stops quietly with status 141 when stdout is closed', async (_name, args) => {
     const r = await withClosedOutput(args, 'stdout');
     // Nothing about the closed pipe (what the command said on stderr before it noticed may stay).
