@@ -120,16 +120,21 @@ describe('CONNECT', () => {
   });
 });
 
+/** The answer to a POST declaring `length` and sending no body byte. */
+async function declaring(length: string): Promise<{ status: number; problem: Record<string, any> }> {
+  const c = talk(runner.url, post('/v1/execute', [`Content-Length: ${length}`]));
+  const text = await c.received;
+  c.socket.destroy();
+  return problemIn(text);
+}
+
 describe('Content-Length', () => {
   it.each([
     ['past 2^53', '9007199254740993'],
     ['just under 2^64', '18446744073709551615'],
     ['far past the limit', String(MAX_BODY * 1000)],
   ])('refuses a length %s with 413 at once, before any body byte', async (_name, length) => {
-    const c = talk(runner.url, post('/v1/execute', [`Content-Length: ${length}`]));
-    const text = await c.received;
-    c.socket.destroy();
-    const { status, problem } = problemIn(text);
+    const { status, problem } = await declaring(length);
     expect(status).toBe(413);
     expect(problem['code']).toBe('request.too_large');
     expect(problem['params'].limit).toBe(MAX_BODY);
@@ -142,10 +147,7 @@ describe('Content-Length', () => {
     ['not a number', '12abc'],
     ['negative', '-5'],
   ])('refuses a length %s with a problem at once', async (_name, length) => {
-    const c = talk(runner.url, post('/v1/execute', [`Content-Length: ${length}`]));
-    const text = await c.received;
-    c.socket.destroy();
-    const { status, problem } = problemIn(text);
+    const { status, problem } = await declaring(length);
     expect(status).toBe(422);
     expect(problem).toMatchObject({ code: 'request.invalid', params: { field: 'Content-Length' } });
   });
