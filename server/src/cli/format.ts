@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatText, type FormatOptions } from '../format/index.js';
 import { renderDetail } from '../registry/detail.js';
-import { listMethodFiles } from '../workspace/scan.js';
+import { scanMethodFiles } from '../workspace/scan.js';
 import { readSnapshot, writeGuarded, type FileSnapshot } from '../workspace/writeGuarded.js';
 
 interface Writable {
@@ -126,8 +126,17 @@ function collectFiles(paths: readonly string[], stderr: Writable): { list: strin
       problems++;
       continue;
     }
-    if (isDir) for (const f of listMethodFiles(abs)) list.add(f);
-    else list.add(abs);
+    if (!isDir) {
+      list.add(abs);
+      continue;
+    }
+    const scan = scanMethodFiles(abs);
+    for (const f of scan.files) list.add(f);
+    // A folder that cannot be listed may hold files that are not formatted: never a silent pass.
+    for (const { dir, message } of scan.unreadable) {
+      stderr.write(`mthds format: ${display(dir)}: the folder ${message}\n`);
+      problems++;
+    }
   }
   return { list: [...list].sort(), problems };
 }

@@ -6,8 +6,10 @@ import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
 import { VERSION } from '../version.js';
 import { tuneHeap } from '../heap.js';
+import { CLOSED_OUTPUT_STATUS, stopQuietlyWhenOutputCloses } from './closedOutput.js';
 
 tuneHeap();
+stopQuietlyWhenOutputCloses([process.stdout, process.stderr], (status) => process.exit(status));
 
 const USAGE = `Usage: mthds <command> [options]
 
@@ -28,7 +30,8 @@ Options:
   -h, --help           Show this help.
   -v, --version        Show the version.
 
-Exit status: 0 no errors, 1 errors found, 2 usage error or nothing to check.`;
+Exit status: 0 no errors, 1 errors found, 2 usage error or nothing to check; ${CLOSED_OUTPUT_STATUS} when the
+output is closed before the command is done (\`mthds check | head -1\`): it stops at once, quietly.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

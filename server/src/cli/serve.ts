@@ -10,13 +10,15 @@ interface Writable {
   write(text: string): unknown;
 }
 
-export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE] [--functions FILE]...
+export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE] [--functions FILE]... [--quiet]
 
 Serves the MTHDS runner protocol 0.6.0. The config file (JSON, or TOML when it ends in .toml)
 sets limits, bearer tokens, rate limits, callbacks and the model deck; MTHDS_RUNNER_TOKENS adds
 bearer tokens (comma-separated). Without a configured provider, every model is the deterministic
 mock. --functions (repeatable) adds a function module (an ES module registering the functions
-PipeFunc pipes call) to those of the config file. Prints the runner URL on the first line of stdout.`;
+PipeFunc pipes call) to those of the config file. Prints the runner URL on the first line of stdout.
+Logs one line per request to stderr (time, method, path, status, duration, request id, the
+client's User-Agent); --quiet leaves them out (faults and lifecycle lines are still logged).`;
 
 export async function runServe(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
@@ -29,6 +31,7 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
         'base-path': { type: 'string' },
         config: { type: 'string' },
         functions: { type: 'string', multiple: true },
+        quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -60,6 +63,7 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   // Function modules of the command line are relative to the working folder.
   if (parsed.values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...parsed.values.functions.map((f) => path.resolve(f))];
   options.log = (line) => stderr.write(`${line}\n`);
+  if (!parsed.values.quiet) options.request_log = options.log;
 
   let runner;
   try {

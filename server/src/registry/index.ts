@@ -43,6 +43,7 @@ export {
 export {
   buildProblem,
   buildProblemItem,
+  clientFacts,
   codeFromTypeUri,
   DEFAULT_ERROR_BASE_URL,
   DEFAULT_EXTENSION_BASE_URL,
@@ -51,6 +52,7 @@ export {
   problemTypeUri,
   WITHHELD_TEXT,
   withheldParams,
+  type ClientFacts,
   type ProblemDocument,
   type ProblemItem,
   type ProblemItemInput,

@@ -14,7 +14,7 @@
 import { renderTemplate, validateParams } from './detail.js';
 import type { RegistryCode } from './codes.js';
 import { getEntry, isRegistryCode, requireEntry, RegistryUsageError } from './lookup.js';
-import type { ParamValues, RegistryEntry } from './types.js';
+import type { AdviceKind, Domain, ParamValues, RegistryEntry } from './types.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const DEFAULT_ERROR_BASE_URL = 'https://mthds.ai/errors/';
@@ -41,7 +41,19 @@ export interface SuggestedFix {
   [k: string]: unknown;
 }
 
-export interface ProblemItem {
+/**
+ * What a client reads to decide what to do, taken from the code's registry entry: who has to act
+ * (`domain`), whether repeating unchanged can succeed (`retry`), and the first step of the advice
+ * for the acting client.
+ */
+export interface ClientFacts {
+  error_domain: Domain;
+  retryable: boolean;
+  /** Absent only for an entry with no client advice (every registry entry has some). */
+  user_action?: { kind: AdviceKind; detail: string };
+}
+
+export interface ProblemItem extends ClientFacts {
   code: string;
   title: string;
   detail: string;
@@ -50,7 +62,7 @@ export interface ProblemItem {
   suggested_fix?: SuggestedFix;
 }
 
-export interface ProblemDocument {
+export interface ProblemDocument extends ClientFacts {
   type: string;
   title: string;
   status: number;
@@ -117,6 +129,9 @@ const RESERVED_MEMBERS = new Set([
   'suggested_fix',
   'request_id',
   'location',
+  'error_domain',
+  'retryable',
+  'user_action',
 ]);
 
 function withSlash(base: string): string {
@@ -156,6 +171,14 @@ export function codeFromTypeUri(uri: string, options: TypeUriOptions = {}): Regi
 export function withheldParams(entry: RegistryEntry): string[] {
   if (entry.domain !== 'input') return [];
   return entry.params.filter((p) => p.type.kind === 'caller_text' && p.echo !== true).map((p) => p.name);
+}
+
+/** The members of a problem (and of each item) a client acts on, from the code's entry. */
+export function clientFacts(entry: RegistryEntry): ClientFacts {
+  const facts: ClientFacts = { error_domain: entry.domain, retryable: entry.retry };
+  const first = entry.advice.client[0];
+  if (first) facts.user_action = { kind: first.kind, detail: first.text };
+  return facts;
 }
 
 function copyValue(value: unknown): unknown {
@@ -233,6 +256,7 @@ export function problemItemFromEntry(
     title: entry.title,
     detail: renderTemplate(entry.detail, entry.params, render),
     params: wire,
+    ...clientFacts(entry),
   };
   if (options.location) item.location = copyLocation(options.location);
   if (options.suggestedFix) item.suggested_fix = options.suggestedFix;
@@ -282,6 +306,7 @@ export function buildProblem(
     detail: renderTemplate(entry.detail, entry.params, render),
     code: entry.code,
     params: wire,
+    ...clientFacts(entry),
   };
   if (options.instance !== undefined) doc.instance = options.instance;
   if (items.length > 0) doc.errors = items;

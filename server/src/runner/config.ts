@@ -134,6 +134,8 @@ export interface RunnerOptions extends RunnerConfig {
   dry_run?: DryRunHook | false;
   /** Where the runner logs server faults and lifecycle lines. Default: stderr. */
   log?: (line: string) => void;
+  /** Where the runner logs one line per request (http/accessLog.ts). Default: no request log. */
+  request_log?: (line: string) => void;
   /** Environment to read tokens and API keys from. Default: process.env. */
   env?: Readonly<Record<string, string | undefined>>;
 }

@@ -3,12 +3,14 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { resolveConfig, type RunnerOptions } from './config.js';
 import { Refusal } from './refusal.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
 import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
+import { logWhenDone } from './http/accessLog.js';
 import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
 
 export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
@@ -25,6 +27,17 @@ export interface RunningRunner {
    * their callbacks sent) within `graceMs`, then closes every connection.
    */
   close(graceMs?: number): Promise<void>;
+}
+
+/** Answers a refusal on a raw connection (no request object: bad bytes, CONNECT) and closes it. */
+function endWithProblem(socket: Duplex, refusal: Refusal): void {
+  const requestId = ulid();
+  const problem = problemDocument(refusal, requestId, '/');
+  const body = JSON.stringify(problem);
+  const status = problem.status;
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 export async function startRunner(options: RunnerOptions = {}): Promise<RunningRunner> {
@@ -60,7 +73,9 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
     // A client gone while its request waited: nobody to answer.
     if (next && !next[0].socket.destroyed) handler(next[0], next[1]);
   };
+  const requestLog = options.request_log;
   server.on('request', (req, res) => {
+    if (requestLog) logWhenDone(req, res, requestLog);
     const done = new Promise<void>((resolve) => {
       res.on('close', resolve);
     });
@@ -80,17 +95,24 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
       socket.destroy();
       return;
     }
-    const requestId = ulid();
     const refusal =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? new Refusal('request.too_large', { limit: 16_384, size: 16_385 }, { detail: 'The request headers are larger than this runner accepts.' })
-        : new Refusal('request.invalid', { field: 'http' }, { detail: 'The bytes received are not a well-formed HTTP/1.1 request.' });
-    const problem = problemDocument(refusal, requestId, '/');
-    const body = JSON.stringify(problem);
-    const status = typeof problem.status === 'number' ? problem.status : 422;
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+        : error.code === 'HPE_INVALID_CONTENT_LENGTH' || error.code === 'HPE_UNEXPECTED_CONTENT_LENGTH'
+          ? new Refusal('request.invalid', { field: 'Content-Length' }, { detail: 'The Content-Length header is not a length in bytes this runner can read.' })
+          : new Refusal('request.invalid', { field: 'http' }, { detail: 'The bytes received are not a well-formed HTTP/1.1 request.' });
+    endWithProblem(socket, refusal);
+  });
+  // A client waiting for `100 Continue` is served like any other; the route sends the interim
+  // answer only when it is about to read a body it accepts (http/body.ts), so a body that is
+  // refused (too large, unauthenticated, wrong route) is never asked for.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    server.emit('request', req, res);
+  });
+  // CONNECT (a tunnel through a proxy) names no route of the runner: Node would drop the
+  // connection without a word; the runner answers a registry problem and closes it.
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    endWithProblem(socket, new Refusal('request.method_not_allowed', {}, { detail: 'CONNECT is not a method of this runner: it is not a proxy.' }));
   });
   // An Expect header other than 100-continue: Node would answer a bare 417; the runner answers a
   // registry problem like for any other refusal.

@@ -16,6 +16,8 @@ import { loadTree, planPackage, relativeTo } from '../workspace/load.js';
 
 /** Where request files live; never a real folder (nothing is read from or written to disk). */
 export const VIRTUAL_ROOT = '/mthds-request';
+/** How answers name the runner's package store: never by its path on the runner's disk. */
+const RUNNER_STORE = 'of the runner';
 
 export type MethodSource =
   | { kind: 'contents'; contents: readonly string[]; sources?: readonly string[] }
@@ -55,7 +57,7 @@ function stripBom(text: string): string {
  */
 export function loadMethod(source: LoadableSource, options: LoadOptions = {}): LoadedMethod {
   const method = buildMethod(source, options);
-  if (options.packagesDir !== undefined && source.kind !== 'installed') method.findings.push(...attachDependencies(method.tree, { packagesDir: options.packagesDir, localPaths: false }));
+  if (options.packagesDir !== undefined && source.kind !== 'installed') method.findings.push(...attachDependencies(method.tree, { packagesDir: options.packagesDir, localPaths: false, storeLabel: RUNNER_STORE }));
   return method;
 }
 
@@ -80,7 +82,7 @@ function buildMethod(source: LoadableSource, options: LoadOptions): LoadedMethod
   }
   if (source.kind === 'installed') {
     // The runner's own package store: read from disk like the command line reads a package.
-    const dependencies = options.packagesDir !== undefined ? { dependencies: { packagesDir: options.packagesDir, localPaths: false } } : {};
+    const dependencies = options.packagesDir !== undefined ? { dependencies: { packagesDir: options.packagesDir, localPaths: false, storeLabel: RUNNER_STORE } } : {};
     const { tree, findings } = loadTree(planPackage(source.dir), dependencies);
     tree.installed = { address: source.address, version: source.version };
     for (const file of [...tree.bundles.map((b) => b.file), ...(tree.manifest ? [tree.manifest.file] : [])]) {

@@ -99,10 +99,18 @@ function clientAddress(req: IncomingMessage): string {
 
 const bodyRead = new WeakSet<IncomingMessage>();
 
-async function readJson(state: RunnerState, req: IncomingMessage): Promise<Record<string, unknown>> {
+/** True for a client that sent `Expect: 100-continue` and waits for `100 Continue` before its body. */
+function awaitsContinue(req: IncomingMessage): boolean {
+  return (req.headers.expect ?? '').toLowerCase() === '100-continue';
+}
+
+async function readJson(state: RunnerState, req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
   checkContentType(req);
-  bodyRead.add(req);
-  const body = await readBody(req, state.config.limits.max_body_bytes, state.config.limits.body_timeout_ms, state.bodies);
+  const accepted = (): void => {
+    bodyRead.add(req);
+    if (awaitsContinue(req) && !res.headersSent) res.writeContinue();
+  };
+  const body = await readBody(req, state.config.limits.max_body_bytes, state.config.limits.body_timeout_ms, state.bodies, accepted);
   return decodeJsonObject(body, state.config.limits.max_json_depth);
 }
 
@@ -267,6 +275,8 @@ export function createHandler(state: RunnerState): (req: IncomingMessage, res: S
 
 async function handle(state: RunnerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = requestIdOf(req.headers['x-request-id']);
+  // Set at once: the request log reads it even when the connection ends without an answer.
+  res.setHeader('X-Request-ID', requestId);
   let url: URL;
   try {
     url = new URL(req.url ?? '/', 'http://runner.invalid');
@@ -293,15 +303,15 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
           answer = handleModels(state, url);
           break;
         case 'validate':
-          answer = await handleValidate(state, await readJson(state, req));
+          answer = await handleValidate(state, await readJson(state, req, res));
           break;
         case 'execute': {
-          const body = await readJson(state, req);
+          const body = await readJson(state, req, res);
           answer = await idempotent(state, req, identity, 'execute', body, { requestId, instance }, () => handleExecute(state, body));
           break;
         }
         case 'start': {
-          const body = await readJson(state, req);
+          const body = await readJson(state, req, res);
           answer = await idempotent(state, req, identity, 'start', body, { requestId, instance }, () => handleStart(state, body, requestId, instance));
           break;
         }

@@ -5,6 +5,7 @@
 // the selected pipe. The dry run, written separately, plugs in through `ValidateOptions.dryRun`:
 // it runs after the static checks pass and its faults join the invalid arm (category dry_run).
 
+import path from 'node:path';
 import { checkTree, type Finding } from '../check/index.js';
 import { pendingSignatures } from '../check/rules/signatures.js';
 import { ConceptCatalog, nativeBase, type ConceptInfo, type ShapeField } from '../language/jsonSchema.js';
@@ -157,6 +158,18 @@ export class FindingLocator {
     return text === undefined ? undefined : computeLineStarts(text);
   }
 
+  /**
+   * The file as the caller knows it; a file the caller never named (a linked file of an installed
+   * package, a file of a dependency) by its path inside the tree, else by its name alone: an
+   * answer never shows where the runner keeps its files.
+   */
+  private publicName(file: string): string {
+    const named = this.method.names.get(file);
+    if (named !== undefined) return named;
+    const rel = path.relative(this.method.tree.root, file);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : path.basename(file);
+  }
+
   item(finding: Finding, category: ValidationCategory = categoryOf(finding.code)): ValidationErrorItem {
     const bundle = this.bundles.get(finding.file);
     const doc = bundle?.doc ?? (this.method.tree.manifest?.file === finding.file ? this.method.tree.manifest.doc : undefined);
@@ -168,7 +181,7 @@ export class FindingLocator {
       message: finding.message,
       code: finding.code,
       severity: finding.severity === 'warning' ? 'warning' : 'error',
-      file: this.method.names.get(finding.file) ?? finding.file,
+      file: this.publicName(finding.file),
       line: start.line + 1,
       column: start.character + 1,
       end_line: end.line + 1,

@@ -9,7 +9,7 @@
 // address): method.dependency_missing (not_found, no_matching_version, cycle) and
 // method.dependency_invalid (a file of the dependency that is not UTF-8 or does not parse).
 
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DependencyDecl, Manifest } from '../language/manifest.js';
@@ -32,6 +32,11 @@ export interface DependencyOptions {
   localPaths?: boolean;
   /** Packages already read (the language server keeps one across checks). */
   cache?: PackageCache;
+  /**
+   * How messages name the store: its path by default; a runner names it without a path (its
+   * answers never show where its files are).
+   */
+  storeLabel?: string;
 }
 
 export function defaultPackagesDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
@@ -41,13 +46,27 @@ export function defaultPackagesDir(env: Readonly<Record<string, string | undefin
 
 /**
  * The store folder of an address, or undefined when the address could leave the store
- * (`..`, `.`, empty or absolute segments, backslashes): addresses come from files under check.
+ * (`..`, `.`, empty or absolute segments, backslashes: addresses come from files under check) or
+ * when a folder on its way is a symbolic link (a link could lead anywhere on the disk; the store
+ * is what lies inside its folder). Version folders that are links are left out by `subfolders`.
  */
 export function storeFolder(store: string, address: string): string | undefined {
   if (address.includes('\\') || address.includes('\0')) return undefined;
   const segments = address.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
-  return path.join(store, ...segments);
+  let folder = store;
+  for (const segment of segments) {
+    folder = path.join(folder, segment);
+    let link: boolean;
+    try {
+      link = lstatSync(folder).isSymbolicLink();
+    } catch {
+      // Not there: nothing is installed below it.
+      return path.join(store, ...segments);
+    }
+    if (link) return undefined;
+  }
+  return folder;
 }
 
 /** Installed versions of an address: the sub-folders of its store folder. */
@@ -186,7 +205,7 @@ export function attachDependencies(tree: MethodTree, options: DependencyOptions 
         addLoaded(decl.alias, loadPackage(dir, cache), { ...(decl.address ? { address: decl.address.value } : {}) }, { file: manifest.file, range: decl.aliasRange });
       } else if (decl.address && decl.version) remote.push(decl);
     }
-    const selected = selectRemote(manifest, remote, store, cache, out);
+    const selected = selectRemote(manifest, remote, store, cache, out, options.storeLabel);
     for (const decl of remote) {
       const version = selected.get(decl.address!.value);
       if (version === undefined) continue;
@@ -213,7 +232,7 @@ export function attachDependencies(tree: MethodTree, options: DependencyOptions 
     }
     deps.set(site.address, { prefix: site.address, address: site.address, tree: MISSING });
     const f = makeFinding('method.dependency_missing', { kind: 'package', name: site.address, reason: 'not_found' }, site.bundle.file, site.range);
-    f.message = `${f.message} (not installed in the package store ${store})`;
+    f.message = `${f.message} (not installed in the package store ${options.storeLabel ?? store})`;
     out.push(f);
   }
   for (const [prefix, dep] of deps) if (dep.tree === MISSING) deps.delete(prefix);
@@ -228,7 +247,7 @@ const MISSING: MethodTree = { root: '', bundles: [], files: new Set(), symbols: 
  * Minimum Version Selection over the remote dependency graph. Selections are recomputed from the
  * root until they stop changing, so that constraints of a version no longer selected drop out.
  */
-function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], store: string, cache: PackageCache, out: Finding[]): Map<string, string> {
+function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], store: string, cache: PackageCache, out: Finding[], storeLabel = store): Map<string, string> {
   const selection = new Map<string, string>();
   const failed = new Map<string, { reason: 'not_found' | 'no_matching_version' | 'cycle'; via: DependencyDecl; address: string }>();
   const own = manifest.address?.value;
@@ -280,7 +299,7 @@ function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], stor
     const f = makeFinding('method.dependency_missing', { kind: 'package', name: address, reason }, manifest.file, range);
     const why =
       reason === 'not_found'
-        ? `not installed in the package store ${store}`
+        ? `not installed in the package store ${storeLabel}`
         : reason === 'no_matching_version'
           ? `installed versions: ${installedVersions(store, address).join(', ') || 'none'}`
           : `${address} depends on itself through ${via.alias}`;

@@ -1,7 +1,7 @@
 // Finding method trees on disk: the nearest METHODS.toml at or above a file, the packages below a
 // folder, and the files of a tree.
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 
@@ -21,6 +21,27 @@ export function findPackageRoot(dir: string): string | undefined {
   }
 }
 
+/**
+ * The one read of a folder's entries by the walkers below. A seam: a test makes it fail for a
+ * folder, since a process running as root reads a folder whatever its mode.
+ */
+export const folderReads = {
+  list(dir: string): Dirent[] {
+    return readdirSync(dir, { withFileTypes: true });
+  },
+};
+
+/** Why a folder could not be listed, in words for a finding's message. */
+export function folderFault(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${code ?? 'unknown error'})`;
+}
+
+export interface UnreadableFolder {
+  dir: string;
+  message: string;
+}
+
 export interface TreeFiles {
   /** Every file below the root (absolute paths), nested packages excluded. */
   files: string[];
@@ -28,6 +49,8 @@ export interface TreeFiles {
   nestedPackages: string[];
   /** Symbolic links met (not followed). */
   links: string[];
+  /** Folders whose entries could not be read: what they hold is unknown, never silently nothing. */
+  unreadable: UnreadableFolder[];
   /** True when the walk stopped at the file limit. */
   truncated: boolean;
 }
@@ -36,11 +59,12 @@ export interface TreeFiles {
  * The files below `root`, sorted, symbolic links not followed, tool folders skipped. A folder for
  * which `stopAt` holds is listed in `stopped` and not entered.
  */
-export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): { files: string[]; stopped: string[]; links: string[]; truncated: boolean } {
+export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): { files: string[]; stopped: string[]; links: string[]; unreadable: UnreadableFolder[]; truncated: boolean } {
   const limit = options.limit ?? 100_000;
   const files: string[] = [];
   const stopped: string[] = [];
   const links: string[] = [];
+  const unreadable: UnreadableFolder[] = [];
   let truncated = false;
   const walk = (dir: string, depth: number): void => {
     if (depth > 64) return;
@@ -50,8 +74,9 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
     }
     let entries;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
+      entries = folderReads.list(dir);
+    } catch (error) {
+      unreadable.push({ dir, message: folderFault(error) });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -76,13 +101,13 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
     }
   };
   walk(root, 0);
-  return { files, stopped, links, truncated };
+  return { files, stopped, links, unreadable, truncated };
 }
 
 /** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
 export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
-  const { files, stopped, links, truncated } = walkFiles(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
-  return { files, nestedPackages: stopped, links, truncated };
+  const { files, stopped, links, unreadable, truncated } = walkFiles(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
+  return { files, nestedPackages: stopped, links, unreadable, truncated };
 }
 
 export function isBundlePath(file: string): boolean {
@@ -92,11 +117,21 @@ export function isBundlePath(file: string): boolean {
 /** The names of the folders directly inside `dir` (symbolic links excluded); none when unreadable. */
 export function subfolders(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
+    return folderReads
+      .list(dir)
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
   } catch {
     return [];
+  }
+}
+
+/** True for a regular file that is not a symbolic link (a link could lead outside the tree). */
+export function isPlainFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -10,7 +10,7 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
-import { findPackageRoot, isBundlePath, isDirectory, listTreeFiles, type TreeFiles } from './discover.js';
+import { findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
 import { readMethodFile } from './readText.js';
 import { clashingName } from '../util/paths.js';
 import { attachDependencies, type DependencyOptions } from './dependencies.js';
@@ -37,9 +37,10 @@ export function planPackage(root: string): TreePlan {
   const plan: TreePlan = { root, bundleFiles: listing.files.filter(isBundlePath), allFiles: listing.files };
   const manifest = path.join(root, MANIFEST_FILE);
   if (existsSync(manifest)) {
-    plan.manifestFile = manifest;
     const layout = layoutFindings(root, manifest, listing);
     if (layout.length > 0) plan.layout = layout;
+    // A manifest that is a symbolic link is reported (layout) and not read: it could lead anywhere.
+    if (isPlainFile(manifest)) plan.manifestFile = manifest;
   }
   return plan;
 }
@@ -52,8 +53,8 @@ export const MAX_PACKAGE_FILES = 100_000;
  * so a package cannot reach outside its folder), more files than the limit, and names that differ
  * only by letter case or Unicode form (one file on many file systems).
  */
-export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'truncated'>): Finding[] {
-  const out: Finding[] = [];
+export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'unreadable' | 'truncated'>): Finding[] {
+  const out: Finding[] = unreadableFindings(root, listing.unreadable);
   for (const link of listing.links) {
     const f = makeFinding('method.package_invalid', { reason: 'symlink', path: relativeTo(root, link) }, link, { start: 0, end: 0 });
     f.message = `${f.message} (a symbolic link; it is not followed)`;
@@ -63,6 +64,18 @@ export function layoutFindings(root: string, manifestFile: string, listing: Pick
   const clashing = clashingName(listing.files.map((f) => relativeTo(root, f)));
   if (clashing !== undefined) out.push(makeFinding('method.package_invalid', { reason: 'clashing_names', path: clashing }, path.join(root, ...clashing.split('/')), { start: 0, end: 0 }));
   return out;
+}
+
+/**
+ * method.package_invalid (reason folder_unreadable, like an unreadable file) on each folder of a
+ * tree that could not be listed: its bundles are unknown, so the tree cannot be called clean.
+ */
+export function unreadableFindings(root: string, unreadable: readonly UnreadableFolder[]): Finding[] {
+  return unreadable.map(({ dir, message }) => {
+    const f = makeFinding('method.package_invalid', { reason: 'folder_unreadable', path: relativeTo(root, dir) || '.' }, dir, { start: 0, end: 0 });
+    f.message = `${f.message} (the folder ${message}; nothing in it was checked)`;
+    return f;
+  });
 }
 
 /**
@@ -102,7 +115,7 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       whole.add(pkg);
       continue;
     }
-    const { files, nestedPackages } = listTreeFiles(abs);
+    const { files, nestedPackages, unreadable } = listTreeFiles(abs);
     const packages = [...nestedPackages];
     // Nested packages may themselves hold packages: collect them all.
     for (let i = 0; i < packages.length; i++) {
@@ -111,15 +124,17 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       whole.add(packages[i]!);
     }
     const bundles = files.filter(isBundlePath);
-    if (bundles.length > 0) {
+    const layout = unreadableFindings(abs, unreadable);
+    if (bundles.length > 0 || layout.length > 0) {
       const existing = plans.get(abs);
       if (existing) {
         existing.bundleFiles = bundles;
         existing.allFiles = files;
       } else addPlan({ root: abs, bundleFiles: bundles, allFiles: files });
+      if (layout.length > 0) plans.get(abs)!.layout = layout;
       whole.add(abs);
     }
-    if (bundles.length === 0 && packages.length === 0) problems.push({ path: given, message: 'holds no method bundle (.mthds) and no METHODS.toml' });
+    if (bundles.length === 0 && packages.length === 0 && layout.length === 0) problems.push({ path: given, message: 'holds no method bundle (.mthds) and no METHODS.toml' });
   }
   for (const root of whole) delete plans.get(root)?.focus;
   return { plans: [...plans.values()], problems };
@@ -157,7 +172,7 @@ export function loadTree(plan: TreePlan, options: { dependencies?: DependencyOpt
   const files = new Set(plan.allFiles.map((f) => relativeTo(plan.root, f)));
   const tree = createTree(plan.root, bundles, manifest, files);
   const lockFile = path.join(plan.root, LOCK_FILE);
-  if (plan.manifestFile && existsSync(lockFile)) {
+  if (plan.manifestFile && isPlainFile(lockFile)) {
     const text = read(lockFile);
     if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
   }

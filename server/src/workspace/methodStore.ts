@@ -4,14 +4,13 @@
 // The newest installed version that fits is used. A name that several addresses carry is ambiguous;
 // a reference that names nothing installed is not found.
 
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildManifest } from '../language/manifest.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { newestVersion, satisfiesConstraint } from '../language/versions.js';
 import { parseToml } from '../syntax/document.js';
 import { storeFolder } from './dependencies.js';
-import { subfolders } from './discover.js';
+import { isPlainFile, subfolders } from './discover.js';
 import { readMethodFile } from './readText.js';
 
 export type MethodRefResolution =
@@ -25,7 +24,7 @@ const MAX_ADDRESS_DEPTH = 8;
 function pickVersion(store: string, address: string, constraint: string | undefined): MethodRefResolution {
   const folder = storeFolder(store, address);
   if (!folder) return { kind: 'not_found' };
-  const installed = subfolders(folder).filter((v) => existsSync(path.join(folder, v, MANIFEST_FILE)));
+  const installed = subfolders(folder).filter((v) => isPlainFile(path.join(folder, v, MANIFEST_FILE)));
   const fitting = constraint === undefined ? installed : installed.filter((v) => satisfiesConstraint(v, constraint));
   const version = newestVersion(fitting);
   return version === undefined ? { kind: 'not_found' } : { kind: 'found', dir: path.join(folder, version), address, version };
@@ -44,7 +43,7 @@ function addressesNamed(store: string, name: string): string[] {
   const walk = (dir: string, segments: string[]): void => {
     if (segments.length > MAX_ADDRESS_DEPTH) return;
     const children = subfolders(dir);
-    const version = segments.length >= 2 ? newestVersion(children.filter((c) => existsSync(path.join(dir, c, MANIFEST_FILE)))) : undefined;
+    const version = segments.length >= 2 ? newestVersion(children.filter((c) => isPlainFile(path.join(dir, c, MANIFEST_FILE)))) : undefined;
     if (version !== undefined) {
       if (packageName(path.join(dir, version, MANIFEST_FILE)) === name) found.push(segments.join('/'));
       return;

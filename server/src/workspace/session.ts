@@ -19,11 +19,11 @@ import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFiles } from './discover.js';
-import { layoutFindings, relativeTo } from './load.js';
+import { layoutFindings, relativeTo, unreadableFindings } from './load.js';
 import { readMethodFile } from './readText.js';
 import { attachDependencies, PackageCache } from './dependencies.js';
-import { isMethodFile, listFolderFiles, listMethodFiles } from './scan.js';
-import { isFilePath, isWithin, TreeLocator, type TreeId } from './treeLocator.js';
+import { isMethodFile, listFolderFiles, scanMethodFiles } from './scan.js';
+import { isFilePath, isWithin, TreeLocator, treeId, type TreeId } from './treeLocator.js';
 
 export type FileId = string;
 
@@ -75,7 +75,7 @@ interface Listing {
   manifest?: string;
   /** Every file name of the tree relative to its root (resource lookups). */
   names: Set<string>;
-  /** Faults of the package's layout (symbolic links, too many files). */
+  /** Faults of the tree's layout (symbolic links, too many files, folders that cannot be read). */
   layout?: Finding[];
 }
 
@@ -243,8 +243,16 @@ export class Session {
     this.listings.clear();
     const found = new Map<string, TreeId>();
     for (const folder of this.locator.getFolders()) {
-      for (const file of listMethodFiles(folder)) {
+      const scan = scanMethodFiles(folder);
+      for (const file of scan.files) {
         const id = this.locator.locate(file);
+        if (!found.has(id.key)) found.set(id.key, id);
+      }
+      // A folder that cannot be listed is a tree of its own (reported as unreadable), unless a
+      // package holds it: the package's layout reports it then.
+      for (const { dir } of scan.unreadable) {
+        if (this.locator.packageRootOf(dir) !== undefined) continue;
+        const id = treeId('folder', dir);
         if (!found.has(id.key)) found.set(id.key, id);
       }
     }
@@ -309,8 +317,9 @@ export class Session {
         listing.layout = layoutFindings(id.root, manifest, found);
       }
     } else if (id.kind === 'folder') {
-      const { bundles, names } = listFolderFiles(id.root);
+      const { bundles, names, unreadable } = listFolderFiles(id.root);
       listing = { bundles, names: new Set(names) };
+      if (unreadable) listing.layout = unreadableFindings(id.root, [unreadable]);
     } else {
       listing = { bundles: [], names: new Set() };
     }
@@ -346,7 +355,7 @@ export class Session {
     this.dirty.delete(id.key);
     const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);
     const findings = new Map<FileId, Finding[]>();
-    const extra: Finding[] = id.kind === 'package' ? [...(this.listing(id).layout ?? [])] : [];
+    const extra: Finding[] = id.kind !== 'single' ? [...(this.listing(id).layout ?? [])] : [];
     const bundles: Bundle[] = [];
     for (const file of bundleFiles) {
       const parsed = this.load(file, 'bundle', id, extra);

@@ -47,6 +47,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Sends `workspaceFolders: null` and `rootUri: null` (as Helix or Zed may, with no folder open). */
   noWorkspace?: boolean;
+  /** The server's whole command line (stdio only; default: the built server), e.g. as another user. */
+  command?: string[];
 }
 
 /** What a capable editor announces: push diagnostics, progress, dynamic file watching, markdown, snippets. */
@@ -302,7 +304,8 @@ export async function startClient(options: StartOptions = {}): Promise<LspClient
   let connection: MessageConnection;
   const env = { ...process.env, ...options.env };
   if (transport === 'stdio') {
-    child = spawn(process.execPath, [SERVER_BIN, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    const [first, ...rest] = options.command ?? [process.execPath, SERVER_BIN, '--stdio'];
+    child = spawn(first!, rest, { stdio: ['pipe', 'pipe', 'pipe'], env });
     connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   } else if (transport === 'node-ipc') {
     child = spawn(process.execPath, [SERVER_BIN, '--node-ipc'], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'], env });

@@ -1,6 +1,7 @@
 // Black-box helpers: a runner started in-process on loopback (port 0) and plain HTTP requests.
 
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startRunner, type RunnerOptions } from '../../../server/src/runner/index.js';
 
 export type Runner = Awaited<ReturnType<typeof startRunner>>;
@@ -65,3 +66,33 @@ inputs = { name = "Text" }
 output = "Text"
 prompt = "Say hello to $name."
 `;
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  body: any;
+}
+
+/** A callback receiver on loopback; `next()` resolves with the next POST it receives. */
+export async function receiver(): Promise<{ url: string; next: () => Promise<Received>; close: () => Promise<void> }> {
+  const waiting: Array<(r: Received) => void> = [];
+  const queue: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const got = { headers: req.headers, raw, body: JSON.parse(raw) };
+      res.writeHead(204).end();
+      const w = waiting.shift();
+      if (w) w(got);
+      else queue.push(got);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/done`,
+    next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

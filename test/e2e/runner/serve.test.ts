@@ -6,13 +6,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HELLO, get, post } from './helpers.js';
+import { startFakeOpenAI, chatCompletion } from './fakeOpenAI.js';
+import { HELLO, get, post, receiver, request } from './helpers.js';
 
 const REPO = path.resolve(__dirname, '../../..');
 const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /** Starts `mthds serve` and resolves with the URL it prints first. */
-function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null>; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -22,7 +23,7 @@ function serve(args: string[], env: Record<string, string> = {}): Promise<{ chil
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const line = out.split('\n')[0];
-      if (out.includes('\n')) resolve({ child, url: line!, exited });
+      if (out.includes('\n')) resolve({ child, url: line!, exited, stderr: () => err });
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
@@ -52,6 +53,53 @@ describe('mthds serve', () => {
     expect(await exited).toBe(0);
   });
 
+  it('logs one line per request to stderr: method, path, status, duration, request id, User-Agent', async () => {
+    const { child, url, exited, stderr } = await serve([]);
+    const ok = await get(`${url}/version`, { 'User-Agent': 'mthds-js/0.28.1 (test)' });
+    const missing = await request(`${url}/nope?secret=1`, { method: 'DELETE', headers: { 'X-Request-ID': 'trace-42' } });
+    expect(missing.status).toBe(404);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = stderr().split('\n').filter((l) => / \/v1\//.test(l));
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines as [string, string];
+    expect(first).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\S+Z GET /v1/version 200 \\d+\\.\\dms ${ok.headers['x-request-id']} "mthds-js/0\\.28\\.1 \\(test\\)"$`));
+    // The query string is the caller's: it is not logged.
+    expect(second).toMatch(/ DELETE \/v1\/nope 404 \d+\.\dms trace-42 -$/);
+  });
+
+  it('logs no request lines with --quiet', async () => {
+    const { child, url, exited, stderr } = await serve(['--quiet']);
+    expect((await get(`${url}/version`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr()).toContain('listening on');
+    expect(stderr()).not.toMatch(/\/v1\/version/);
+  });
+
+  it('on SIGTERM cancels an accepted /start run and delivers its callback before exiting', async () => {
+    const slow = await startFakeOpenAI(() => ({ json: chatCompletion('late'), delayMs: 30_000 }));
+    const cb = await receiver();
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-serve-'));
+    const config = path.join(dir, 'runner.json');
+    writeFileSync(config, JSON.stringify({ callbacks: { allow_private: true }, models: { providers: [{ name: 'slow', base_url: slow.url, models: [{ name: 'slow-llm', type: 'llm' }] }] } }));
+    const { child, url, exited } = await serve(['--quiet', '--config', config]);
+    const started = await post(`${url}/start`, { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } }, callback_url: cb.url });
+    expect(started.status).toBe(202);
+    // The run is under way (its model call is waiting on the slow provider).
+    while (slow.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    const got = await cb.next();
+    expect(got.body).toMatchObject({
+      pipeline_run_id: started.json.pipeline_run_id,
+      status: 'FAILED',
+      error: { code: 'mthdsls.run.cancelled', params: { reason: 'shutdown' }, error_domain: expect.any(String), retryable: expect.any(Boolean), user_action: { kind: expect.any(String) } },
+    });
+    expect(await exited).toBe(0);
+    await cb.close();
+    await slow.close();
+  });
+
   it('exits 2 on usage and configuration errors', () => {
     const run = (args: string[]): { status: number | null; stderr: string } => {
       const r = spawnSync(process.execPath, [BIN, 'serve', ...args], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
@@ -67,5 +115,6 @@ describe('mthds serve', () => {
     const help = spawnSync(process.execPath, [BIN, 'serve', '--help'], { cwd: REPO, encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: mthds serve');
+    expect(help.stdout).toContain('--quiet');
   });
 });

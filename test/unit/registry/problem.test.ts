@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildProblem,
   buildProblemItem,
+  clientFacts,
   codeFromTypeUri,
   PROBLEM_CONTENT_TYPE,
   problemTypeUri,
@@ -11,6 +12,7 @@ import {
   validateParams,
   WITHHELD_TEXT,
   withheldParams,
+  allEntries,
   getEntry,
   problemItemFromEntry,
   type RegistryEntry,
@@ -63,9 +65,27 @@ describe('buildProblem', () => {
       code: 'method.concept_unresolved',
       params: { concept: 'Sumary', suggestions: ['Summary', 'Summaries'] },
       request_id: 'req-1',
+      error_domain: 'method',
+      retryable: false,
+      user_action: { kind: getEntry('method.concept_unresolved')!.advice.client[0]!.kind, detail: getEntry('method.concept_unresolved')!.advice.client[0]!.text },
     });
     expect(PROBLEM_CONTENT_TYPE).toBe('application/problem+json');
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it('tells the client who acts, whether to retry and what to do first, from the entry itself', () => {
+    const d = buildProblem('account.rate_limited', { limit: 5, window: 60 }, { retryAfter: 2 });
+    expect(d.error_domain).toBe('account');
+    expect(d.retryable).toBe(true);
+    expect(d.user_action).toEqual({ kind: 'wait', detail: getEntry('account.rate_limited')!.advice.client[0]!.text });
+    expect(getEntry('account.rate_limited')!.advice.client[0]!.kind).toBe('wait');
+    for (const entry of allEntries()) {
+      expect(clientFacts(entry)).toEqual({
+        error_domain: entry.domain,
+        retryable: entry.retry,
+        user_action: { kind: entry.advice.client[0]!.kind, detail: entry.advice.client[0]!.text },
+      });
+    }
   });
 
   it('uses the configured base addresses', () => {
@@ -108,6 +128,7 @@ describe('buildProblem', () => {
         detail: 'The file is not valid TOML or MTHDS syntax: expected "]"',
         params: { finding: 'expected "]"' },
         location: { file: 'a.mthds', line: 3, column: 7 },
+        ...clientFacts(getEntry('method.syntax')!),
       },
       {
         code: 'method.input_unused',
@@ -116,6 +137,7 @@ describe('buildProblem', () => {
         params: { pipe: 'summarize', variables: ['tone'] },
         location: { file: 'a.mthds', field: 'pipe.summarize.inputs.tone', pipe: 'summarize' },
         suggested_fix: { description: 'Remove the input tone', edits: [{ range: [1, 2], newText: '' }] },
+        ...clientFacts(getEntry('method.input_unused')!),
       },
     ]);
   });
@@ -268,6 +290,9 @@ describe('buildProblemItem', () => {
       detail: 'In pipe p, the presence check on x always succeeds: the input is always present.',
       params: { pipe: 'p', input: 'x' },
       location: { file: 'a.mthds', line: 2, column: 1 },
+      error_domain: 'method',
+      retryable: false,
+      user_action: { kind: 'change_method', detail: getEntry('method.input_presence_vacuous')!.advice.client[0]!.text },
     });
   });
 

@@ -1,6 +1,7 @@
-// Reading a request body under the runner's bounds: a declared Content-Length past the limit is
-// refused before a byte is read, a streamed body as soon as it passes the limit, and a body that
-// does not arrive in time ends the connection (a slow client must not hold the server's memory).
+// Reading a request body under the runner's bounds: a declared Content-Length past the limit (or
+// malformed) is refused before a byte is read and before `100 Continue` is sent, a streamed body
+// as soon as it passes the limit, and a body that does not arrive in time ends the connection (a
+// slow client must not hold the server's memory).
 // The bytes being received by all requests together are bounded too (BodyBudget).
 
 import type { IncomingMessage } from 'node:http';
@@ -27,15 +28,37 @@ function busy(): Refusal {
   return new Refusal('mthdsls.runtime.unavailable', {}, { retryAfter: 1, detail: 'The runner is receiving its maximum of request body bytes at once; retry shortly.' });
 }
 
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, budget?: BodyBudget): Promise<Buffer> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined) {
-    const size = Number(declared);
-    if (Number.isSafeInteger(size) && size > maxBytes) {
-      return Promise.reject(new Refusal('request.too_large', { limit: maxBytes, size }));
-    }
-    if (budget && Number.isSafeInteger(size) && budget.used + size > budget.max) return Promise.reject(busy());
+/**
+ * The refusal of a declared Content-Length, before a byte of the body is read: past the limit
+ * (however many digits it has: past 2^53 it is not even a safe integer, and would otherwise be
+ * waited for until the body timeout), or not a length at all. Node's parser refuses most
+ * malformed values itself; this covers whatever reaches a route.
+ */
+export function declaredLengthRefusal(header: string | undefined, maxBytes: number): Refusal | undefined {
+  if (header === undefined) return undefined;
+  const value = header.trim();
+  if (!/^\d+$/.test(value)) {
+    return new Refusal('request.invalid', { field: 'Content-Length' }, { detail: 'The Content-Length header is not a length in bytes.' });
   }
+  const size = Number(value);
+  if (size > maxBytes) {
+    if (Number.isSafeInteger(size)) return new Refusal('request.too_large', { limit: maxBytes, size });
+    return new Refusal('request.too_large', { limit: maxBytes, size: Number.MAX_SAFE_INTEGER }, { detail: `The request declares a body of ${value.length > 40 ? `${value.length} digits of` : value} bytes, over the limit of ${maxBytes} bytes.` });
+  }
+  return undefined;
+}
+
+/**
+ * Reads the body. `onAccepted` runs once the declared size is within the bounds, just before the
+ * body is read: the place to send `100 Continue` to a client that waits for it (never before: a
+ * body that would be refused is never asked for).
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number, budget?: BodyBudget, onAccepted?: () => void): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  const refused = declaredLengthRefusal(declared, maxBytes);
+  if (refused) return Promise.reject(refused);
+  if (declared !== undefined && budget && budget.used + Number(declared) > budget.max) return Promise.reject(busy());
+  onAccepted?.();
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;

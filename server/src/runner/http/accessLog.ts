@@ -1,0 +1,43 @@
+// One line per request for the operator (`mthds serve` writes them to stderr): when it ended, the
+// method, the path (no query string: it is the caller's), the status, how long it took, the request
+// id (the X-Request-ID of the answer, so the line meets the problem a client holds) and the
+// client's User-Agent. A request whose connection ended without an answer reads `-` as status.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const MAX_FIELD = 256;
+
+/** A header or path as one printable, bounded token: the log stays one line per request. */
+function quoted(value: string | undefined): string {
+  if (value === undefined || value === '') return '-';
+  return JSON.stringify(value.length > MAX_FIELD ? `${value.slice(0, MAX_FIELD)}…` : value);
+}
+
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
+export function accessLogLine(req: IncomingMessage, res: ServerResponse, startedAt: bigint, now = new Date()): string {
+  const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
+  const status = res.headersSent ? String(res.statusCode) : '-';
+  const id = res.getHeader('X-Request-ID');
+  const path = pathOf(req);
+  const printablePath = /^[\x21-\x7e]{1,1024}$/.test(path) ? path : quoted(path);
+  return [
+    now.toISOString(),
+    /^[A-Z]{1,16}$/.test(req.method ?? '') ? req.method : quoted(req.method),
+    printablePath,
+    status,
+    `${ms.toFixed(1)}ms`,
+    typeof id === 'string' ? id : '-',
+    quoted(req.headers['user-agent']),
+  ].join(' ');
+}
+
+/** Logs the request once its answer is out or its connection gone. */
+export function logWhenDone(req: IncomingMessage, res: ServerResponse, log: (line: string) => void): void {
+  const startedAt = process.hrtime.bigint();
+  res.once('close', () => log(accessLogLine(req, res, startedAt)));
+}
