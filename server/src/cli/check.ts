@@ -9,19 +9,12 @@ import { treeFileReader } from '../workspace/treeFiles.js';
 import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
 import { fixTrees } from './checkFix.js';
-import { toGithubAnnotations, toSarif } from './reportFormats.js';
+import { toGithubAnnotations, toSarif, type LocatedFinding } from './reportFormats.js';
 import { ConceptCatalog } from '../language/jsonSchema.js';
 import { dryRunTree } from '../runner/dryRun.js';
 
 interface Writable {
   write(text: string): unknown;
-}
-
-export interface LocatedFinding extends Finding {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
 }
 
 export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
