@@ -20,7 +20,7 @@ function run(bin: string, args: string[]): { status: number | null; stdout: stri
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const COMMANDS: Record<string, Record<string, { short?: string }>> = { check: CHECK_OPTIONS, format: FORMAT_OPTIONS, graph: GRAPH_OPTIONS, serve: SERVE_OPTIONS };
+const COMMANDS: Record<string, Record<string, { type: string; short?: string }>> = { check: CHECK_OPTIONS, format: FORMAT_OPTIONS, graph: GRAPH_OPTIONS, serve: SERVE_OPTIONS };
 
 describe('mthds <command> --help', () => {
   it.each(Object.keys(COMMANDS))('%s: usage, every option, exit statuses, examples', (command) => {
