@@ -102,9 +102,10 @@ describe('mthds graph', () => {
     expect(r.stdout.match(/<path class="edge /g)).toHaveLength(7);
     expect(r.stdout).toContain('<path class="edge edge-outcome');
     expect(r.stdout).toContain('>high</text>');
-    // Both trees, each under its title, and the stylesheet inside the document (no external file).
-    expect(r.stdout).toMatch(/<text class="title" x="12" y="\d+">news<\/text>/);
-    expect(r.stdout).toMatch(/<text class="title" x="12" y="\d+">support<\/text>/);
+    // Both trees, each under its title (a lone bundle is named by its file), and the stylesheet
+    // inside the document (no external file).
+    expect(r.stdout).toMatch(/<text class="title" x="12" y="\d+">news\/news\.mthds<\/text>/);
+    expect(r.stdout).toMatch(/<text class="title" x="12" y="\d+">support\/support\.mthds<\/text>/);
     expect(r.stdout).toMatch(/<style>[^<]*\.node-box \{/);
     const size = /^<svg [^>]*width="(\d+)" height="(\d+)"/m.exec(r.stdout)!;
     expect(Number(size[1])).toBeGreaterThan(300);

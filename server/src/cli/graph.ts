@@ -69,7 +69,9 @@ export async function runGraph(args: string[], stdout: Writable, stderr: Writabl
     if (tree.bundles.length === 0) continue;
     const graph = buildMethodGraph(tree, [...findings, ...checkTree(tree)]);
     const texts = new Map(tree.bundles.map((b) => [b.file, b.doc.text] as const));
-    graphs.push({ title: display(plan.root) || '.', root: plan.root, graph, texts });
+    // A lone bundle is named by its file; a package or a folder by its path.
+    const title = !plan.manifestFile && plan.bundleFiles.length === 1 ? display(plan.bundleFiles[0]!) : display(plan.root) || '.';
+    graphs.push({ title, root: plan.root, graph, texts });
   }
   if (graphs.length === 0) {
     stderr.write('mthds graph: no bundles found\n');
