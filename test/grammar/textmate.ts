@@ -107,6 +107,8 @@ export interface TokenizeSweep {
   totalMs: number;
   slowest: { file: string; ms: number };
   problems: string[];
+  /** What vscode-textmate wrote on the console meanwhile (it reports endless loops there). */
+  complaints: string[];
 }
 
 /**
@@ -114,6 +116,18 @@ export interface TokenizeSweep {
  * concept header scoped, and a valid TOML file ends with no string, array or table left open.
  */
 export function tokenizeSweep(grammar: Grammar, root: string, files: readonly string[]): TokenizeSweep {
+  const complaints: string[] = [];
+  const saved = { error: console.error, warn: console.warn };
+  console.error = console.warn = (...args: unknown[]) => void complaints.push(args.map(String).join(' '));
+  try {
+    return { ...sweepFiles(grammar, root, files), complaints };
+  } finally {
+    console.error = saved.error;
+    console.warn = saved.warn;
+  }
+}
+
+function sweepFiles(grammar: Grammar, root: string, files: readonly string[]): Omit<TokenizeSweep, 'complaints'> {
   const problems: string[] = [];
   let total = 0;
   let slowest = { file: '', ms: 0 };
