@@ -9,9 +9,11 @@ import type { Finding } from '../../server/src/check/finding.js';
 import { findPackageRoot, isBundlePath } from '../../server/src/workspace/discover.js';
 import { loadTree, planTrees, type TreePlan } from '../../server/src/workspace/load.js';
 
-const REPO = path.resolve(__dirname, '../..');
-const WORK = path.resolve(REPO, '..');
-const CORPUS = path.join(WORK, 'shared/corpus');
+import { SHARED, sharedPath } from './shared.js';
+
+const CORPUS = sharedPath('corpus');
+// The manifest's paths start at the folder holding the shared folder.
+const WORK = path.dirname(SHARED);
 
 interface Entry {
   path: string;

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -53,6 +54,10 @@ describe('mthds format', () => {
     const r = mthds(['format', 'bad.mthds', 'list.mthds', '--indent', '4', '--no-trailing-comma'], dir);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('bad.mthds: not formatted: the document has syntax errors');
+    // Located as \`mthds check\` locates it: the same line, the same position and message.
+    const located = r.stderr.split('\n').find((l) => l.startsWith('bad.mthds:'))!;
+    expect(located).toMatch(/^bad\.mthds:1:12: error method\.syntax The file is not valid TOML/);
+    expect(mthds(['check', '--no-dry-run', 'bad.mthds'], dir).stdout).toContain(located);
     expect(readFileSync(path.join(dir, 'bad.mthds'), 'utf8')).toBe('domain = "x\n');
     expect(readFileSync(path.join(dir, 'list.mthds'), 'utf8')).toBe('a = [\n    1,\n    2\n]\n');
     expect(mthds(['format', 'nowhere'], dir).status).toBe(2);
@@ -81,6 +86,40 @@ describe('mthds graph', () => {
     expect(parsed.trees[0]!.nodes[0]!.file).toBe('news/news.mthds');
     expect(parsed.trees[0]!.nodes[0]!.line).toBe(17);
     expect(parsed.trees[0]!.edges).toHaveLength(2);
-    expect(mthds(['graph', '--format', 'svg'], dir).status).toBe(2);
+    expect(mthds(['graph', '--format', 'png'], dir).status).toBe(2);
+  });
+
+  it('draws an SVG picture itself: a well-formed document with every pipe and call', () => {
+    const dir = tempDir({ 'support/support.mthds': readFileSync(path.join(REPO, 'test/fixtures/bundles/support.mthds'), 'utf8') });
+    const r = mthds(['graph', '--format', 'svg', 'support', 'news'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(XMLValidator.validate(r.stdout)).toBe(true);
+    expect(r.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    const pipes = ['support.triage', 'support.read_ticket', 'support.answer', 'support.escalate', 'support.answer_calmly', 'news.brief_article', 'news.summarize_article', 'news.write_briefing'];
+    for (const id of pipes) expect(r.stdout).toContain(`data-node="${id}"`);
+    expect(r.stdout.match(/<g class="node /g)).toHaveLength(pipes.length);
+    // One path per call: 2 steps + 3 outcomes (high, low, default) in support, 2 steps in news.
+    expect(r.stdout.match(/<path class="edge /g)).toHaveLength(7);
+    expect(r.stdout).toContain('<path class="edge edge-outcome');
+    expect(r.stdout).toContain('>high</text>');
+    // Both trees, each under its title (a lone bundle is named by its file), and the stylesheet
+    // inside the document (no external file).
+    expect(r.stdout).toMatch(/<text class="title" x="12" y="\d+">news\/news\.mthds<\/text>/);
+    expect(r.stdout).toMatch(/<text class="title" x="12" y="\d+">support\/support\.mthds<\/text>/);
+    expect(r.stdout).toMatch(/<style>[^<]*\.node-box \{/);
+    const size = /^<svg [^>]*width="(\d+)" height="(\d+)"/m.exec(r.stdout)!;
+    expect(Number(size[1])).toBeGreaterThan(300);
+    expect(Number(size[2])).toBeGreaterThan(300);
+  });
+
+  it('writes a standalone HTML page with the same picture, without scripts', () => {
+    const dir = tempDir();
+    const r = mthds(['graph', '--format', 'html', 'invoices'], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(r.stdout).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    const svg = r.stdout.slice(r.stdout.indexOf('<svg'), r.stdout.lastIndexOf('</svg>') + 6);
+    expect(XMLValidator.validate(svg)).toBe(true);
+    for (const id of ['invoices.check_invoice', 'invoices.extract_pages', 'invoices.read_invoice', 'invoices.verify_total']) expect(svg).toContain(`data-node="${id}"`);
   });
 });

@@ -1,9 +1,10 @@
 // Fuzzing the parser and the checker (and the dry run of what checks clean) on mutations of every
-// corpus bundle and every toml-test file: no exception escapes, every finding lies inside its
-// document, and each document is done within a second. Seeded and bounded for CI; a long run is
+// corpus bundle and every toml-test file in ../shared, or of the project's own fixtures and examples
+// when the shared folder is absent (a fresh clone): no exception escapes, every finding lies inside
+// its document, and each document is done within a second. Seeded and bounded for CI; a long run is
 // `FUZZ_RUNS=100000 npm run fuzz`.
 
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,27 +14,24 @@ import { ConceptCatalog } from '../../server/src/language/jsonSchema.js';
 import { createTree } from '../../server/src/language/tree.js';
 import { dryRunTree } from '../../server/src/runner/dryRun.js';
 import { parseToml } from '../../server/src/syntax/document.js';
+import { SHARED } from '../corpus/shared.js';
+import { EXAMPLES, FIXTURE_BUNDLES, FIXTURE_TOML, REPO, filesUnder } from '../helpers/files.js';
 import { mutate, mutation } from './mutations.js';
 
-const SHARED = path.resolve(__dirname, '../../../shared');
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 5000);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261121);
 
-function filesUnder(dir: string, suffix: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...filesUnder(full, suffix));
-    else if (name.endsWith(suffix)) out.push(full);
-  }
-  return out;
-}
-
-const seeds = [...filesUnder(path.join(SHARED, 'corpus'), '.mthds'), ...filesUnder(path.join(SHARED, 'toml-test/tests'), '.toml')].map((f) => readFileSync(f, 'utf8'));
+const sharedSeeds = [...filesUnder(path.join(SHARED, 'corpus'), '.mthds'), ...filesUnder(path.join(SHARED, 'toml-test/tests'), '.toml')];
+const ownSeeds = [...filesUnder(FIXTURE_BUNDLES, '.mthds'), ...filesUnder(FIXTURE_BUNDLES, '.toml'), ...filesUnder(FIXTURE_TOML, '.toml'), ...filesUnder(EXAMPLES, '.mthds'), ...filesUnder(EXAMPLES, '.toml')];
+const seedFiles = sharedSeeds.length > 0 ? sharedSeeds : ownSeeds;
+const seeds = seedFiles.map((f) => readFileSync(f, 'utf8'));
+const seedOrigin = sharedSeeds.length > 0 ? `the shared corpus and toml-test in ${SHARED}` : `the project's own fixtures and examples (no shared corpus at ${SHARED})`;
 
 describe('fuzzing the language core', () => {
-  it.runIf(seeds.length > 0)(`survives ${RUNS} mutated documents (seed ${SEED})`, async () => {
+  it(`survives ${RUNS} mutated documents (seed ${SEED})`, async () => {
+    const listed = sharedSeeds.length > 0 ? '' : `:\n${seedFiles.map((f) => `  ${path.relative(REPO, f)}`).join('\n')}`;
+    console.log(`fuzz: ${seeds.length} seed documents from ${seedOrigin}${listed}`);
+    expect(seeds.length).toBeGreaterThan(10);
     let documents = 0;
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (index, mutations) => {

@@ -1,111 +1,19 @@
-// The TextMate grammar (syntaxes/): the assertion files run by vscode-tmgrammar-test, the whole
-// shared corpus tokenized with vscode-textmate + vscode-oniguruma (the engine VS Code uses), the
-// spec's pipe types and natives, and the Markdown injection.
+// The TextMate grammar (syntaxes/): the assertion files run by vscode-tmgrammar-test, the project's
+// bundles tokenized with vscode-textmate + vscode-oniguruma (the engine VS Code uses; the shared
+// corpus: test/corpus/grammar.test.ts), the spec's pipe types and natives, and the Markdown injection.
 
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse as parseToml } from 'smol-toml';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NATIVE_CONCEPTS } from '../../server/src/language/spec/natives.js';
 import { PIPE_TYPES, RETIRED_PIPE_TYPES } from '../../server/src/language/spec/pipeTypes.js';
-
-type Textmate = typeof import('vscode-textmate');
-type Grammar = import('vscode-textmate').IGrammar;
-type StackElement = import('vscode-textmate').StackElement;
-type Token = import('vscode-textmate').IToken;
+import { CONCEPT_SCOPE, GRAMMAR, HERE, NATIVE_SCOPE, PIPE_SCOPE, PIPE_TYPE_SCOPE, REPO, everyTokenHas, listMthds, loadGrammar, scopesOf, tokenize, tokenizeSweep, type Grammar } from './textmate.js';
 
 const require = createRequire(import.meta.url);
-const tm = require('vscode-textmate') as Textmate;
-const oniguruma = require('vscode-oniguruma') as typeof import('vscode-oniguruma');
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(HERE, '../..');
-const CORPUS = path.resolve(REPO, '../shared/corpus');
-const GRAMMAR = path.join(REPO, 'syntaxes/mthds.tmLanguage.json');
 const INJECTION = path.join(REPO, 'syntaxes/mthds-markdown-injection.tmLanguage.json');
 const MARKDOWN_STAND_IN = path.join(HERE, 'markdown.tmLanguage.json');
-
-const PIPE_SCOPE = 'entity.name.function.pipe.mthds';
-const CONCEPT_SCOPE = 'entity.name.type.concept.mthds';
-const PIPE_TYPE_SCOPE = 'support.class.pipe-type.mthds';
-const NATIVE_SCOPE = 'support.type.native-concept.mthds';
-
-// Bounds that catch catastrophic backtracking (the whole corpus takes well under a second).
-const LINE_TIME_LIMIT_MS = 1_000;
-const FILE_TIME_LIMIT_MS = 2_000;
-const CORPUS_TIME_LIMIT_MS = 20_000;
-
-let onigLib: ReturnType<typeof loadOniguruma> | undefined;
-function loadOniguruma() {
-  const wasm = readFileSync(require.resolve('vscode-oniguruma/release/onig.wasm'));
-  const buffer = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength);
-  return oniguruma.loadWASM(buffer).then(() => ({
-    createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
-    createOnigString: (s: string) => new oniguruma.OnigString(s),
-  }));
-}
-
-/** A registry over grammar files (scope name to path), with injections (scope to injected scopes). */
-async function loadGrammar(scope: string, files: Record<string, string>, injections: Record<string, string[]> = {}): Promise<Grammar> {
-  onigLib ??= loadOniguruma();
-  const registry = new tm.Registry({
-    onigLib,
-    loadGrammar: async (name) => (files[name] ? tm.parseRawGrammar(readFileSync(files[name]!, 'utf8'), files[name]) : null),
-    getInjections: (name) => injections[name],
-  });
-  const grammar = await registry.loadGrammar(scope);
-  if (!grammar) throw new Error(`no grammar for ${scope}`);
-  return grammar;
-}
-
-interface Line {
-  text: string;
-  tokens: Token[];
-  stoppedEarly: boolean;
-}
-
-function tokenize(grammar: Grammar, text: string): { lines: Line[]; state: StackElement } {
-  let state = tm.INITIAL;
-  const lines: Line[] = [];
-  for (const line of text.split(/\r\n|\r|\n/)) {
-    const result = grammar.tokenizeLine(line, state, LINE_TIME_LIMIT_MS);
-    lines.push({ text: line, tokens: result.tokens, stoppedEarly: result.stoppedEarly });
-    state = result.ruleStack;
-  }
-  return { lines, state };
-}
-
-/** The scopes of the token(s) covering exactly `part` (its `nth` occurrence) in a line. */
-function scopesOf(line: Line, part: string, nth = 1): string[][] {
-  let at = -1;
-  for (let i = 0; i < nth; i++) at = line.text.indexOf(part, at + 1);
-  if (at < 0) throw new Error(`"${part}" not in ${JSON.stringify(line.text)}`);
-  return line.tokens.filter((t) => t.startIndex < at + part.length && t.endIndex > at).map((t) => t.scopes);
-}
-
-/** Whether every token over [start, end) of a line carries `scope`. */
-function spanHas(line: Line, [start, end]: [number, number], scope: string): boolean {
-  const tokens = line.tokens.filter((t) => t.startIndex < end && t.endIndex > start);
-  return tokens.length > 0 && tokens.every((t) => t.scopes.includes(scope));
-}
-
-function everyTokenHas(line: Line, part: string, scope: string, nth = 1): boolean {
-  const scopes = scopesOf(line, part, nth);
-  return scopes.length > 0 && scopes.every((s) => s.includes(scope));
-}
-
-function listMthds(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...listMthds(full));
-    else if (entry.isFile() && entry.name.endsWith('.mthds')) out.push(full);
-  }
-  return out.sort();
-}
 
 function run(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -208,92 +116,20 @@ describe('grammar assertion files (vscode-tmgrammar-test)', () => {
   });
 });
 
-describe('the shared corpus, tokenized', () => {
+describe('the project\'s bundles, tokenized', () => {
   let grammar: Grammar;
   beforeAll(async () => {
     grammar = await loadGrammar('source.mthds', { 'source.mthds': GRAMMAR });
   });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
 
-  it('tokenizes every .mthds file: no error, tokens within their line, bounded time, every pipe header scoped', () => {
-    expect(existsSync(CORPUS), `the shared corpus at ${CORPUS}`).toBe(true);
-    const files = listMthds(CORPUS);
-    expect(files.length).toBeGreaterThan(100);
-    // vscode-textmate reports an endless loop (a rule pushed and popped without advancing) on the console.
-    const complaints: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void complaints.push(args.map(String).join(' ')));
-    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void complaints.push(args.map(String).join(' ')));
-
-    const problems: string[] = [];
-    let total = 0;
-    let slowest = { file: '', ms: 0 };
-    let pipeHeaders = 0;
-    let conceptHeaders = 0;
-    let lineCount = 0;
-    for (const file of files) {
-      const rel = path.relative(CORPUS, file);
-      const text = readFileSync(file, 'utf8');
-      const started = performance.now();
-      let result: ReturnType<typeof tokenize>;
-      try {
-        result = tokenize(grammar, text);
-      } catch (e) {
-        problems.push(`${rel}: tokenizer error ${String(e)}`);
-        continue;
-      }
-      const ms = performance.now() - started;
-      total += ms;
-      if (ms > slowest.ms) slowest = { file: rel, ms };
-      if (ms > FILE_TIME_LIMIT_MS) problems.push(`${rel}: ${ms.toFixed(0)} ms`);
-
-      result.lines.forEach((line, i) => {
-        lineCount++;
-        const where = `${rel}:${i + 1}`;
-        if (line.stoppedEarly) problems.push(`${where}: stopped after ${LINE_TIME_LIMIT_MS} ms`);
-        // vscode-textmate tokenizes the line plus a "\n": a token may end there, never past it.
-        const length = line.text.length;
-        let expected = 0;
-        for (const t of line.tokens) {
-          if (t.startIndex !== expected) problems.push(`${where}: token at ${t.startIndex}, expected ${expected}`);
-          if (t.endIndex <= t.startIndex) problems.push(`${where}: empty token at ${t.startIndex}`);
-          if (t.endIndex > length + 1 || (t.startIndex >= length && length > 0)) problems.push(`${where}: token ${t.startIndex}-${t.endIndex} past the line (${length})`);
-          expected = t.endIndex;
-        }
-        if (expected < length) problems.push(`${where}: tokens stop at ${expected} of ${length}`);
-
-        const pipe = /^\s*\[\[?\s*pipe\s*\.\s*([A-Za-z0-9_-]+)\s*[.\]]/d.exec(line.text);
-        if (pipe) {
-          pipeHeaders++;
-          if (!spanHas(line, pipe.indices![1]!, PIPE_SCOPE)) problems.push(`${where}: pipe header without ${PIPE_SCOPE}`);
-        }
-        const concept = /^\s*\[\s*concept\s*\.\s*([A-Za-z0-9_-]+)\s*[.\]]/d.exec(line.text);
-        if (concept) {
-          conceptHeaders++;
-          if (!spanHas(line, concept.indices![1]!, CONCEPT_SCOPE)) problems.push(`${where}: concept header without ${CONCEPT_SCOPE}`);
-        }
-      });
-
-      // A file that is valid TOML leaves no string, array or table open: the grammar ends at the
-      // top level or inside a section (depth 1 or 2).
-      let valid = true;
-      try {
-        parseToml(text);
-      } catch {
-        valid = false;
-      }
-      if (valid && result.state.depth > 2) problems.push(`${rel}: ends with ${result.state.depth} rules open`);
-    }
-
-    console.info(
-      `grammar corpus: ${files.length} files, ${lineCount} lines, ${pipeHeaders} pipe and ${conceptHeaders} concept headers, ` +
-        `${total.toFixed(0)} ms in all, slowest ${slowest.ms.toFixed(1)} ms (${slowest.file})`,
-    );
-    expect(problems).toEqual([]);
-    expect(complaints).toEqual([]);
-    expect(pipeHeaders).toBeGreaterThan(500);
-    expect(total).toBeLessThan(CORPUS_TIME_LIMIT_MS);
+  it('tokenizes every .mthds file of the fixtures and examples: no error, tokens within their line, bounded time, every pipe header scoped', () => {
+    const files = [...listMthds(path.join(REPO, 'test/fixtures')), ...listMthds(path.join(REPO, 'examples'))];
+    expect(files.length).toBeGreaterThanOrEqual(12);
+    const sweep = tokenizeSweep(grammar, REPO, files);
+    expect(sweep.problems).toEqual([]);
+    expect(sweep.complaints).toEqual([]);
+    expect(sweep.pipeHeaders).toBeGreaterThan(40);
+    expect(sweep.conceptHeaders).toBeGreaterThan(10);
   });
 });
 

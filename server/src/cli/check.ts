@@ -9,7 +9,7 @@ import { treeFileReader } from '../workspace/treeFiles.js';
 import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
 import { fixTrees } from './checkFix.js';
-import { toGithubAnnotations, toSarif } from './reportFormats.js';
+import { toGithubAnnotations, toSarif, type LocatedFinding } from './reportFormats.js';
 import { ConceptCatalog } from '../language/jsonSchema.js';
 import { dryRunTree } from '../runner/dryRun.js';
 
@@ -17,23 +17,60 @@ interface Writable {
   write(text: string): unknown;
 }
 
-export interface LocatedFinding extends Finding {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-}
+export const CHECK_OPTIONS = {
+  format: { type: 'string', default: 'text' },
+  'no-dry-run': { type: 'boolean' },
+  packages: { type: 'string' },
+  functions: { type: 'string', multiple: true },
+  fix: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const CHECK_USAGE = `Usage: mthds check [options] [paths...]
+
+Checks method bundles (.mthds) and package manifests (METHODS.toml) with the editor's rules, then
+dry-runs what checks clean (every pipe once, on minted inputs, with the mock model provider), as a
+runner's /validate does. A file is checked within its method tree (the package of the nearest
+METHODS.toml at or above it, else the file alone); a folder means its method tree or trees. Only
+the findings of the named paths are printed, sorted by file and position. Default path: the
+current folder.
+
+Options:
+  --format FORMAT     text (default): one "path:line:col: severity code message" line per finding,
+                      then a summary; json: { files, errors, warnings, findings[] }; sarif: a
+                      SARIF 2.1.0 log for code-scanning tools; github: workflow annotations.
+  --no-dry-run        Run the static checks only.
+  --packages DIR      The package store dependencies are read from ({address}/{version}/ folders).
+                      Default: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages. Nothing is downloaded.
+  --functions FILE    A function module registering PipeFunc functions (repeatable, relative to
+                      the working folder); with one, the environment check runs too (function
+                      names, outputs, requirements.txt).
+  --fix               Apply the safe fix of each finding (at most three passes, each file written
+                      atomically and only if unchanged since read), print what was fixed, then
+                      report what remains.
+  -h, --help          Show this help.
+
+Exit status:
+  0  no error (warnings allowed)
+  1  at least one error
+  2  usage error, or nothing could be checked
+
+Examples:
+  mthds check examples/
+  mthds check --format json method.mthds
+  mthds check --format github --packages ./vendor/packages .
+  mthds check --fix --no-dry-run src/methods/`;
 
 export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, 'no-dry-run': { type: 'boolean' }, packages: { type: 'string' }, functions: { type: 'string', multiple: true }, fix: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: CHECK_OPTIONS });
   } catch (error) {
     stderr.write(`mthds check: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write('Usage: mthds check [paths...] [--format text|json|sarif|github] [--no-dry-run] [--packages DIR] [--functions FILE]... [--fix]\n');
+    stdout.write(`${CHECK_USAGE}\n`);
     return 0;
   }
   const format = parsed.values.format;

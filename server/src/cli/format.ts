@@ -16,15 +16,40 @@ interface Writable {
   write(text: string): unknown;
 }
 
-const USAGE = `Usage: mthds format [--check] [paths...]
-  Formats method bundles (.mthds) and manifests (METHODS.toml); a folder means every one below it.
-  --check              Write nothing; list the files that would change (exit 1 if any).
+export const FORMAT_OPTIONS = {
+  check: { type: 'boolean' },
+  indent: { type: 'string' },
+  'no-align': { type: 'boolean' },
+  'no-trailing-comma': { type: 'boolean' },
+  'reorder-keys': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const FORMAT_USAGE = `Usage: mthds format [options] [paths...]
+
+Formats method bundles (.mthds) and manifests (METHODS.toml) in place, in the editor's house style;
+a folder means every one below it (default: the current folder). Comments and key order are kept,
+and the parsed value never changes (the output is parsed back and compared). A file with syntax
+errors is left alone and its errors are printed as "path:line:col: error method.syntax ...".
+Files are written atomically, and never over a change made since they were read.
+
+Options:
+  --check              Write nothing; list the files that would change.
   --indent N|tab       Indentation inside multi-line arrays (default: 2 spaces).
   --no-align           Do not align the \`=\` of consecutive keys.
   --no-trailing-comma  No comma after the last item of a multi-line array.
   --reorder-keys       Sort the keys of each block of consecutive keys.
-Exit status: 0 done (or nothing to change), 1 files would change (--check), 2 usage error, a file
-that could not be read or formatted, or nothing to format.`;
+  -h, --help           Show this help.
+
+Exit status:
+  0  done, or nothing to change
+  1  files would change (--check)
+  2  usage error, a file that could not be read, parsed or written, or nothing to format
+
+Examples:
+  mthds format examples/
+  mthds format --check .
+  mthds format --indent tab --no-align method.mthds`;
 
 export async function runFormat(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
@@ -32,21 +57,14 @@ export async function runFormat(args: string[], stdout: Writable, stderr: Writab
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: {
-        check: { type: 'boolean' },
-        indent: { type: 'string' },
-        'no-align': { type: 'boolean' },
-        'no-trailing-comma': { type: 'boolean' },
-        'reorder-keys': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: FORMAT_OPTIONS,
     });
   } catch (error) {
     stderr.write(`mthds format: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write(`${USAGE}\n`);
+    stdout.write(`${FORMAT_USAGE}\n`);
     return 0;
   }
   const options: FormatOptions = {};
@@ -84,6 +102,13 @@ export async function runFormat(args: string[], stdout: Writable, stderr: Writab
       continue;
     }
     const result = formatText(text, options);
+    if (!result.ok && result.syntaxErrors) {
+      // Located as `mthds check` prints them, so that editors and terminals jump to the fault.
+      for (const e of result.syntaxErrors) stderr.write(`${display(file)}:${e.line}:${e.column}: error method.syntax ${renderDetail('method.syntax', { finding: e.message })}\n`);
+      stderr.write(`mthds format: ${display(file)}: not formatted: ${result.reason}\n`);
+      failed++;
+      continue;
+    }
     if (!result.ok) {
       stderr.write(`mthds format: ${display(file)}: not formatted: ${result.reason}\n`);
       failed++;

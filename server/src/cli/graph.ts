@@ -1,5 +1,5 @@
-// `mthds graph [paths...] --format mermaid|dot|json`: the method graph of each tree named (the
-// same graph the editor's `mthds/methodGraph` request returns), for docs, reviews and CI.
+// `mthds graph [paths...] --format mermaid|dot|json|svg|html`: the method graph of each tree named
+// (the same graph the editor's `mthds/methodGraph` request returns), for docs, reviews and CI.
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,30 +8,56 @@ import { buildMethodGraph } from '../language/graph.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees } from '../workspace/load.js';
 import { toDot, toMermaid, type NamedGraph } from './graphFormat.js';
+import { toHtml, toSvg } from './graphPicture.js';
 
 interface Writable {
   write(text: string): unknown;
 }
 
-const USAGE = `Usage: mthds graph [paths...] [--format mermaid|dot|json]
-  Prints the method graph of each tree: pipes as nodes, calls (steps, branches, outcomes, batches)
-  as edges labelled with what they carry. Default format: mermaid.`;
+const FORMATS = ['mermaid', 'dot', 'json', 'svg', 'html'] as const;
+
+export const GRAPH_OPTIONS = {
+  format: { type: 'string', default: 'mermaid' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const GRAPH_USAGE = `Usage: mthds graph [options] [paths...]
+
+Prints the method graph of each tree named (default: the current folder): pipes as nodes,
+controllers' calls (steps, parallel branches, condition outcomes, batches) as edges labelled with
+the result and the concept they carry. Pipes with findings are marked. Nothing is run.
+
+Options:
+  --format FORMAT     mermaid (default): a Mermaid flowchart (Markdown, GitHub);
+                      dot: Graphviz DOT; json: { trees: [{ root, nodes, edges }] };
+                      svg: a picture, drawn here (no Graphviz needed);
+                      html: a standalone page with the same picture (no script, no network).
+  -h, --help          Show this help.
+
+Exit status:
+  0  the graph was printed (findings in the method do not change it)
+  2  usage error, or no bundle found
+
+Examples:
+  mthds graph examples/news
+  mthds graph --format svg examples/invoices > invoices.svg
+  mthds graph --format html . > graph.html`;
 
 export async function runGraph(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'mermaid' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: GRAPH_OPTIONS });
   } catch (error) {
     stderr.write(`mthds graph: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write(`${USAGE}\n`);
+    stdout.write(`${GRAPH_USAGE}\n`);
     return 0;
   }
-  const format = parsed.values.format;
-  if (format !== 'mermaid' && format !== 'dot' && format !== 'json') {
-    stderr.write(`mthds graph: unknown format '${format}' (expected mermaid, dot or json)\n`);
+  const format = FORMATS.find((f) => f === parsed.values.format);
+  if (format === undefined) {
+    stderr.write(`mthds graph: unknown format '${parsed.values.format}' (expected ${FORMATS.join(', ')})\n`);
     return 2;
   }
   const { plans, problems } = planTrees(parsed.positionals.length > 0 ? parsed.positionals : ['.']);
@@ -43,7 +69,9 @@ export async function runGraph(args: string[], stdout: Writable, stderr: Writabl
     if (tree.bundles.length === 0) continue;
     const graph = buildMethodGraph(tree, [...findings, ...checkTree(tree)]);
     const texts = new Map(tree.bundles.map((b) => [b.file, b.doc.text] as const));
-    graphs.push({ title: display(plan.root) || '.', root: plan.root, graph, texts });
+    // A lone bundle is named by its file; a package or a folder by its path.
+    const title = !plan.manifestFile && plan.bundleFiles.length === 1 ? display(plan.bundleFiles[0]!) : display(plan.root) || '.';
+    graphs.push({ title, root: plan.root, graph, texts });
   }
   if (graphs.length === 0) {
     stderr.write('mthds graph: no bundles found\n');
@@ -51,6 +79,8 @@ export async function runGraph(args: string[], stdout: Writable, stderr: Writabl
   }
   if (format === 'mermaid') stdout.write(toMermaid(graphs));
   else if (format === 'dot') stdout.write(toDot(graphs));
+  else if (format === 'svg') stdout.write(toSvg(graphs));
+  else if (format === 'html') stdout.write(toHtml(graphs));
   else stdout.write(`${JSON.stringify({ trees: graphs.map(toJson) }, null, 2)}\n`);
   return 0;
 }

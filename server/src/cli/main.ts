@@ -14,24 +14,25 @@ stopQuietlyWhenOutputCloses([process.stdout, process.stderr], (status) => proces
 const USAGE = `Usage: mthds <command> [options]
 
 Commands:
-  check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml).
-                       A folder means its method tree or trees; default: the current folder.
-    --format text|json|sarif|github   Output format (default: text).
-    --no-dry-run         Skip the dry run (run after the static checks find no error).
-    --functions FILE     A function module registering PipeFunc functions (repeatable); with it,
-                         the environment check runs (functions, requirements.txt).
-    --fix                Apply the safe fixes, then report what remains.
+  check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml), then dry-run them.
   format [paths...]    Format bundles and manifests in place (--check: list what would change).
-  graph [paths...]     Print the method graph (--format mermaid|dot|json).
-  serve                Serve the MTHDS runner protocol over HTTP.
-    --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE --functions FILE
+  graph [paths...]     Print the method graph (mermaid, dot, json, svg or html).
+  serve                Serve the MTHDS runner protocol over HTTP (POST /execute, /start, /validate).
+
+  mthds <command> --help shows a command's options, exit status and examples.
 
 Options:
   -h, --help           Show this help.
   -v, --version        Show the version.
 
-Exit status: 0 no errors, 1 errors found, 2 usage error or nothing to check; ${CLOSED_OUTPUT_STATUS} when the
-output is closed before the command is done (\`mthds check | head -1\`): it stops at once, quietly.`;
+Exit status: 0 success, 1 problems found, 2 usage error or nothing to do; each command's help
+says more. An internal error exits with 70 (MTHDS_DEBUG=1 prints its stack); ${CLOSED_OUTPUT_STATUS} when the
+output is closed before the command is done (\`mthds check | head -1\`): it stops at once, quietly.
+
+Examples:
+  mthds check examples/
+  mthds graph --format svg examples/news > news.svg
+  mthds serve --port 8080`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;

@@ -4,7 +4,15 @@
 import { codeDocumentationUrl } from '../registry/docs.js';
 import { getEntry } from '../registry/lookup.js';
 import { VERSION } from '../version.js';
-import type { LocatedFinding } from './check.js';
+import type { Finding } from '../check/index.js';
+
+/** A finding with its 1-based start and end positions, as the reports print them. */
+export interface LocatedFinding extends Finding {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 

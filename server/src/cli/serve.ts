@@ -10,30 +10,55 @@ interface Writable {
   write(text: string): unknown;
 }
 
-export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE] [--functions FILE]... [--quiet]
+export const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'base-path': { type: 'string' },
+  config: { type: 'string' },
+  functions: { type: 'string', multiple: true },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
-Serves the MTHDS runner protocol 0.6.0. The config file (JSON, or TOML when it ends in .toml)
-sets limits, bearer tokens, rate limits, callbacks and the model deck; MTHDS_RUNNER_TOKENS adds
-bearer tokens (comma-separated). Without a configured provider, every model is the deterministic
-mock. --functions (repeatable) adds a function module (an ES module registering the functions
-PipeFunc pipes call) to those of the config file. Prints the runner URL on the first line of stdout.
-Logs one line per request to stderr (time, method, path, status, duration, request id, the
-client's User-Agent); --quiet leaves them out (faults and lifecycle lines are still logged).`;
+export const SERVE_USAGE = `Usage: mthds serve [options]
+
+Serves the MTHDS runner protocol 0.6.0 over HTTP: POST /execute, /start, /validate, GET /models,
+/version under the base path. Every error is an RFC 7807 problem with a registry code. Prints the
+runner URL on the first line of stdout; logs go to stderr, one line per request (time, method,
+path, status, duration, request id, the client's User-Agent). SIGINT or SIGTERM stops it gracefully
+(requests in flight finish). Without a configured provider, every model is the deterministic mock.
+
+Options:
+  --port N             TCP port (default 8080; 0: a free port, printed on the first line).
+  --host ADDRESS       Address to listen on (default 127.0.0.1).
+  --base-path PATH     Prefix of the routes (default /v1).
+  --config FILE        Runner configuration (JSON, or TOML when it ends in .toml): limits, bearer
+                       tokens, rate limits, callbacks, network guard, package store, the model deck.
+  --functions FILE     A function module registering PipeFunc functions (repeatable, relative to
+                       the working folder; added to those of the config file).
+  -q, --quiet          Leave out the per-request log lines (faults and lifecycle lines stay).
+  -h, --help           Show this help.
+
+Environment:
+  MTHDS_RUNNER_TOKENS  Bearer tokens, comma-separated (none anywhere: anonymous access).
+  MTHDS_PACKAGES_DIR   The package store of installed methods and dependencies.
+
+Exit status:
+  0  stopped by SIGINT or SIGTERM
+  2  usage error, unreadable configuration, or the port could not be opened
+  130  a second signal while stopping
+
+Examples:
+  mthds serve
+  mthds serve --port 0 --config runner.toml
+  MTHDS_RUNNER_TOKENS=secret mthds serve --host 0.0.0.0 --port 8080`;
 
 export async function runServe(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'base-path': { type: 'string' },
-        config: { type: 'string' },
-        functions: { type: 'string', multiple: true },
-        quiet: { type: 'boolean', short: 'q' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: SERVE_OPTIONS,
     });
   } catch (error) {
     stderr.write(`mthds serve: ${error instanceof Error ? error.message : String(error)}\n`);

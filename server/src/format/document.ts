@@ -5,7 +5,8 @@
 // a final line break. The line breaks of the document (LF or CRLF) are kept.
 
 import { parseToml } from '../syntax/document.js';
-import type { Statement, TomlDocument } from '../syntax/types.js';
+import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
+import type { Statement, TomlDocument, TomlSyntaxError } from '../syntax/types.js';
 import { resolveFormatOptions, type FormatOptions, type ResolvedFormatOptions } from './options.js';
 import { FormatBail, ValueLayout } from './values.js';
 
@@ -15,14 +16,23 @@ type Line =
   | { kind: 'header'; text: string; comment?: string }
   | { kind: 'kv'; key: string; value: string; comment?: string; dotted: boolean; multiline: boolean };
 
-export type FormatResult = { ok: true; text: string } | { ok: false; reason: string };
+/** A refusal carries the syntax errors when they are the reason, so that callers can locate them. */
+export type FormatResult = { ok: true; text: string } | { ok: false; reason: string; syntaxErrors?: readonly TomlSyntaxError[] };
 
 /** The document in house style, or why it cannot be formatted (syntax errors, say). */
 export function layoutToml(text: string, options: FormatOptions = {}, doc?: TomlDocument): FormatResult {
   const resolved = resolveFormatOptions(options);
   const parsed = doc ?? parseToml(text);
-  if (parsed.errors.length > 0) return { ok: false, reason: 'the document has syntax errors' };
-  if (parsed.statements.some((s) => s.kind === 'error')) return { ok: false, reason: 'the document has syntax errors' };
+  if (parsed.errors.length > 0) return { ok: false, reason: 'the document has syntax errors', syntaxErrors: parsed.errors };
+  const unparsed = parsed.statements.filter((s) => s.kind === 'error');
+  if (unparsed.length > 0) {
+    const starts = computeLineStarts(text);
+    const syntaxErrors = unparsed.map((s) => {
+      const at = offsetToPosition(starts, s.range.start);
+      return { message: 'this line is not a TOML statement', range: s.range, line: at.line + 1, column: at.character + 1 };
+    });
+    return { ok: false, reason: 'the document has syntax errors', syntaxErrors };
+  }
   try {
     return { ok: true, text: layout(parsed, resolved) };
   } catch (error) {

@@ -4,14 +4,54 @@
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { startServer } from './server.js';
 import { tuneHeap } from '../heap.js';
+import { VERSION } from '../version.js';
 
-tuneHeap();
+const USAGE = `Usage: mthds-language-server --stdio | --node-ipc | --socket=PORT | --pipe=NAME
+
+The MTHDS language server (LSP 3.17): diagnostics with the error registry's codes across the whole
+method tree, completion, hover, navigation, rename, formatting, quick fixes, code lenses, and the
+runner commands (mthds.runner.validate, .execute, .start, .models, .version). Editors start it;
+it reads its settings from the section "mthds" (workspace/configuration or initializationOptions):
+runner.url, runner.token, runner.tokenEnv, runner.timeoutMs, diagnostics.debounceMs, packages.dir.
+
+Options:
+  --stdio              Talk LSP over stdin and stdout (what most editors use).
+  --node-ipc           Talk over Node IPC (a parent Node process, as VS Code does).
+  --socket=PORT        Connect to a TCP socket the client listens on.
+  --pipe=NAME          Connect to a named pipe (Windows) or Unix socket the client listens on.
+  --clientProcessId=N  Exit when that process is gone (with any transport).
+  -h, --help           Show this help.
+  -v, --version        Show the version.
+
+Environment:
+  MTHDS_PACKAGES_DIR   The package store dependencies are read from (default ~/.mthds/packages).
+
+Exit status:
+  0  the client asked it to shut down and exit (or --help, --version)
+  1  the client exited without asking it to shut down
+  2  usage error (no transport given)
+
+Examples:
+  mthds-language-server --stdio
+  node server/bin/mthds-language-server.js --socket=5007`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (args.includes('--version') || args.includes('-v')) {
+  process.stdout.write(`${VERSION}\n`);
+  process.exit(0);
+}
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
-if (!process.argv.some((a) => transports.some((t) => a.startsWith(t)))) {
-  process.stderr.write('Usage: mthds-language-server --stdio | --node-ipc | --socket=PORT\n');
+if (!args.some((a) => transports.some((t) => a.startsWith(t)))) {
+  process.stderr.write(`mthds-language-server: no transport given\n\n${USAGE}\n`);
   process.exit(2);
 }
+
+tuneHeap();
 
 const connection = createConnection(ProposedFeatures.all);
 // Whatever escapes a handler is logged, never fatal: an editor keeps its server.

@@ -1,4 +1,4 @@
-// POST /execute with the embedded mock provider: corpus bundles and bundles of our own exercising
+// POST /execute with the embedded mock provider: the bundles of test/fixtures and others exercising
 // every controller and operator, the wire shape of the output, reproducibility, and every refusal
 // of the method, the pipe selection and the inputs.
 
@@ -7,8 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO, post, problemOf, withRunner, type Reply, type Runner } from './helpers.js';
 
-const CORPUS = path.resolve(__dirname, '../../../../shared/corpus/Pipelex__pipelex-cookbook');
-const corpus = (rel: string): string => readFileSync(path.join(CORPUS, rel), 'utf8');
+import { FIXTURE_BUNDLES } from '../../helpers/files.js';
+
+const fixture = (rel: string): string => readFileSync(path.join(FIXTURE_BUNDLES, rel), 'utf8');
 
 let runner: Runner;
 beforeAll(async () => {
@@ -27,34 +28,35 @@ function mainOf(reply: Reply): { concept: string; content: any } {
   return wm.root[reply.json.main_stuff_name];
 }
 
-describe('corpus bundles', () => {
-  it('runs a sequence with a compose template (using_templates)', async () => {
-    const r = await execute({ mthds_contents: [corpus('tutorial/easy/llm_basics/4_using_templates.mthds')] });
+describe('fixture bundles', () => {
+  it('runs a sequence with a compose template (stories/templates)', async () => {
+    const r = await execute({ mthds_contents: [fixture('stories/templates.mthds')] });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ pipeline_run_id: expect.any(String), state: 'COMPLETED', main_stuff_name: 'final_document' });
+    expect(r.json).toMatchObject({ pipeline_run_id: expect.any(String), state: 'COMPLETED', main_stuff_name: 'document' });
     const wm = r.json.pipe_output.working_memory;
-    expect(Object.keys(wm.root)).toEqual(['story_idea', 'story_outline', 'final_document']);
-    expect(wm.aliases).toEqual({ main_stuff: 'final_document' });
+    expect(Object.keys(wm.root)).toEqual(['idea', 'outline', 'document']);
+    expect(wm.aliases).toEqual({ main_stuff: 'document' });
     const doc = mainOf(r);
     expect(doc.concept).toBe('native.Text');
-    expect(doc.content.text).toContain('# Story Document');
-    expect(doc.content.text).toContain(wm.root.story_idea.content.text);
+    expect(doc.content.text).toContain('## Outline');
+    expect(doc.content.text).toContain(wm.root.idea.content.text);
+    expect(doc.content.text).toContain(wm.root.outline.content.text);
   });
 
-  it('runs a batch over a fixed list and composes the results (batch_processing)', async () => {
-    const r = await execute({ mthds_contents: [corpus('tutorial/medium/2_batch_processing.mthds')] });
+  it('runs a batch over a fixed list and composes the results (stories/batch)', async () => {
+    const r = await execute({ mthds_contents: [fixture('stories/batch.mthds')] });
     const wm = r.json.pipe_output.working_memory;
-    expect(wm.root.topics.concept).toBe('batch_processing.Topic');
+    expect(wm.root.topics.concept).toBe('headlines.Topic');
     expect(wm.root.topics.content.items).toHaveLength(3);
-    expect(wm.root.summaries.content.items).toHaveLength(3);
-    expect(mainOf(r).content.text).toContain('<summaries>');
+    expect(wm.root.headlines.content.items).toHaveLength(3);
+    expect(mainOf(r).content.text).toContain('<headlines>');
   });
 
-  it('runs a parallel with add_each_output (parallel_execution)', async () => {
-    const r = await execute({ mthds_contents: [corpus('tutorial/medium/3_parallel_execution.mthds')] });
+  it('runs a parallel with add_each_output (stories/parallel)', async () => {
+    const r = await execute({ mthds_contents: [fixture('stories/parallel.mthds')] });
     const wm = r.json.pipe_output.working_memory;
-    for (const name of ['haiku', 'limerick', 'sonnet']) expect(wm.root[name].concept).toBe('native.Text');
-    expect(Object.keys(mainOf(r).content).sort()).toEqual(['haiku', 'limerick', 'sonnet']);
+    for (const name of ['haiku', 'limerick', 'couplet']) expect(wm.root[name].concept).toBe('native.Text');
+    expect(Object.keys(mainOf(r).content).sort()).toEqual(['couplet', 'haiku', 'limerick']);
   });
 
   it('is reproducible: the same inputs give the same outputs, other inputs others', async () => {

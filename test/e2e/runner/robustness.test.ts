@@ -1,23 +1,11 @@
-// Bad input never crashes the runner: members of every type in every place, and corpus bundles
+// Bad input never crashes the runner: members of every type in every place, and fixture bundles
 // cut and shuffled at random (seeded), on /validate and /execute. No answer may be a 5xx.
 
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../server/src/language/mock.js';
+import { EXAMPLES, FIXTURE_BUNDLES, filesUnder } from '../../helpers/files.js';
 import { HELLO, get, post, withRunner, type Runner } from './helpers.js';
-
-const CORPUS = path.resolve(__dirname, '../../../../shared/corpus/Pipelex__pipelex-cookbook');
-
-function bundles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...bundles(full));
-    else if (name.endsWith('.mthds')) out.push(readFileSync(full, 'utf8'));
-  }
-  return out;
-}
 
 let runner: Runner;
 beforeAll(async () => {
@@ -52,8 +40,8 @@ describe('robustness', () => {
     }
   });
 
-  it('validates and runs mutilated corpus bundles without a 5xx', async () => {
-    const texts = bundles(CORPUS);
+  it('validates and runs mutilated fixture bundles without a 5xx', async () => {
+    const texts = [...filesUnder(FIXTURE_BUNDLES, '.mthds'), ...filesUnder(EXAMPLES, '.mthds')].map((f) => readFileSync(f, 'utf8'));
     expect(texts.length).toBeGreaterThan(5);
     const rng = createRng('robustness');
     for (let i = 0; i < 120; i++) {

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateContents, type DryRunHook } from '../../../server/src/runner/index.js';
 import { HELLO, post, withRunner, type Runner } from './helpers.js';
 
-const CORPUS = path.resolve(__dirname, '../../../../shared/corpus/Pipelex__pipelex-cookbook');
-const corpus = (rel: string): string => readFileSync(path.join(CORPUS, rel), 'utf8');
+import { FIXTURE_BUNDLES } from '../../helpers/files.js';
+
+const fixture = (rel: string): string => readFileSync(path.join(FIXTURE_BUNDLES, rel), 'utf8');
 
 let runner: Runner;
 beforeAll(async () => {
@@ -40,8 +41,8 @@ output = "Review"
 `;
 
 describe('valid verdicts', () => {
-  it.each(['tutorial/medium/2_batch_processing.mthds', 'tutorial/medium/3_parallel_execution.mthds', 'tutorial/easy/llm_basics/4_using_templates.mthds', 'methods/review_nda/bundle.mthds'])('validates the corpus bundle %s', async (rel) => {
-    const r = await post(`${runner.url}/validate`, { mthds_contents: [corpus(rel)] });
+  it.each(['stories/batch.mthds', 'stories/parallel.mthds', 'stories/templates.mthds', 'support.mthds', 'recipes.mthds'])('validates the fixture bundle %s', async (rel) => {
+    const r = await post(`${runner.url}/validate`, { mthds_contents: [fixture(rel)] });
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toMatch(/^application\/json/);
     expect(r.json).toMatchObject({ is_valid: true, is_runnable: true, pending_signatures: [] });

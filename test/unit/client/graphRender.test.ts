@@ -4,7 +4,8 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { graphHtml, makeNonce } from '../../../client/src/graph/html.js';
-import { countDiagnostics, escapeXml, pathThrough, pointAlong, renderGraph, renderTree, tooltipOf, treeHeading, truncate } from '../../../client/src/graph/render.js';
+import { renderGraph, treeHeading } from '../../../client/src/graph/render.js';
+import { countDiagnostics, escapeXml, pathThrough, pointAlong, renderTree, tooltipOf, truncate } from '../../../server/src/language/graphSvg.js';
 import { findNode, graphErrorText, graphTitle } from '../../../client/src/graph/state.js';
 import { sanitizeGraph, severityOf, type GraphNode, type MethodGraphResult } from '../../../client/src/graph/types.js';
 

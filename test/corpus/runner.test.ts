@@ -1,20 +1,21 @@
-// Every pipe of every bundle of the shared corpus the checker accepts, run on the mock provider
+// Cookbook bundles validated, and every pipe of every bundle of the shared corpus the checker accepts, run on the mock provider
 // with inputs minted from their concepts: a sweep of the executor over real bundles. Failures are
 // allowed only where the runner refuses by design (PipeFunc, dependencies, signatures, a condition
 // routing to fail, a template tagging an undefined value).
 
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkTree } from '../../../server/src/check/index.js';
-import { ConceptCatalog } from '../../../server/src/language/jsonSchema.js';
-import { createRng, mintContent, mintList } from '../../../server/src/language/mock.js';
-import { loadMethod } from '../../../server/src/runner/method.js';
-import { post, withRunner, type Runner } from './helpers.js';
+import { checkTree } from '../../server/src/check/index.js';
+import { ConceptCatalog } from '../../server/src/language/jsonSchema.js';
+import { createRng, mintContent, mintList } from '../../server/src/language/mock.js';
+import { loadMethod } from '../../server/src/runner/method.js';
+import { post, withRunner, type Runner } from '../e2e/runner/helpers.js';
 
-const SHARED = path.resolve(__dirname, '../../../../shared');
-const MANIFEST = path.join(SHARED, 'corpus/MANIFEST.shared.json');
+import { SHARED, sharedPath } from './shared.js';
+
+const MANIFEST = sharedPath('corpus/MANIFEST.shared.json');
 const BY_DESIGN = new Set([
   'mthdsls.pipe.func_unsupported',
   'method.dependency_missing',
@@ -28,11 +29,11 @@ const BY_DESIGN = new Set([
 // references (`github.com/Pipelex/methods/documents->documents.x`) look for it: those pipes then
 // run across packages.
 const store = mkdtempSync(path.join(tmpdir(), 'mthds-corpus-store-'));
-const DOCUMENTS = path.join(SHARED, 'corpus/Pipelex__methods/methods/documents');
+const DOCUMENTS = sharedPath('corpus/Pipelex__methods/methods/documents');
 
 let runner: Runner;
 beforeAll(async () => {
-  if (existsSync(DOCUMENTS)) cpSync(DOCUMENTS, path.join(store, 'github.com/Pipelex/methods/documents/0.1.4'), { recursive: true });
+  cpSync(DOCUMENTS, path.join(store, 'github.com/Pipelex/methods/documents/0.1.4'), { recursive: true });
   runner = await withRunner({ limits: { run_timeout_seconds: 30 }, packages_dir: store });
 });
 afterAll(async () => {
@@ -40,7 +41,7 @@ afterAll(async () => {
   rmSync(store, { recursive: true, force: true });
 });
 
-describe.runIf(existsSync(MANIFEST))('corpus sweep', () => {
+describe('corpus sweep', () => {
   it('runs the pipes of every valid corpus bundle', async () => {
     const entries = (JSON.parse(readFileSync(MANIFEST, 'utf8')) as Array<{ kind: string; path: string }>).filter((e) => e.kind === 'bundle');
     const tally = new Map<string, number>();
@@ -72,4 +73,13 @@ describe.runIf(existsSync(MANIFEST))('corpus sweep', () => {
     expect(ran).toBeGreaterThan(300);
     expect((tally.get('ok') ?? 0) / ran).toBeGreaterThan(0.9);
   }, 300_000);
+});
+
+describe('cookbook bundles on /validate', () => {
+  it.each(['tutorial/medium/2_batch_processing.mthds', 'tutorial/medium/3_parallel_execution.mthds', 'tutorial/easy/llm_basics/4_using_templates.mthds', 'methods/review_nda/bundle.mthds'])('validates the corpus bundle %s', async (rel) => {
+    const text = readFileSync(sharedPath(`corpus/Pipelex__pipelex-cookbook/${rel}`), 'utf8');
+    const r = await post(`${runner.url}/validate`, { mthds_contents: [text] });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ is_valid: true, is_runnable: true, pending_signatures: [] });
+  });
 });

@@ -6,14 +6,13 @@
 // in prose only, excepted).
 
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allEntries, getEntry } from '../../../server/src/registry/index.js';
-import type { Domain, ParamType } from '../../../server/src/registry/index.js';
+import { allEntries, getEntry } from '../../server/src/registry/index.js';
+import type { Domain, ParamType } from '../../server/src/registry/index.js';
 
-const DOC_PATH = fileURLToPath(
-  new URL('../../../../shared/reference/runner-protocol-and-error-registry.md', import.meta.url),
-);
+import { sharedPath } from './shared.js';
+
+const DOC_PATH = sharedPath('reference/runner-protocol-and-error-registry.md');
 
 interface DocParam {
   name: string;

@@ -1,8 +1,9 @@
-// The graph view's layered layout: layers follow the calls, nodes never overlap, cycles are drawn
-// with their back edges marked, long edges route through their own points, crossings are reduced.
+// The method graph's layered layout (the editor's graph view and `mthds graph --format svg`):
+// layers follow the calls, nodes never overlap, cycles are drawn with their back edges marked, long
+// edges route through their own points, crossings are reduced.
 
 import { describe, expect, it } from 'vitest';
-import { crossings, layoutGraph, placeInOrder, type Layout } from '../../../client/src/graph/layout.js';
+import { crossings, layoutGraph, placeInOrder, type Layout } from '../../../server/src/language/graphLayout.js';
 
 const box = (id: string, width = 100) => ({ id, width, height: 40 });
 

@@ -1,5 +1,5 @@
 // Conformance with the TOML 1.0 files of toml-test (https://github.com/toml-lang/toml-test), kept
-// beside the repository in ../shared/toml-test. Three parsers are checked:
+// beside the repository in ../shared/toml-test (`npm run test:corpus`). Three parsers are checked:
 // - parseToml (the public entry; smol-toml decides validity): every valid file parses to the
 //   expected value, every invalid file has errors, except ALLOWED_BY_SMOL_TOML;
 // - the own parser alone, default dialect: it must agree with smol-toml on every file, so that a
@@ -8,14 +8,14 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseToml } from '../../../server/src/syntax/document.js';
-import { parseTomlSyntax } from '../../../server/src/syntax/parser.js';
-import { TomlDateTime, toPlainValue, type PlainValue } from '../../../server/src/syntax/values.js';
+import { parseToml } from '../../server/src/syntax/document.js';
+import { parseTomlSyntax } from '../../server/src/syntax/parser.js';
+import { TomlDateTime, toPlainValue, type PlainValue } from '../../server/src/syntax/values.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const SUITE = path.resolve(here, '../../../../shared/toml-test/tests');
+import { sharedPath } from './shared.js';
+
+const SUITE = sharedPath('toml-test/tests');
 
 /**
  * Invalid files whose bytes are not UTF-8. parseToml takes a JavaScript string: such files are
