@@ -15,13 +15,15 @@ import type { FunctionRegistry } from './functions.js';
 import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
-import { jsonAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
+import { jsonAnswer, jsonTextAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
 import { IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
 import { admitRun, bodyDigest, executePrepared, executeRun, RunRegistry } from './runs.js';
-import { validateContents } from './validate.js';
+import { validateMethod, type ValidateOptions } from './validate.js';
+import { loadMethod } from './method.js';
+import { VerdictCache } from './verdictCache.js';
 import { materializeMethod } from './methodRef.js';
 
 type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version';
@@ -48,6 +50,8 @@ export interface RunnerState {
   deck: ModelDeck;
   idempotency: IdempotencyStore;
   rateLimiter?: RateLimiter;
+  /** Verdicts of /validate by content (this process's own: a cache, never shared state). */
+  verdicts: VerdictCache;
   runs: RunRegistry;
   /** Background work (start runs and their callbacks) a graceful shutdown waits for. */
   background: Set<Promise<unknown>>;
@@ -62,6 +66,7 @@ export function createState(config: ResolvedConfig, functions?: FunctionRegistry
     config,
     deck: new ModelDeck(config.models, config.env, config.network),
     idempotency: new IdempotencyStore(config.idempotency),
+    verdicts: new VerdictCache(config.validateCache),
     runs: new RunRegistry(config.limits.max_runs_in_flight),
     background: new Set(),
     bodies: new BodyBudget(config.limits.max_body_bytes_in_flight),
@@ -130,10 +135,17 @@ function handleVersion(): Answer {
 
 async function handleValidate(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
   const request = parseValidateRequest(body, state.config);
-  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
+  const source = await materializeMethod(request.method, state.config);
+  const key = state.verdicts.key(source, request.allowSignatures);
+  const cached = key !== undefined ? state.verdicts.get(key) : undefined;
+  if (cached !== undefined) return jsonTextAnswer(200, cached);
+  const options: ValidateOptions = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
   if (state.functions) options.functions = state.functions.catalog;
-  return jsonAnswer(200, await validateContents(await materializeMethod(request.method, state.config), options));
+  const method = loadMethod(source, { packagesDir: state.config.packagesDir });
+  const answer = jsonAnswer(200, await validateMethod(method, options));
+  if (key !== undefined) state.verdicts.set(key, method, answer.body);
+  return answer;
 }
 
 async function handleExecute(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
