@@ -89,6 +89,11 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
  */
 const analyses = new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_a, key) => key.length });
 
+/** Forgets every analysis (a from-scratch analysis follows). */
+export function clearAnalysisCache(): void {
+  analyses.clear();
+}
+
 function deepFreeze(analysis: TemplateAnalysis): void {
   for (const read of analysis.reads) Object.freeze(read);
   for (const check of analysis.presenceChecks) Object.freeze(check);

@@ -130,6 +130,12 @@ export function plainOf(rv: RuntimeValue | undefined): unknown {
 // bounded in entries and in characters, since one template may be as large as a bundle.
 const programCache = new LRUCache<string, Node>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_program, key) => key.length });
 
+/** Forgets every compiled program and the root environment (a from-scratch render follows). */
+export function clearRenderCaches(): void {
+  programCache.clear();
+  root = undefined;
+}
+
 /** Parses a template (after the shorthands when asked); throws a TemplateError when it does not. */
 export function parseTemplate(source: string, category: TemplateCategory, shorthands = true): Node {
   const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
