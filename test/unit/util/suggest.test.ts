@@ -6,19 +6,19 @@ import { boundedDistance, suggest } from '../../../server/src/util/suggest.js';
 /** The ranking as it was defined before the distance was bounded: two full distances per candidate. */
 function reference(name: string, candidates: Iterable<string>, max = 5): string[] {
   const lower = name.toLowerCase();
-  const scored: Array<{ candidate: string; score: number }> = [];
-  const seen = new Set<string>();
-  for (const candidate of candidates) {
-    if (candidate === name || seen.has(candidate)) continue;
-    seen.add(candidate);
-    const local = candidate.slice(candidate.lastIndexOf('.') + 1);
-    const d = Math.min(distance(lower, candidate.toLowerCase()), distance(lower, local.toLowerCase()) + 0.5);
-    const limit = Math.max(2, Math.floor(Math.max(name.length, local.length) / 3));
-    const contains = local.length >= 4 && (lower.includes(local.toLowerCase()) || local.toLowerCase().includes(lower));
-    if (d <= limit || contains) scored.push({ candidate, score: contains ? Math.min(d, limit) : d });
-  }
-  scored.sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate));
-  return scored.slice(0, max).map((s) => s.candidate);
+  return [...new Set(candidates)]
+    .filter((candidate) => candidate !== name)
+    .map((candidate) => {
+      const local = candidate.slice(candidate.lastIndexOf('.') + 1).toLowerCase();
+      const d = Math.min(distance(lower, candidate.toLowerCase()), distance(lower, local) + 0.5);
+      const limit = Math.max(2, Math.floor(Math.max(name.length, local.length) / 3));
+      const contains = local.length >= 4 && (lower.includes(local) || local.includes(lower));
+      return { candidate, kept: d <= limit || contains, score: contains ? Math.min(d, limit) : d };
+    })
+    .filter((s) => s.kept)
+    .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+    .slice(0, max)
+    .map((s) => s.candidate);
 }
 
 const word = fc.stringMatching(/^[a-zA-Z_.]{0,14}$/);
