@@ -93,7 +93,9 @@ const BODIES = {
 
 async function startRunner() {
   const dir = mkdtempSync(path.join(tmpdir(), 'mthds-load-'));
-  const args = ['--expose-gc', '--import', PROBE, CLI, 'serve', '--port', '0'];
+  // One process by default: the soak samples the memory of the process that serves (LOAD_WORKERS > 1
+  // serves from a cluster, whose primary the probe then measures).
+  const args = ['--expose-gc', '--import', PROBE, CLI, 'serve', '--port', '0', '--workers', process.env.LOAD_WORKERS ?? '1'];
   if (!process.env.RUNNER_DEFAULTS) {
     const configFile = path.join(dir, 'runner.json');
     writeFileSync(configFile, JSON.stringify({ limits: { max_runs_in_flight: MAX_RUNS_IN_FLIGHT }, auth: { env: false } }, null, 2));

@@ -2,9 +2,16 @@
 // stdout is the URL clients use (with `--port 0`, the port the system chose); logs go to stderr.
 // SIGINT / SIGTERM stop it gracefully: no new connections, requests in flight finish.
 
+import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, readConfigFile, startRunner, type RunnerOptions } from '../runner/index.js';
+import { answerStoreCalls, isListening, primaryStores, type ListeningMessage } from '../runner/cluster.js';
+import { ConfigError, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
+import { localStores } from '../runner/sharedStores.js';
+
+/** Set by the primary in the environment of the workers it forks. */
+const WORKER_ENV = 'MTHDS_SERVE_WORKER';
 
 interface Writable {
   write(text: string): unknown;
@@ -16,6 +23,7 @@ export const SERVE_OPTIONS = {
   'base-path': { type: 'string' },
   config: { type: 'string' },
   functions: { type: 'string', multiple: true },
+  workers: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -36,6 +44,9 @@ Options:
                        tokens, rate limits, callbacks, network guard, package store, the model deck.
   --functions FILE     A function module registering PipeFunc functions (repeatable, relative to
                        the working folder; added to those of the config file).
+  --workers N          Serve with N processes on one port (default: the number of cores; 1 serves
+                       in this process alone). Idempotency keys and rate limits are held by the
+                       primary process and shared by all workers.
   -q, --quiet          Leave out the per-request log lines (faults and lifecycle lines stay).
   -h, --help           Show this help.
 
@@ -83,6 +94,14 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
     }
     options.port = port;
   }
+  let workers = availableParallelism();
+  if (parsed.values.workers !== undefined) {
+    workers = Number(parsed.values.workers);
+    if (!/^\d+$/.test(parsed.values.workers) || workers < 1 || workers > 256) {
+      stderr.write(`mthds serve: --workers must be a number from 1 to 256\n`);
+      return 2;
+    }
+  }
   if (parsed.values.host !== undefined) options.host = parsed.values.host;
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
   // Function modules of the command line are relative to the working folder.
@@ -90,28 +109,145 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   options.log = (line) => stderr.write(`${line}\n`);
   if (!parsed.values.quiet) options.request_log = options.log;
 
+  if (cluster.isWorker && process.env[WORKER_ENV] === '1') return serveWorker(options, stderr);
+  if (workers > 1) return servePrimary(options, workers, stdout, stderr);
+
   let runner;
   try {
     runner = await startRunner(options);
   } catch (error) {
-    stderr.write(`mthds serve: ${error instanceof ConfigError ? error.problems.join('\n  ') : error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`mthds serve: ${describe(error)}\n`);
     return 2;
   }
   stdout.write(`${runner.url}\n`);
   stderr.write(`mthds runner listening on ${runner.url}\n`);
+  return untilSignal(stderr, () => runner.close().then(() => 0));
+}
+
+function describe(error: unknown): string {
+  return error instanceof ConfigError ? error.problems.join('\n  ') : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Resolves when the first SIGINT / SIGTERM has stopped the work (`stop`'s status); a second signal
+ * means the operator wants out now (130).
+ */
+function untilSignal(stderr: Writable, stop: () => Promise<number>, now?: () => void): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: string): void => {
+    const onSignal = (signal: string): void => {
       if (stopping) {
-        // A second signal: the operator wants out now.
+        now?.();
         resolve(130);
         return;
       }
       stopping = true;
       stderr.write(`mthds serve: ${signal} received, stopping\n`);
-      void runner.close().then(() => resolve(0));
+      void stop().then(resolve);
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => onSignal('SIGINT'));
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
   });
+}
+
+/**
+ * The primary of `--workers N`: checks the configuration, forks the workers, holds the shared
+ * stores they reach over IPC, prints the URL once the first worker listens, forks a worker again
+ * when one dies, and stops them all on a signal. It serves no HTTP itself.
+ */
+async function servePrimary(options: RunnerOptions, workers: number, stdout: Writable, stderr: Writable): Promise<number> {
+  let config;
+  try {
+    config = resolveConfig(options);
+  } catch (error) {
+    stderr.write(`mthds serve: ${describe(error)}\n`);
+    return 2;
+  }
+  const stores = localStores(config);
+  let url: string | undefined;
+  let stopping = false;
+  let status = 0;
+  return new Promise<number>((resolve) => {
+    const live = new Set<Worker>();
+    const fork = (): void => {
+      const worker = cluster.fork({ [WORKER_ENV]: '1' });
+      live.add(worker);
+      answerStoreCalls(worker, stores);
+      worker.on('message', (message: unknown) => {
+        if (!isListening(message) || url !== undefined) return;
+        url = message.url;
+        stdout.write(`${url}\n`);
+        stderr.write(`mthds runner listening on ${url} (${workers} worker processes)\n`);
+      });
+      worker.on('exit', (code, signal) => {
+        live.delete(worker);
+        if (stopping) {
+          if (live.size === 0) resolve(status);
+          return;
+        }
+        if (url === undefined) {
+          // A worker that never listened: the port, the host or a function module is at fault, and
+          // every other worker meets the same fault. Its own message is on stderr already.
+          stopping = true;
+          status = 2;
+          for (const other of live) other.process.kill('SIGTERM');
+          if (live.size === 0) resolve(status);
+          return;
+        }
+        stderr.write(`mthds serve: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+        fork();
+      });
+    };
+    for (let i = 0; i < workers; i++) fork();
+    void untilSignal(
+      stderr,
+      () => {
+        stopping = true;
+        // Each worker stops gracefully (requests in flight finish) and exits; the last exit resolves.
+        for (const worker of live) worker.process.kill('SIGTERM');
+        return live.size === 0 ? Promise.resolve(0) : new Promise<number>(() => {});
+      },
+      () => {
+        for (const worker of live) worker.process.kill('SIGKILL');
+      },
+    ).then((code) => resolve(code));
+  });
+}
+
+/** A worker of `--workers N`: serves with the primary's stores and reports its URL to it. */
+async function serveWorker(options: RunnerOptions, stderr: Writable): Promise<number> {
+  let runner;
+  try {
+    const config = resolveConfig(options);
+    runner = await startRunner(options, primaryStores(config.rateLimit));
+  } catch (error) {
+    stderr.write(`mthds serve: ${describe(error)}\n`);
+    leaveCluster();
+    return 2;
+  }
+  const listening: ListeningMessage = { mthds: 'listening', url: runner.url };
+  process.send?.(listening);
+  const stop = async (): Promise<number> => {
+    await runner.close();
+    leaveCluster();
+    return 0;
+  };
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    // The primary relays the operator's signal; a terminal's Ctrl-C reaches the workers as well.
+    const onSignal = (): void => {
+      if (stopping) return;
+      stopping = true;
+      void stop().then(resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    // The primary gone: nobody holds the shared stores any more.
+    process.once('disconnect', onSignal);
+  });
+}
+
+/** Closes a worker's channel to the primary, which would otherwise keep the process alive. */
+function leaveCluster(): void {
+  if (process.connected) process.disconnect();
 }

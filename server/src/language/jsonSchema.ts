@@ -285,8 +285,17 @@ const VERDICTS = new Set(['YesNo', 'Choice', 'Rating']);
  * a plain object, so that recursive structures stay finite).
  */
 export function conceptJsonSchema(catalog: ConceptCatalog, info: ConceptInfo, options: SchemaOptions = {}): JsonSchema {
-  return schemaOf(catalog, info, options, new Set(), 0);
+  // A run asks for the schema of the same concepts again and again (every call of every pipe that
+  // outputs them): built once per catalog. Shared by every caller: never mutate a schema.
+  let built = schemas.get(catalog);
+  if (!built) schemas.set(catalog, (built = new Map()));
+  const key = `${info.ref}\u0000${options.forGeneration ? 1 : 0}\u0000${options.maxDepth ?? ''}`;
+  let schema = built.get(key);
+  if (!schema) built.set(key, (schema = schemaOf(catalog, info, options, new Set(), 0)));
+  return schema;
 }
+
+const schemas = new WeakMap<ConceptCatalog, Map<string, JsonSchema>>();
 
 /** The schema of a list of the concept's contents, wrapped as `{ items: [...] }`. */
 export function conceptListJsonSchema(catalog: ConceptCatalog, info: ConceptInfo, count: number | undefined, options: SchemaOptions = {}): JsonSchema {

@@ -91,6 +91,11 @@ export interface RunnerConfig {
     max_answer_bytes?: number;
   };
   /**
+   * The verdicts of /validate kept by content (see verdictCache.ts), per process. max_entries 0
+   * turns the cache off.
+   */
+  validate_cache?: { max_entries?: number; max_bytes?: number };
+  /**
    * Addresses the runner contacts on a caller's behalf: URL inputs (Image and Document contents,
    * checked when a run request arrives) and what a provider downloads for a run.
    */
@@ -155,6 +160,7 @@ export interface ResolvedConfig {
   tokens: ResolvedToken[];
   rateLimit?: { limit: number; windowSeconds: number };
   idempotency: { maxEntries: number; ttlSeconds: number; maxAnswerBytes: number };
+  validateCache: { maxEntries: number; maxBytes: number };
   callbacks: { allowPrivate: boolean; timeoutMs: number; retries: number; secret?: string };
   network: NetworkPolicy;
   models: DeckConfig;
@@ -292,6 +298,11 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     maxAnswerBytes: positiveInt(options.idempotency?.max_answer_bytes, 'idempotency.max_answer_bytes', problems, true) ?? 1024 * 1024,
   };
 
+  const validateCache = {
+    maxEntries: positiveInt(options.validate_cache?.max_entries, 'validate_cache.max_entries', problems, true) ?? 2000,
+    maxBytes: positiveInt(options.validate_cache?.max_bytes, 'validate_cache.max_bytes', problems) ?? 64 * 1024 * 1024,
+  };
+
   const network: NetworkPolicy = {
     allowPrivate: options.network?.allow_private === true,
     downloadMaxBytes: positiveInt(options.network?.download_max_bytes, 'network.download_max_bytes', problems) ?? 20 * 1024 * 1024,
@@ -342,6 +353,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     limits,
     tokens,
     idempotency,
+    validateCache,
     callbacks,
     network,
     models,

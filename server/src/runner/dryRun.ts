@@ -5,7 +5,7 @@
 
 import type { Finding } from '../check/finding.js';
 import { makeFinding } from '../check/finding.js';
-import type { ConceptCatalog } from '../language/jsonSchema.js';
+import type { ConceptCatalog, ConceptInfo } from '../language/jsonSchema.js';
 import { createRng, mintContent, mintList } from '../language/mock.js';
 import type { PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
@@ -25,6 +25,8 @@ export interface DryRunReport {
 
 // Built on first use: config.ts imports this module, and the deck module imports config.ts.
 let mockDeck: ModelDeck | undefined;
+/** A dry run is never cancelled: one signal that never aborts serves every pipe of every dry run. */
+const NEVER_ABORTED = new AbortController().signal;
 /** Refusals that say the dry run could not go on, not that the method is wrong. */
 const SKIPPING = new Set(['method.dependency_missing', 'mthdsls.pipe.condition_failed', 'mthdsls.run.cancelled']);
 
@@ -40,9 +42,10 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
   };
   const validatedPipes: DryRunReport['validatedPipes'] = [];
   const pipes = tree.bundles.flatMap((b) => b.pipes).filter((p) => p.spec || (p.typeless && options.allowSignatures));
+  const mockFaults = new Map<ConceptInfo, boolean>();
   for (const pipe of pipes) {
     const ref = qualifiedPipeRef(pipe);
-    if (!mocksSatisfiable(catalog, pipe, report)) {
+    if (!mocksSatisfiable(catalog, pipe, report, mockFaults)) {
       validatedPipes.push({ pipe_ref: ref, status: 'FAILURE' });
       continue;
     }
@@ -69,7 +72,7 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
       tree,
       catalog,
       deck: (mockDeck ??= new ModelDeck({}, {})),
-      signal: new AbortController().signal,
+      signal: NEVER_ABORTED,
       seed: `${options.seed ?? 'dry'}|${ref}`,
       batchConcurrency: 4,
       calls: { count: 0 },
@@ -107,14 +110,20 @@ export const dryRun: DryRunHook = async (input) => {
  * method.mock_unsatisfiable: the mock of a concept the dry run needs breaks the concept's own
  * constraints (a default outside its choices, contradictory fields), so no value can satisfy it.
  */
-function mocksSatisfiable(catalog: ConceptCatalog, pipe: PipeDecl, report: (f: Finding) => void): boolean {
+function mocksSatisfiable(catalog: ConceptCatalog, pipe: PipeDecl, report: (f: Finding) => void, faults: Map<ConceptInfo, boolean>): boolean {
   const sites = [...pipe.inputs.map((i) => i.ref), pipe.output];
   for (const site of sites) {
     const io = site?.io;
     const info = io ? catalog.resolve(io, pipe.bundle) : undefined;
     if (!site || !info) continue;
-    const content = mintContent(catalog, info, createRng(info.ref), { label: info.code });
-    if (contentFault(catalog, info, content) !== undefined) {
+    // The mock of a concept depends on the concept alone (its rng is seeded by its ref): minted and
+    // checked once per concept of the catalog, however many pipes read or produce it.
+    let faulty = faults.get(info);
+    if (faulty === undefined) {
+      faulty = contentFault(catalog, info, mintContent(catalog, info, createRng(info.ref), { label: info.code })) !== undefined;
+      faults.set(info, faulty);
+    }
+    if (faulty) {
       report(makeFinding('method.mock_unsatisfiable', { concept: info.ref }, pipe.bundle.file, site.node.range));
       return false;
     }

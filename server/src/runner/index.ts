@@ -8,6 +8,7 @@ import { resolveConfig, type RunnerOptions } from './config.js';
 import { Refusal } from './refusal.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
+import { localStores, type SharedStores } from './sharedStores.js';
 import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
 import { logWhenDone } from './http/accessLog.js';
@@ -40,14 +41,18 @@ function endWithProblem(socket: Duplex, refusal: Refusal): void {
   );
 }
 
-export async function startRunner(options: RunnerOptions = {}): Promise<RunningRunner> {
+/**
+ * Serves the runner. `stores` replaces the in-memory idempotency and rate-limit state of this
+ * process (the workers of a cluster share the primary's; see cluster.ts).
+ */
+export async function startRunner(options: RunnerOptions = {}, stores?: SharedStores): Promise<RunningRunner> {
   const config = resolveConfig(options);
   let functions: FunctionRegistry | undefined;
   if (config.functions.length > 0) {
     functions = await loadFunctionRegistry(config.functions);
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
-  const state = createState(config, functions);
+  const state = createState(config, functions, stores ?? localStores(config));
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.
     requestTimeout: config.limits.body_timeout_ms + 5_000,

@@ -141,13 +141,12 @@ export function selectPipe(tree: MethodTree, pipeCode: string | undefined): Pipe
   const pipes = allPipes(tree);
   if (pipeCode !== undefined) {
     const parsed = parsePipeRef(pipeCode);
-    const candidates = pipes.map(qualifiedPipeRef);
-    if (!parsed.ok || parsed.value.prefix !== undefined) {
-      throw new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, candidates) });
-    }
+    // The candidates are gathered only for the refusal that names them.
+    const notFound = (): Refusal => new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, pipes.map(qualifiedPipeRef)) });
+    if (!parsed.ok || parsed.value.prefix !== undefined) throw notFound();
     const { domain, code } = parsed.value;
     const matches = pipes.filter((p) => p.code === code && (domain === undefined || p.bundle.domain?.value === domain));
-    if (matches.length === 0) throw new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, candidates) });
+    if (matches.length === 0) throw notFound();
     const domains = [...new Set(matches.map((p) => p.bundle.domain?.value ?? ''))];
     if (domains.length > 1) {
       throw new Refusal('request.pipe_ambiguous', { pipe: pipeCode, candidates: domains.map((d) => (d === '' ? code : `${d}.${code}`)).sort() });

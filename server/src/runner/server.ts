@@ -15,13 +15,14 @@ import type { FunctionRegistry } from './functions.js';
 import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
-import { jsonAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
-import { IdempotencyStore } from './idempotency.js';
-import { RateLimiter } from './rateLimit.js';
+import { jsonAnswer, jsonTextAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
+import { localStores, type IdempotencyBackend, type RateLimitBackend, type SharedStores } from './sharedStores.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
 import { admitRun, bodyDigest, executePrepared, executeRun, RunRegistry } from './runs.js';
-import { validateContents } from './validate.js';
+import { validateMethod, type ValidateOptions } from './validate.js';
+import { loadMethod } from './method.js';
+import { VerdictCache } from './verdictCache.js';
 import { materializeMethod } from './methodRef.js';
 
 type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version';
@@ -46,8 +47,11 @@ const USER_AGENT = `mthds-runner/${VERSION}`;
 export interface RunnerState {
   config: ResolvedConfig;
   deck: ModelDeck;
-  idempotency: IdempotencyStore;
-  rateLimiter?: RateLimiter;
+  /** Shared by every process serving the runner (see sharedStores.ts). */
+  idempotency: IdempotencyBackend;
+  rateLimiter?: RateLimitBackend;
+  /** Verdicts of /validate by content (this process's own: a cache, never shared state). */
+  verdicts: VerdictCache;
   runs: RunRegistry;
   /** Background work (start runs and their callbacks) a graceful shutdown waits for. */
   background: Set<Promise<unknown>>;
@@ -57,16 +61,17 @@ export interface RunnerState {
   functions?: FunctionRegistry;
 }
 
-export function createState(config: ResolvedConfig, functions?: FunctionRegistry): RunnerState {
+export function createState(config: ResolvedConfig, functions?: FunctionRegistry, stores: SharedStores = localStores(config)): RunnerState {
   const state: RunnerState = {
     config,
     deck: new ModelDeck(config.models, config.env, config.network),
-    idempotency: new IdempotencyStore(config.idempotency),
+    idempotency: stores.idempotency,
+    verdicts: new VerdictCache(config.validateCache),
     runs: new RunRegistry(config.limits.max_runs_in_flight),
     background: new Set(),
     bodies: new BodyBudget(config.limits.max_body_bytes_in_flight),
   };
-  if (config.rateLimit) state.rateLimiter = new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds);
+  if (stores.rateLimiter) state.rateLimiter = stores.rateLimiter;
   if (functions) state.functions = functions;
   return state;
 }
@@ -138,10 +143,17 @@ function handleVersion(): Answer {
 
 async function handleValidate(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
   const request = parseValidateRequest(body, state.config);
-  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
+  const source = await materializeMethod(request.method, state.config);
+  const key = state.verdicts.key(source, request.allowSignatures);
+  const cached = key !== undefined ? state.verdicts.get(key) : undefined;
+  if (cached !== undefined) return jsonTextAnswer(200, cached);
+  const options: ValidateOptions = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
   if (state.functions) options.functions = state.functions.catalog;
-  return jsonAnswer(200, await validateContents(await materializeMethod(request.method, state.config), options));
+  const method = loadMethod(source, { packagesDir: state.config.packagesDir });
+  const answer = jsonAnswer(200, await validateMethod(method, options));
+  if (key !== undefined) state.verdicts.set(key, method, answer.body);
+  return answer;
 }
 
 async function handleExecute(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
@@ -208,7 +220,7 @@ async function idempotent(
   if (!IDEMPOTENCY_KEY.test(key)) throw new Refusal('request.invalid', { field: 'Idempotency-Key' }, { detail: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' });
   const storeKey = `${identity.key}\u0000${routeName}\u0000${key}`;
   const digest = bodyDigest(body);
-  const admission = state.idempotency.admit(storeKey, digest);
+  const admission = await state.idempotency.admit(storeKey, digest);
   switch (admission.kind) {
     case 'conflict':
       throw new Refusal('request.idempotency_conflict');
@@ -232,12 +244,13 @@ async function idempotent(
     // The caller's mistakes are kept (repeating them gives the same answer); the runner's own
     // failures (5xx) free the key, since a retry may succeed.
     const status = isRefusal(error) ? (getEntry(error.code)?.status ?? 500) : 500;
-    if (isRefusal(error) && status < 500) state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
-    else state.idempotency.abandon(storeKey);
+    if (isRefusal(error) && status < 500) await state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
+    else await state.idempotency.abandon(storeKey);
     throw error;
   }
-  if (answer.status >= 500) state.idempotency.abandon(storeKey);
-  else state.idempotency.complete(storeKey, digest, answer);
+  // Recorded before the answer leaves, so that a retry arriving at another process sees it.
+  if (answer.status >= 500) await state.idempotency.abandon(storeKey);
+  else await state.idempotency.complete(storeKey, digest, answer);
   return answer;
 }
 
@@ -293,7 +306,7 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
       const identity = authenticate(req.headers.authorization, state.config.tokens, clientAddress(req));
       authorize(identity, found.scope!);
       if (state.rateLimiter) {
-        const decision = state.rateLimiter.check(identity.key);
+        const decision = await state.rateLimiter.check(identity.key);
         if (!decision.ok) {
           throw new Refusal('account.rate_limited', { limit: state.rateLimiter.limit, window: state.rateLimiter.windowSeconds }, { retryAfter: decision.retryAfterSeconds });
         }

@@ -1,6 +1,17 @@
-// "Did you mean" suggestions: candidates ranked by edit distance, likeliest first.
+// "Did you mean" suggestions: candidates ranked by edit distance, likeliest first. Rules call this
+// only when they report a finding; the distance is bounded, so far candidates cost a length check.
 
 import { distance } from 'fastest-levenshtein';
+
+/**
+ * The edit distance of `a` and `b` when it is at most `limit`, else `limit + 1`. Strings whose
+ * lengths differ by more than the limit are that far apart at least: no distance is computed.
+ */
+export function boundedDistance(a: string, b: string, limit: number): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  return Math.min(distance(a, b), limit + 1);
+}
 
 /**
  * Candidates close enough to `name` to be a plausible typo, likeliest first. Case differences
@@ -14,9 +25,14 @@ export function suggest(name: string, candidates: Iterable<string>, max = 5): st
     if (candidate === name || seen.has(candidate)) continue;
     seen.add(candidate);
     const local = candidate.slice(candidate.lastIndexOf('.') + 1);
-    const d = Math.min(distance(lower, candidate.toLowerCase()), distance(lower, local.toLowerCase()) + 0.5);
+    const localLower = local.toLowerCase();
     const limit = Math.max(2, Math.floor(Math.max(name.length, local.length) / 3));
-    const contains = local.length >= 4 && (lower.includes(local.toLowerCase()) || local.toLowerCase().includes(lower));
+    const contains = local.length >= 4 && (lower.includes(localLower) || localLower.includes(lower));
+    // Both distances capped at limit + 1: the score is exact up to the limit, and above it only
+    // "too far" matters (a containing candidate then scores the limit itself).
+    const whole = local.length === candidate.length ? undefined : boundedDistance(lower, candidate.toLowerCase(), limit);
+    const ofLocal = boundedDistance(lower, localLower, limit) + 0.5;
+    const d = whole === undefined ? ofLocal - 0.5 : Math.min(whole, ofLocal);
     if (d <= limit || contains) scored.push({ candidate, score: contains ? Math.min(d, limit) : d });
   }
   scored.sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate));

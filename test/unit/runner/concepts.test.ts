@@ -96,6 +96,23 @@ describe('conceptJsonSchema', () => {
     expect(Object.keys(conceptJsonSchema(c, c.byRef('native.YesNo')!)['properties'] as object)).toEqual(['yes_no', 'probability']);
     expect(conceptListJsonSchema(c, c.byRef('native.Text')!, 3)).toMatchObject({ properties: { items: { type: 'array', minItems: 3, maxItems: 3 } } });
   });
+
+  it('builds the schema of a concept once per catalog and options', () => {
+    const c = catalog();
+    const invoice = c.byRef('shop.Invoice')!;
+    const first = conceptJsonSchema(c, invoice, { forGeneration: true });
+    expect(conceptJsonSchema(c, invoice, { forGeneration: true })).toBe(first);
+    expect(conceptJsonSchema(c, invoice)).not.toBe(first);
+    expect(conceptJsonSchema(c, invoice, { forGeneration: true, maxDepth: 1 })).not.toBe(first);
+    const other = catalog();
+    const again = conceptJsonSchema(other, other.byRef('shop.Invoice')!, { forGeneration: true });
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // A list schema wraps the shared item schema without changing it.
+    conceptListJsonSchema(c, invoice, 2, { forGeneration: true });
+    expect(first).not.toHaveProperty('minItems');
+    expect(conceptJsonSchema(c, invoice, { forGeneration: true })).toEqual(again);
+  });
 });
 
 describe('mock minting', () => {

@@ -4,6 +4,7 @@
 // located in the source as they are read (token order is source order).
 
 import { parse, tokenize } from '@huggingface/jinja';
+import { LRUCache } from 'lru-cache';
 import { collectShorthandUses, preprocessShorthands, type ShorthandUse } from './preprocess.js';
 
 export interface VariableRead {
@@ -71,6 +72,38 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
     uses.length = 0;
     return analysis;
   }
+  const key = `${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${template}`;
+  const cached = analyses.get(key);
+  if (cached) return cached;
+  const analysis = analyzeJinja(template, options);
+  // Shared by every caller that analyzes the same text: frozen so that none can change another's.
+  for (const read of analysis.reads) Object.freeze(read.path);
+  deepFreeze(analysis);
+  if (key.length <= 1_000_000) analyses.set(key, analysis);
+  return analysis;
+}
+
+/**
+ * Analyses of the templates that hold Jinja, by text and dialect: a distinct template is tokenized,
+ * parsed and walked once, however many bundles and checks read it. Bounded in entries and characters.
+ */
+const analyses = new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_a, key) => key.length });
+
+/** Forgets every analysis (a from-scratch analysis follows). */
+export function clearAnalysisCache(): void {
+  analyses.clear();
+}
+
+function deepFreeze(analysis: TemplateAnalysis): void {
+  for (const read of analysis.reads) Object.freeze(read);
+  for (const check of analysis.presenceChecks) Object.freeze(check);
+  if (analysis.fault) Object.freeze(analysis.fault);
+  Object.freeze(analysis.reads);
+  Object.freeze(analysis.presenceChecks);
+  Object.freeze(analysis);
+}
+
+function analyzeJinja(template: string, options: AnalyzeOptions): TemplateAnalysis {
   const pre = options.shorthands ? preprocessShorthands(template) : undefined;
   const prefix = options.expression ? '{{ ' : '';
   const jinja = `${prefix}${pre ? pre.jinja : template}${options.expression ? ' }}' : ''}`;

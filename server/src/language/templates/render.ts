@@ -8,6 +8,7 @@
 // print function (so that a content object prints as its text, and HTML templates escape).
 
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
+import { LRUCache } from 'lru-cache';
 import type { TemplateCategory } from '../spec/values.js';
 import { preprocessShorthands } from './preprocess.js';
 
@@ -124,11 +125,16 @@ export function plainOf(rv: RuntimeValue | undefined): unknown {
   }
 }
 
-// Parsed programs by source: a method's templates render once per call, often in batches. Bounded
-// in characters, since one template may be as large as a bundle.
-const programCache = new Map<string, Node>();
-const CACHE_MAX_CHARS = 4_000_000;
-let cachedChars = 0;
+// Compiled programs by source and dialect (category, shorthands): each distinct template is parsed
+// and rewritten once, however many bundles and renders use it. Least recently used first out,
+// bounded in entries and in characters, since one template may be as large as a bundle.
+const programCache = new LRUCache<string, Node>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_program, key) => key.length });
+
+/** Forgets every compiled program and the root environment (a from-scratch render follows). */
+export function clearRenderCaches(): void {
+  programCache.clear();
+  root = undefined;
+}
 
 /** Parses a template (after the shorthands when asked); throws a TemplateError when it does not. */
 export function parseTemplate(source: string, category: TemplateCategory, shorthands = true): Node {
@@ -144,15 +150,8 @@ export function parseTemplate(source: string, category: TemplateCategory, shorth
     throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
   }
   const rewritten = rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
-  if (key.length <= CACHE_MAX_CHARS / 4) {
-    while (cachedChars + key.length > CACHE_MAX_CHARS && programCache.size > 0) {
-      const oldest = programCache.keys().next().value as string;
-      programCache.delete(oldest);
-      cachedChars -= oldest.length;
-    }
-    programCache.set(key, rewritten);
-    cachedChars += key.length;
-  }
+  // A template past a quarter of the bound would evict most others: it is compiled each time.
+  if (key.length <= 2_000_000) programCache.set(key, rewritten);
   return rewritten;
 }
 
@@ -397,17 +396,17 @@ function textFormatArg(args: RuntimeValue[], state: RenderState, name: string): 
 }
 
 /**
- * The variables of the root environment: those already defined, plus the context's names,
- * converted by toRuntime when the interpreter first looks them up (`has` then `get`).
+ * The variables of one render: the context's names, converted by toRuntime when the interpreter
+ * first looks them up (`has` then `get`). Everything else (constants, range, the print and filter
+ * functions) lives in the shared root environment, the parent of every render's.
  */
 class LazyVariables extends Map<string, unknown> {
-  private readonly pending: Map<string, unknown>;
+  private readonly pending = new Map<string, unknown>();
 
-  constructor(defined: Map<string, unknown>, context: Record<string, unknown>) {
-    super(defined);
-    // The context wins over what was defined before it (the constants and range), as it always did.
-    this.pending = new Map(Object.entries(context));
-    for (const name of this.pending.keys()) super.delete(name);
+  constructor(context: Record<string, unknown>) {
+    super();
+    // The functions of the root always won over a context name of theirs; constants and range did not.
+    for (const name of Object.keys(context)) if (!name.startsWith('__mthds_')) this.pending.set(name, context[name]);
   }
 
   override has(name: string): boolean {
@@ -428,7 +427,26 @@ class LazyVariables extends Map<string, unknown> {
   }
 }
 
-function environmentFor(context: Record<string, unknown>, state: RenderState): Environment {
+/**
+ * The render in progress. Rendering is synchronous, so the functions of the shared root read the
+ * state of the render that calls them from here (saved and restored around each render).
+ */
+let current: RenderState | undefined;
+
+function active(): RenderState {
+  if (!current) throw new TemplateError('render', 'a template function was called outside a render');
+  return current;
+}
+
+/**
+ * The root environment every render's environment descends from, built once: a new environment
+ * with its built-ins and a dozen function values for every render cost more than most renders.
+ * Nothing renders into it (a template's `set` lands in its own environment).
+ */
+let root: Environment | undefined;
+
+function rootEnvironment(): Environment {
+  if (root) return root;
   const env = new Environment();
   const define = (name: string, value: unknown): void => {
     env.setVariable(name, toRuntime(value) as never);
@@ -439,21 +457,17 @@ function environmentFor(context: Record<string, unknown>, state: RenderState): E
     const [start, stop, step] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
     if (step === 0) throw new TemplateError('render', 'range() step must not be zero');
     const n = Math.max(0, Math.ceil((stop - start) / step));
-    spend(state, n * ITERATION_COST);
+    spend(active(), n * ITERATION_COST);
     return Array.from({ length: n }, (_, i) => start + i * step);
   });
-  // The context is converted to runtime values on first use: a template reads a few names of a
-  // working memory that may hold many large stuffs.
-  const lazy = new LazyVariables(env.variables as Map<string, unknown>, context);
-  (env as unknown as { variables: Map<string, unknown> }).variables = lazy;
-  const fn = (name: string, impl: (args: RuntimeValue[]) => unknown): void => {
-    env.variables.set(name, new FunctionValue((args) => toRuntime(impl(args)) as never) as never);
+  const fn = (name: string, impl: (args: RuntimeValue[], state: RenderState) => unknown): void => {
+    env.variables.set(name, new FunctionValue((args) => toRuntime(impl(args, active())) as never) as never);
   };
-  const fnRaw = (name: string, impl: (args: RuntimeValue[]) => RuntimeValue): void => {
-    env.variables.set(name, new FunctionValue((args) => impl(args) as never) as never);
+  const fnRaw = (name: string, impl: (args: RuntimeValue[], state: RenderState) => RuntimeValue): void => {
+    env.variables.set(name, new FunctionValue((args) => impl(args, active()) as never) as never);
   };
-  const html = state.category === 'html';
-  fn('__mthds_print', (args) => {
+  fn('__mthds_print', (args, state) => {
+    const html = state.category === 'html';
     const rv = args[0];
     const value = plainOf(rv);
     if (rv?.type === 'StringValue') {
@@ -465,20 +479,20 @@ function environmentFor(context: Record<string, unknown>, state: RenderState): E
     spend(state, out.length);
     return out;
   });
-  fnRaw('__mthds_iterate', (args) => {
+  fnRaw('__mthds_iterate', (args, state) => {
     const rv = args[0]!;
     const size = Array.isArray(rv.value) ? rv.value.length : rv.value instanceof Map ? rv.value.size : typeof rv.value === 'string' ? rv.value.length : 1;
     spend(state, (size + 1) * ITERATION_COST);
     return rv;
   });
-  fn('__mthds_filter_format', (args) => {
+  fn('__mthds_filter_format', (args, state) => {
     const value = plainOf(args[0]);
     const out = renderValue(value, textFormatArg(args.slice(1), state, 'text_format'), state);
     spend(state, out.length);
     return out;
   });
-  fn('__mthds_filter_with_images', (args) => renderValue(plainOf(args[0]), state.style.textFormat, state, true));
-  fn('__mthds_filter_tag', (args) => {
+  fn('__mthds_filter_with_images', (args, state) => renderValue(plainOf(args[0]), state.style.textFormat, state, true));
+  fn('__mthds_filter_tag', (args, state) => {
     if (!args[0] || args[0].type === 'UndefinedValue') throw new TemplateError('render', 'the tag filter was applied to an undefined value');
     const rest = args.slice(1);
     const kw = rest.find((a) => a.type === 'KeywordArgumentsValue');
@@ -487,23 +501,33 @@ function environmentFor(context: Record<string, unknown>, state: RenderState): E
     const text = renderValue(plainOf(args[0]), state.style.textFormat, state);
     const out = applyTag(unmark(text), state.style.tagStyle, typeof rawName === 'string' && rawName !== '' ? rawName : undefined);
     spend(state, out.length);
-    return html ? SAFE_MARK + out : out;
+    return state.category === 'html' ? SAFE_MARK + out : out;
   });
-  fn('__mthds_filter_escape_script_tag', (args) => {
+  fn('__mthds_filter_escape_script_tag', (args, state) => {
     const value = plainOf(args[0]);
     return (typeof value === 'string' ? unmark(value) : renderValue(value, 'plain', state)).replace(/</g, '\\u003c');
   });
-  fn('__mthds_filter_markdown', (args) => {
+  fn('__mthds_filter_markdown', (args, state) => {
     const value = plainOf(args[0]);
     return SAFE_MARK + markdownToHtml(typeof value === 'string' ? unmark(value) : renderValue(value, 'plain', state));
   });
-  fn('__mthds_filter_safe', (args) => {
+  fn('__mthds_filter_safe', (args, state) => {
     const value = plainOf(args[0]);
     return SAFE_MARK + (typeof value === 'string' ? unmark(value) : renderValue(value, 'plain', state));
   });
-  fn('__mthds_unknown_filter', (args) => {
+  fn('__mthds_unknown_filter', (args, state) => {
     throw new TemplateError('render', `the filter ${String(plainOf(args[1]))} is not available in ${state.category} templates`);
   });
+  root = env;
+  return env;
+}
+
+/** The environment of one render: the context over the shared root. */
+function environmentFor(context: Record<string, unknown>): Environment {
+  const env = new Environment(rootEnvironment());
+  // The context is converted to runtime values on first use: a template reads a few names of a
+  // working memory that may hold many large stuffs.
+  (env as unknown as { variables: Map<string, unknown> }).variables = new LazyVariables(context);
   return env;
 }
 
@@ -521,12 +545,16 @@ export function renderTemplate(source: string, context: Record<string, unknown>,
     category: options.category,
   };
   let text: string;
+  const outer = current;
+  current = state;
   try {
-    const result = new Interpreter(environmentFor(context, state)).run(program as never) as unknown as RuntimeValue;
+    const result = new Interpreter(environmentFor(context)).run(program as never) as unknown as RuntimeValue;
     text = String(result.value);
   } catch (error) {
     if (error instanceof TemplateError) throw error;
     throw new TemplateError('render', (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 200));
+  } finally {
+    current = outer;
   }
   return { text: unmark(text), images: state.images };
 }

@@ -151,6 +151,8 @@ export function finishOutput(ctx: RunContext, pipe: PipeDecl, target: OutputTarg
 export function setting(pipe: PipeDecl, key: string): unknown {
   const node = getEntry(pipe.table, key)?.value;
   if (!node) return undefined;
+  // Strings and booleans (prompts, styles, model names: most settings) come through JSON unchanged.
+  if (node.type === 'string' || node.type === 'boolean') return node.value;
   return JSON.parse(JSON.stringify(toPlainValue(node), (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null');
 }
 

@@ -13,7 +13,12 @@ export interface Answer {
 }
 
 export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(value) };
+  return jsonTextAnswer(status, JSON.stringify(value), headers);
+}
+
+/** An answer of JSON already serialized (a cached verdict). */
+export function jsonTextAnswer(status: number, body: string, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
 export function problemDocument(refusal: Refusal, requestId: string, instance: string): ProblemDocument {

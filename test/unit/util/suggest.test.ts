@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { distance } from 'fastest-levenshtein';
+import { describe, expect, it } from 'vitest';
+import { boundedDistance, suggest } from '../../../server/src/util/suggest.js';
+
+/** The ranking as it was defined before the distance was bounded: two full distances per candidate. */
+function reference(name: string, candidates: Iterable<string>, max = 5): string[] {
+  const lower = name.toLowerCase();
+  return [...new Set(candidates)]
+    .filter((candidate) => candidate !== name)
+    .map((candidate) => {
+      const local = candidate.slice(candidate.lastIndexOf('.') + 1).toLowerCase();
+      const d = Math.min(distance(lower, candidate.toLowerCase()), distance(lower, local) + 0.5);
+      const limit = Math.max(2, Math.floor(Math.max(name.length, local.length) / 3));
+      const contains = local.length >= 4 && (lower.includes(local) || local.includes(lower));
+      return { candidate, kept: d <= limit || contains, score: contains ? Math.min(d, limit) : d };
+    })
+    .filter((s) => s.kept)
+    .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+    .slice(0, max)
+    .map((s) => s.candidate);
+}
+
+const word = fc.stringMatching(/^[a-zA-Z_.]{0,14}$/);
+
+describe('boundedDistance', () => {
+  it('is the edit distance up to the limit, and limit + 1 beyond it', () => {
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 8 }), (a, b, limit) => {
+        expect(boundedDistance(a, b, limit)).toBe(Math.min(distance(a, b), limit + 1));
+      }),
+      { seed: 17, numRuns: 2000 },
+    );
+  });
+
+  it('answers far strings from their lengths', () => {
+    expect(boundedDistance('ab', 'abcdefgh', 2)).toBe(3);
+    expect(boundedDistance('summary', 'summary', 0)).toBe(0);
+    expect(boundedDistance('summery', 'summary', 1)).toBe(1);
+  });
+});
+
+describe('suggest', () => {
+  it('ranks exactly as the unbounded definition does', () => {
+    fc.assert(
+      fc.property(word, fc.array(word, { maxLength: 12 }), fc.integer({ min: 1, max: 6 }), (name, candidates, max) => {
+        expect(suggest(name, candidates, max)).toEqual(reference(name, candidates, max));
+      }),
+      { seed: 17, numRuns: 3000 },
+    );
+  });
+
+  it('keeps near misses, qualified candidates and containing names', () => {
+    expect(suggest('sumary', ['summary', 'draft', 'domain.summary'])).toEqual(['summary', 'domain.summary']);
+    expect(suggest('Summary', ['summary'])).toEqual(['summary']);
+    expect(suggest('write_report_summary', ['report', 'unrelated_pipe'])).toEqual(['report']);
+  });
+});
