@@ -50,25 +50,6 @@ const EXPECTED_CODES: Record<string, string> = {
   'negative/Pipelex__vscode-pipelex/test-data/mthds/lint/invalid_schema.mthds': 'method.pipe_type_invalid',
 };
 
-/**
- * Bundles the manifest lists as valid that this checker flags, each with the rule and the reason.
- * Either they need files the corpus does not hold, or the current language rejects them.
- */
-const VALID_BUT_FLAGGED: Record<string, { codes: string[]; reason: string }> = {
-  'Pipelex__cocode/cocode/pipelines/doc_update/ai_instruction_update.mthds': { codes: ['method.concept_unresolved'], reason: 'git.GitDiff lives in a library of its repository that the corpus does not hold' },
-  'Pipelex__cocode/cocode/pipelines/doc_update/doc_update.mthds': { codes: ['method.concept_unresolved'], reason: 'git.GitDiff lives in a library of its repository that the corpus does not hold' },
-  'Pipelex__pipelex/tests/e2e/pipelex/pipes/additive_multi_file_library/cross_batch_library/root.mthds': { codes: ['method.concept_unresolved'], reason: 'KeyFinding is declared in library/concepts.mthds, loaded as a separate library directory that the corpus does not hold' },
-  'Pipelex__pipelex/tests/e2e/pipelex/pipes/additive_multi_file_library/header_and_definition/header.mthds': { codes: ['method.concept_unresolved'], reason: 'KeyFinding is declared in a library loaded beside this folder, not in the corpus' },
-  'Pipelex__pipelex/tests/e2e/pipelex/pipes/additive_multi_file_library/header_and_definition/definition.mthds': { codes: ['method.concept_unresolved'], reason: 'research.KeyFinding is declared in a library loaded beside this folder, not in the corpus' },
-  'Pipelex__pipelex/tests/e2e/pipelex/pipes/pipe_controller/pipe_parallel/parallel_graph_add_each.mthds': { codes: ['method.identifier_invalid'], reason: 'a step stores its result as "...": the registry requires stored names of the input-name form' },
-  'Pipelex__methods/methods/doc_summarizer/bundle.mthds': { codes: ['method.output_concept_mismatch'], reason: 'a PipeParallel declares `output = "Anything"`; its output must be Composite or a structured concept (parallel/pipe_parallel_blueprint.py)' },
-  'Pipelex__methods/methods/rfp_qualifier/bundle.mthds': { codes: ['method.output_concept_mismatch', 'method.output_multiplicity_mismatch'], reason: 'a PipeParallel declares `output = "Page[]"`: a list is PipeBatch\'s shape, and Page is not a combination of branches' },
-  'Pipelex__mthds-ui/data/pipelines/pipeline_31/bundle.mthds': { codes: ['method.output_concept_mismatch', 'method.output_multiplicity_mismatch'], reason: 'same bundle as Pipelex/methods rfp_qualifier: a PipeParallel declares `output = "Page[]"`' },
-  'Pipelex__mthds-ui/data/pipelines/pipeline_05/bundle.mthds': { codes: ['method.wiring_invalid'], reason: 'a PipeParallel with a structured output whose required fields no branch result fills (registry: method.wiring_invalid)' },
-  'Pipelex__mthds-ui/data/pipelines/pipeline_18/bundle.mthds': { codes: ['method.output_multiplicity_mismatch', 'method.wiring_invalid'], reason: 'a PipeParallel with a list output (`ReviewFinding[]`) whose fields no branch result fills' },
-  'Pipelex__pipelex/tests/integration/pipelex/pipes/pipelines/multiplicity.mthds': { codes: ['method.concept_unresolved'], reason: 'ImgGenPrompt is not a native of the set pinned at MTHDS 3.0.0 (Text replaces it)' },
-};
-
 const entries = JSON.parse(readFileSync(path.join(CORPUS, 'MANIFEST.shared.json'), 'utf8')) as Entry[];
 const bundles = entries.filter((e) => e.kind === 'bundle');
 
@@ -115,12 +96,6 @@ describe('the shared corpus', () => {
       const bucket = (counts[e.expectation] ??= { total: 0, flagged: 0 });
       bucket.total += 1;
       if (errors.length > 0) bucket.flagged += 1;
-      const known = VALID_BUT_FLAGGED[rel(e)];
-      if (known) {
-        const found = [...new Set(errors.map((f) => f.code))];
-        if (found.join() !== known.codes.join()) validWithErrors.push(`${rel(e)}: expected only ${known.codes.join(', ')}: ${errors.map((f) => `${f.code} ${f.message}`).join(' | ')}`);
-        continue;
-      }
       if (e.expectation === 'valid' && errors.length > 0) validWithErrors.push(`${rel(e)}: ${errors.map((f) => `${f.code} ${f.message}`).join(' | ')}`);
       if (e.expectation === 'invalid' || e.expectation === 'legacy') {
         const pending = PENDING_RULES[rel(e)];

@@ -60,7 +60,8 @@ export function nativeConcept(code: string): Concept {
 
 /** The concept a concept refines, when it refines one that resolves. */
 export function parentOf(tree: MethodTree, c: Concept): Concept | undefined {
-  if (c.kind !== 'declared' || !c.decl.refines?.ref) return undefined;
+  if (c.kind === 'native') return c.native.refines !== undefined ? nativeConcept(c.native.refines) : undefined;
+  if (!c.decl.refines?.ref) return undefined;
   return lookupConcept(tree, c.decl.bundle, c.decl.refines.ref);
 }
 
@@ -123,7 +124,7 @@ function declaredField(tree: MethodTree, bundle: Bundle, f: StructureField): Con
     const concept = lookupConcept(tree, bundle, ref);
     if (concept) field.concept = concept;
   }
-  if (f.itemType) field.itemType = f.itemType.value;
+  if (f.itemType) field.itemType = f.itemConceptRef?.context === 'item_type' ? 'concept' : f.itemType.value;
   return field;
 }
 

@@ -36,6 +36,7 @@ function declaredFieldType(f: StructureField): string {
 
 export function nativeMarkdown(native: NativeConcept): string {
   const parts = [`**${native.code}** — native concept`, native.description];
+  if (native.refines !== undefined) parts.push(`Refines: \`${native.refines}\`; accepted wherever \`${native.refines}\` is.`);
   if (native.structureless) parts.push('_Structureless: no fields to walk._');
   else parts.push(fieldsTable(native.fields.map((f) => ({ name: f.name, type: f.concept ? (f.type === 'list' ? `${f.concept}[]` : f.concept) : f.type, required: f.required, description: f.description }))));
   return parts.join('\n\n');

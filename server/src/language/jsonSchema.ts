@@ -198,7 +198,7 @@ export class ConceptCatalog {
     }
     if (out.type === 'list') {
       const item = field.itemType?.value;
-      if (item === 'concept') {
+      if (item === 'concept' || field.itemConceptRef?.context === 'item_type') {
         out.itemType = 'concept';
         const target = field.itemConceptRef?.ref ? this.resolveRef(field.itemConceptRef.ref, bundle) : undefined;
         if (target) out.concept = target;
@@ -250,8 +250,10 @@ function nativeInfo(native: NativeConcept): ConceptInfo {
     if (f.type === 'dict') field.valueType = f.valueType ?? 'Any';
     return field;
   });
-  const shape: ContentShape = native.structureless ? 'open' : native.code === 'Text' ? 'text' : 'structured';
-  const info: ConceptInfo = { ref, code: native.code, domain: 'native', description: native.description, native, baseNative: native, lineage: [ref], shape, fields };
+  const parent = native.refines !== undefined ? getNative(native.refines) : undefined;
+  const parentInfo = parent ? nativeInfo(parent) : undefined;
+  const shape: ContentShape = native.structureless ? 'open' : native.code === 'Text' ? 'text' : (parentInfo?.shape ?? 'structured');
+  const info: ConceptInfo = { ref, code: native.code, domain: 'native', description: native.description, native, baseNative: native, lineage: [ref, ...(parentInfo?.lineage ?? [])], shape, fields };
   nativeInfos.set(native.code, info);
   return info;
 }

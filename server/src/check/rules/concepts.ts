@@ -75,9 +75,11 @@ function checkField(field: StructureField, report: (finding: string, range: Rang
   }
   if (type === 'list') {
     const item = field.itemType?.value;
-    if (item !== undefined && item !== 'concept' && !SCALAR_ITEM_TYPES.includes(item)) report(`${name}: "${item}" is not an item type`, field.itemType!.range);
+    // A concept named in `item_type` (shorthand) is judged where references resolve (rules/references.ts).
+    const shorthand = field.itemConceptRef?.context === 'item_type';
+    if (item !== undefined && item !== 'concept' && !shorthand && !SCALAR_ITEM_TYPES.includes(item)) report(`${name}: "${item}" is not an item type`, field.itemType!.range);
     if (item === 'concept' && !field.itemConceptRef) report(`${name}: a list of concepts needs \`item_concept_ref\``, at('item_type'));
-    if (item !== 'concept' && field.itemConceptRef) report(`${name}: \`item_concept_ref\` needs \`item_type = "concept"\``, at('item_concept_ref'));
+    if (item !== 'concept' && !shorthand && field.itemConceptRef) report(`${name}: \`item_concept_ref\` needs \`item_type = "concept"\``, at('item_concept_ref'));
   } else {
     if (field.itemType) report(`${name}: \`item_type\` is only for list fields`, at('item_type'));
     if (field.itemConceptRef) report(`${name}: \`item_concept_ref\` is only for lists of concepts`, at('item_concept_ref'));
