@@ -5,6 +5,10 @@ import { parseArgs } from 'node:util';
 import { checkTree, hasErrors, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees, type TreePlan } from '../workspace/load.js';
+import { PackageCache, repositoryRoot, resolveDependencies, type DependencyOptions } from '../workspace/dependencies.js';
+import { isDirectory } from '../workspace/discover.js';
+import { readStructures } from '../workspace/structures.js';
+import type { HostStructures } from '../language/hostStructures.js';
 import { treeFileReader } from '../workspace/treeFiles.js';
 import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
@@ -27,13 +31,23 @@ export interface LocatedFinding extends Finding {
 export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, 'no-dry-run': { type: 'boolean' }, packages: { type: 'string' }, functions: { type: 'string', multiple: true }, fix: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: {
+        format: { type: 'string', default: 'text' },
+        'no-dry-run': { type: 'boolean' },
+        packages: { type: 'string' },
+        library: { type: 'string', short: 'L', multiple: true },
+        structures: { type: 'string' },
+        functions: { type: 'string', multiple: true },
+        fix: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (error) {
     stderr.write(`mthds check: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
   if (parsed.values.help) {
-    stdout.write('Usage: mthds check [paths...] [--format text|json|sarif|github] [--no-dry-run] [--packages DIR] [--functions FILE]... [--fix]\n');
+    stdout.write('Usage: mthds check [paths...] [--format text|json|sarif|github] [--no-dry-run] [--packages DIR] [--library DIR | -L DIR]... [--structures FILE] [--functions FILE]... [--fix]\n');
     return 0;
   }
   const format = parsed.values.format;
@@ -46,8 +60,36 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   for (const p of problems) stderr.write(`mthds check: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
 
-  const packagesDir = parsed.values.packages;
-  const load = (plan: TreePlan): ReturnType<typeof loadTree> => loadTree(plan, { dependencies: packagesDir !== undefined ? { packagesDir: path.resolve(packagesDir) } : {} });
+  const libraries = (parsed.values.library ?? []).map((dir) => path.resolve(dir));
+  for (const dir of libraries) {
+    if (!isDirectory(dir)) {
+      stderr.write(`mthds check: --library ${dir}: no such folder\n`);
+      return 2;
+    }
+  }
+  let structures: HostStructures | undefined;
+  const texts = new Map<string, string>();
+  const findings: Finding[] = [];
+  if (parsed.values.structures !== undefined) {
+    const read = readStructures(path.resolve(parsed.values.structures));
+    if (!read.ok) {
+      stderr.write(`mthds check: ${read.message}\n`);
+      return 2;
+    }
+    structures = read.structures;
+    texts.set(structures.file, structures.doc.text);
+    findings.push(...read.findings);
+  }
+  // Sibling packages are those of the folders named and of the repositories the trees live in.
+  const workspace = [...new Set([...paths.map((p) => path.resolve(p)).filter(isDirectory), ...plans.flatMap((p) => repositoryRoot(p.root) ?? [])])];
+  const dependencies: DependencyOptions = { cache: new PackageCache(), workspace, libraries };
+  if (parsed.values.packages !== undefined) dependencies.packagesDir = path.resolve(parsed.values.packages);
+  const load = (plan: TreePlan): ReturnType<typeof loadTree> => {
+    const loaded = loadTree(plan);
+    if (structures) loaded.tree.hostStructures = structures;
+    loaded.findings.push(...resolveDependencies(loaded.tree, dependencies));
+    return loaded;
+  };
   // The environment check (PipeFunc functions, requirements.txt) runs only with function modules.
   let functions: FunctionRegistry | undefined;
   if (parsed.values.functions && parsed.values.functions.length > 0) {
@@ -57,8 +99,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const fixes = parsed.values.fix ? fixTrees(plans, (plan) => load(plan).tree) : undefined;
   for (const f of fixes?.failures ?? []) stderr.write(`mthds check: ${display(f.file)}: not fixed, cannot be written (${f.message})\n`);
 
-  const texts = new Map<string, string>();
-  const findings: Finding[] = [...(fixes?.conflicts ?? [])];
+  findings.push(...(fixes?.conflicts ?? []));
   let fileCount = 0;
   for (const plan of plans) {
     const { tree, findings: fileFindings } = load(plan);

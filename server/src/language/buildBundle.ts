@@ -110,7 +110,7 @@ function buildConcept(bundle: Bundle, entry: LEntry): ConceptDecl | undefined {
   return concept;
 }
 
-function buildStructureField(entry: LEntry): StructureField {
+export function buildStructureField(entry: LEntry): StructureField {
   const node = entry.value;
   const field: StructureField = { name: entry.key, nameRange: entry.keyRange, range: entry.range, node, shorthand: false, required: false };
   if (node.type === 'string') {

@@ -1,12 +1,33 @@
 // method.concept_invalid: the rules of concept declarations and their structure fields.
 
+import type { HostStructures } from '../../language/hostStructures.js';
 import type { Bundle, ConceptDecl, StructureField } from '../../language/model.js';
+import { checkTomlSyntax } from './syntax.js';
 import { FIELD_TYPES } from '../../language/spec/bundle.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LValue, Range } from '../../syntax/types.js';
 import { makeFinding, type Finding } from '../finding.js';
 
 const SCALAR_ITEM_TYPES = ['text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time'];
+
+/**
+ * The faults of a structures file (language/hostStructures.ts): its TOML, entries that are neither
+ * a concept nor a domain, and each field by the rules of a concept's structure.
+ */
+export function checkHostStructures(structures: HostStructures): Finding[] {
+  const out: Finding[] = [];
+  checkTomlSyntax(structures.file, structures.doc, out);
+  for (const { key, range } of structures.misplaced) {
+    out.push(makeFinding('method.schema_violation', { field_path: key, finding: 'a structures file holds tables named after a concept (PascalCase) or a domain (snake_case)' }, structures.file, range));
+  }
+  for (const structure of structures.structures) {
+    const report = (finding: string, range: Range): void => {
+      out.push(makeFinding('method.concept_invalid', { concept: structure.code, finding }, structures.file, range));
+    };
+    for (const field of structure.fields) checkField(field, report);
+  }
+  return out;
+}
 
 export function checkConcepts(bundle: Bundle, out: Finding[]): void {
   for (const concept of bundle.concepts) {
