@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { checkTree, hasErrors, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees, type TreePlan } from '../workspace/load.js';
-import { PackageCache, repositoryRoot, resolveDependencies, type DependencyOptions } from '../workspace/dependencies.js';
+import { PackageCache, resolveDependencies, type DependencyOptions } from '../workspace/dependencies.js';
 import { isDirectory } from '../workspace/discover.js';
 import { readStructures } from '../workspace/structures.js';
 import type { HostStructures } from '../language/hostStructures.js';
@@ -80,8 +80,8 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     texts.set(structures.file, structures.doc.text);
     findings.push(...read.findings);
   }
-  // Sibling packages are those of the folders named and of the repositories the trees live in.
-  const workspace = [...new Set([...paths.map((p) => path.resolve(p)).filter(isDirectory), ...plans.flatMap((p) => repositoryRoot(p.root) ?? [])])];
+  // Sibling packages are those below the folders named (a repository holding several packages).
+  const workspace = [...new Set(paths.map((p) => path.resolve(p)).filter(isDirectory))];
   const dependencies: DependencyOptions = { cache: new PackageCache(), workspace, libraries };
   if (parsed.values.packages !== undefined) dependencies.packagesDir = path.resolve(parsed.values.packages);
   const load = (plan: TreePlan): ReturnType<typeof loadTree> => {

@@ -20,7 +20,7 @@
 // no_matching_version, cycle) and method.dependency_invalid (a file of the dependency that is not
 // UTF-8 or does not parse).
 
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DependencyDecl, Manifest } from '../language/manifest.js';
@@ -183,14 +183,6 @@ function indexPackages(root: string): Map<string, string> {
     if (identity !== undefined && !out.has(identity)) out.set(identity, dir);
   }
   return out;
-}
-
-/** The folder holding `.git` at or above `dir`: the repository a package lives in. */
-export function repositoryRoot(dir: string): string | undefined {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    if (existsSync(path.join(current, '.git'))) return current;
-    if (path.dirname(current) === current) return undefined;
-  }
 }
 
 /** Loads a package folder as a tree, the way the command line loads one. */

@@ -24,7 +24,12 @@ export function checkHostStructures(structures: HostStructures): Finding[] {
     const report = (finding: string, range: Range): void => {
       out.push(makeFinding('method.concept_invalid', { concept: structure.code, finding }, structures.file, range));
     };
-    for (const field of structure.fields) checkField(field, report);
+    for (const field of structure.fields) {
+      // In a bundle the schema walker reports an unknown type; here nothing else reads the file.
+      const type = field.type?.value;
+      if (type !== undefined && !(FIELD_TYPES as readonly string[]).includes(type)) report(`field \`${field.name}\`: "${type}" is not a field type (${FIELD_TYPES.join(', ')})`, field.type!.range);
+      checkField(field, report);
+    }
   }
   return out;
 }
