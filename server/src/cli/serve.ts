@@ -10,13 +10,16 @@ interface Writable {
   write(text: string): unknown;
 }
 
-export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE] [--functions FILE]...
+export const SERVE_USAGE = `Usage: mthds serve [--port 8080] [--host 127.0.0.1] [--base-path /v1] [--config FILE] [--functions FILE]... [--library DIR | -L DIR]... [--structures FILE]
 
 Serves the MTHDS runner protocol 0.6.0. The config file (JSON, or TOML when it ends in .toml)
 sets limits, bearer tokens, rate limits, callbacks and the model deck; MTHDS_RUNNER_TOKENS adds
 bearer tokens (comma-separated). Without a configured provider, every model is the deterministic
 mock. --functions (repeatable) adds a function module (an ES module registering the functions
-PipeFunc pipes call) to those of the config file. Prints the runner URL on the first line of stdout.`;
+PipeFunc pipes call) to those of the config file. --library / -L (repeatable) adds a folder searched
+for packages that references name by address; --structures names a structures file (the fields of
+structures the host binds to description-only concepts). Prints the runner URL on the first line
+of stdout.`;
 
 export async function runServe(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
@@ -29,6 +32,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
         'base-path': { type: 'string' },
         config: { type: 'string' },
         functions: { type: 'string', multiple: true },
+        library: { type: 'string', short: 'L', multiple: true },
+        structures: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -59,6 +64,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
   // Function modules of the command line are relative to the working folder.
   if (parsed.values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...parsed.values.functions.map((f) => path.resolve(f))];
+  if (parsed.values.library) options.libraries = [...(Array.isArray(options.libraries) ? options.libraries : []), ...parsed.values.library.map((d) => path.resolve(d))];
+  if (parsed.values.structures !== undefined) options.structures = path.resolve(parsed.values.structures);
   options.log = (line) => stderr.write(`${line}\n`);
 
   let runner;

@@ -65,6 +65,13 @@ export function loadMethod(source: LoadableSource, options: LoadOptions = {}): L
   return method;
 }
 
+/** What the runner's configuration gives the loading of every method. */
+export function loadOptionsOf(config: { packagesDir: string; libraries: readonly string[]; structures?: HostStructures }): LoadOptions {
+  const options: LoadOptions = { packagesDir: config.packagesDir, libraries: config.libraries };
+  if (config.structures) options.structures = config.structures;
+  return options;
+}
+
 /** A runner reads no local path a request names: only its store and its configured libraries. */
 function dependencyOptions(packagesDir: string, options: LoadOptions): Parameters<typeof resolveDependencies>[1] {
   return { packagesDir, localPaths: false, ...(options.libraries ? { libraries: options.libraries } : {}) };

@@ -3,6 +3,7 @@
 // registry problem; anything unexpected is logged and answered as mthdsls.runtime.internal, with
 // no internals in the body.
 
+import { loadOptionsOf } from './method.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { CORE_REGISTRY_VERSION, getEntry, PROBLEM_CONTENT_TYPE, PROTOCOL_VERSION } from '../registry/index.js';
@@ -130,7 +131,7 @@ function handleVersion(): Answer {
 
 async function handleValidate(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
   const request = parseValidateRequest(body, state.config);
-  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
+  const options: Parameters<typeof validateContents>[1] = { allowSignatures: request.allowSignatures, ...loadOptionsOf(state.config) };
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
   if (state.functions) options.functions = state.functions.catalog;
   return jsonAnswer(200, await validateContents(await materializeMethod(request.method, state.config), options));
