@@ -134,8 +134,9 @@ export class PackageCache {
   }
 
   /**
-   * Forgets the packages holding `file`, and the package listings a manifest below them changes
-   * (a package appeared, left or was renamed); true when there was one.
+   * Forgets the packages holding `file`, and the package listings a manifest below them changes.
+   * True when resolutions may change: a package held the file, or a manifest changed anywhere (a
+   * package appeared, left or was renamed, in a listed folder or in `.mthds/methods`).
    */
   forget(file: string): boolean {
     let found = false;
@@ -146,12 +147,8 @@ export class PackageCache {
       }
     }
     if (path.basename(file) === MANIFEST_FILE) {
-      for (const root of this.indexes.keys()) {
-        if (file.startsWith(root + path.sep)) {
-          this.indexes.delete(root);
-          found = true;
-        }
-      }
+      for (const root of this.indexes.keys()) if (file.startsWith(root + path.sep)) this.indexes.delete(root);
+      found = true;
     }
     return found;
   }

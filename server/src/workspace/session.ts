@@ -170,6 +170,8 @@ export class Session {
       this.dependencyMemo.clear();
       this.markAllDirty();
     }
+    // Installed methods are dependencies, never a tree of the workspace.
+    if (file.split(path.sep).includes('.mthds')) return false;
     if (path.basename(file) === LOCK_FILE) {
       if (!this.open.has(file)) this.parsed.delete(file);
       const id = this.locator.locate(file);
