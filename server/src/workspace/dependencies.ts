@@ -164,7 +164,7 @@ export function packageIdentity(manifest: Manifest | undefined): string | undefi
 }
 
 /** The manifest of a package folder, read on its own (no bundle is parsed). */
-function readManifest(dir: string): Manifest | undefined {
+export function readManifest(dir: string): Manifest | undefined {
   const file = path.join(dir, MANIFEST_FILE);
   const read = readMethodFile(file);
   return read.ok ? buildManifest(file, parseToml(read.text)) : undefined;

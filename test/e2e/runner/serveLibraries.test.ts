@@ -2,15 +2,14 @@
 // package named by address in a library folder, and take the structures the host binds to
 // description-only concepts; a config file names both relative to itself.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { post } from './helpers.js';
+import { post, serveProcess } from './helpers.js';
 
 const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const DEPS = path.join(REPO, 'test/fixtures/dependencies');
 const RULES = path.join(REPO, 'test/fixtures/rules');
 const APP = readFileSync(path.join(DEPS, 'library/app/main.mthds'), 'utf8');
@@ -22,19 +21,10 @@ afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGTERM');
 });
 
-function serve(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: REPO, env: { ...process.env, HOME: EMPTY, MTHDS_PACKAGES_DIR: path.join(EMPTY, 'packages') }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serve(args: string[]): Promise<string> {
+  const { child, url } = await serveProcess(args, { HOME: EMPTY, MTHDS_PACKAGES_DIR: path.join(EMPTY, 'packages') });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
+  return url;
 }
 
 const codes = (json: { validation_errors?: Array<{ error_code?: string; code?: string; type?: string }> }): string[] => (json.validation_errors ?? []).map((e) => e.error_code ?? e.code ?? e.type ?? '?');
