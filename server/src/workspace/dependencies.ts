@@ -401,7 +401,7 @@ function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], stor
       reason === 'not_found'
         ? `not installed in the package store ${store}`
         : reason === 'no_matching_version'
-          ? `installed versions: ${installedVersions(store, address).join(', ') || 'none'}`
+          ? `versions installed in the package store ${store}: ${installedVersions(store, address).join(', ') || 'none'}`
           : `${address} depends on itself through ${via.alias}`;
     f.message = `${f.message} (${direct ? why : `needed by ${via.alias}: ${why}`})`;
     out.push(f);

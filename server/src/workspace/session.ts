@@ -253,6 +253,8 @@ export class Session {
   setFolders(folders: readonly string[]): void {
     this.locator.setFolders(folders);
     this.listings.clear();
+    // The workspace folders' packages are siblings in dependency resolution.
+    this.dependencyMemo.clear();
   }
 
   getFolders(): readonly string[] {
