@@ -54,10 +54,14 @@ describe('PipeParallel outputs, in the runtime order', () => {
   it('a native other than Composite is reported without field findings', () => {
     expect(codes(check(bundle(func('w', 'a = "Text"', 'Text'), par('a = "Text"', 'Text', '{ pipe = "w", result = "other" }'))))).toEqual(['method.output_concept_mismatch']);
   });
-  it('fields come before branch types, branch types before absence', () => {
+  it('fields come before branch types, branch types before absence: each stage only when the one before passed', () => {
     const dossier = `[concept.Dossier]\ndescription = "D"\n[concept.Dossier.structure]\ncover = { type = "concept", concept_ref = "Image", description = "C", required = true }\nscore = { type = "number", description = "N", required = true }\n`;
-    const text = bundle(dossier, func('w', 'a = "Text"', 'Document?'), func('n', 'a = "Text"', 'Number'), par('a = "Text"', 'Dossier', '{ pipe = "w", result = "cover" }, { pipe = "n", result = "score" }, { pipe = "n", result = "extra" }'));
-    expect(codes(check(text)).sort()).toEqual(['method.optional_unhandled', 'method.output_concept_mismatch', 'method.wiring_invalid']);
+    const branches = (extra: string): string => `{ pipe = "w", result = "cover" }, { pipe = "n", result = "score" }${extra}`;
+    const text = (output: string, extra: string): string => bundle(dossier, func('w', 'a = "Text"', output), func('n', 'a = "Text"', 'Number'), par('a = "Text"', 'Dossier', branches(extra)));
+    expect(codes(check(text('Document?', ', { pipe = "n", result = "extra" }')))).toEqual(['method.wiring_invalid']);
+    expect(codes(check(text('Document?', '')))).toEqual(['method.output_concept_mismatch']);
+    expect(codes(check(text('Image?', '')))).toEqual(['method.optional_unhandled']);
+    expect(check(text('Image', ''))).toEqual([]);
   });
 });
 

@@ -391,6 +391,7 @@ function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
   reportNeeds(ctx, bundle, pipe, needed, used, true);
   const fields = parallelOutputFields(ctx, declared);
   if (!fields) return;
+  const fieldsStart = ctx.out.length;
   for (const f of fields) {
     if (f.required && !f.hasDefault && !results.has(f.name)) {
       ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: f.name, finding: `the required field \`${f.name}\` of the output is produced by no branch` }, bundle.file, pipe.output!.node.range));
@@ -405,12 +406,16 @@ function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
     }
     matched.push({ name, slot, maybeAbsent, range, field });
   }
-  // The runtime's order: fields, then branch types, then branch absence.
+  // The runtime's order, each stage reached only when the one before passed: fields, then branch
+  // types, then branch absence.
+  const before = ctx.out.length;
+  if (ctx.out.slice(fieldsStart).some((f) => f.code === 'method.wiring_invalid')) return;
   for (const { slot, range, field } of matched) {
     if (slot?.concept && field.concept && !isOpen(field.concept) && !isCompatible(ctx.tree, slot.concept, field.concept)) {
       ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output!.raw, pipe_type: 'PipeParallel', expected: [displayConcept(slot.concept, domain)] }, bundle.file, range));
     }
   }
+  if (ctx.out.length > before) return;
   for (const { name, maybeAbsent, range, field } of matched) {
     if (maybeAbsent && field.required && !field.hasDefault) {
       ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: name, site: 'parallel_branch' }, bundle.file, range));
