@@ -105,5 +105,9 @@ extra = "Never used: Brief refines Text"
     expect(Object.keys(mintContent(catalog, info, createRng(2)) as object).sort()).toEqual(['score', 'tone']);
     const combined = lookupConcept(tree, tree.bundles[0]!, { domain: 'reports', code: 'Combined' })!;
     expect(combined.kind).toBe('declared');
+    const bundle = tree.bundles[0]!;
+    const hover = hoverAt({ tree, bundle, offset: BUNDLE.indexOf('Combined = ') + 2 })!.markdown;
+    expect(hover).toContain('Fields of the structure the host program binds to it (`structures.toml`)');
+    expect(hover).toContain('| `score` | number | yes |');
   });
 });
