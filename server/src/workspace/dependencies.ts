@@ -321,7 +321,7 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
   if (sibling !== undefined) return { dir: sibling, looked };
   const library = inFolders(options.libraries ?? [], 'the library folders');
   if (library !== undefined) return { dir: library, looked };
-  if (local && tree.root !== '' && /^[A-Za-z0-9._-]+$/.test(name)) {
+  if (local && tree.root !== '' && /^[A-Za-z0-9._-]+$/.test(name) && name !== '.' && name !== '..') {
     looked.push(`.mthds/methods/${name} in ${own} and every folder above it`);
     for (let current = own; ; current = path.dirname(current)) {
       const dir = installed(current);
