@@ -135,8 +135,8 @@ export class PackageCache {
 
   /**
    * Forgets the packages holding `file`, and the package listings a manifest below them changes.
-   * True when resolutions may change: a package held the file, or a manifest changed anywhere (a
-   * package appeared, left or was renamed, in a listed folder or in `.mthds/methods`).
+   * True when resolutions may change: a package held the file, or a manifest changed in a listed
+   * folder or under `.mthds` (a package appeared, left or was renamed where lookups go).
    */
   forget(file: string): boolean {
     let found = false;
@@ -147,8 +147,13 @@ export class PackageCache {
       }
     }
     if (path.basename(file) === MANIFEST_FILE) {
-      for (const root of this.indexes.keys()) if (file.startsWith(root + path.sep)) this.indexes.delete(root);
-      found = true;
+      for (const root of this.indexes.keys()) {
+        if (file.startsWith(root + path.sep)) {
+          this.indexes.delete(root);
+          found = true;
+        }
+      }
+      if (file.split(path.sep).includes('.mthds')) found = true;
     }
     return found;
   }

@@ -97,6 +97,9 @@ describe('package listings on disk', () => {
     expect(resolve(path.join(base, 'app'), options).root).toBeUndefined();
     expect(cache.forget(path.join(base, 'textkit/METHODS.toml'))).toBe(true);
     expect(resolve(path.join(base, 'app'), options).root).toBe(path.join(base, 'textkit'));
+    // A manifest elsewhere changes no lookup; one under .mthds may (installed methods are not listed).
+    expect(cache.forget(path.join(tmpdir(), 'elsewhere', 'METHODS.toml'))).toBe(false);
+    expect(cache.forget(path.join(tmpdir(), 'p', '.mthds', 'methods', 'x', 'METHODS.toml'))).toBe(true);
   });
   it('files under .mthds are never part of a tree', () => {
     expect(listTreeFiles(path.join(DEPS, 'installed/project/app')).files.map((f) => path.basename(f)).sort()).toEqual(['METHODS.toml', 'main.mthds']);
