@@ -5,6 +5,10 @@ import { parseArgs } from 'node:util';
 import { checkTree, hasErrors, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees, type TreePlan } from '../workspace/load.js';
+import { PackageCache, resolveDependencies, type DependencyOptions } from '../workspace/dependencies.js';
+import { isDirectory } from '../workspace/discover.js';
+import { readStructures } from '../workspace/structures.js';
+import type { HostStructures } from '../language/hostStructures.js';
 import { treeFileReader } from '../workspace/treeFiles.js';
 import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
@@ -21,6 +25,8 @@ export const CHECK_OPTIONS = {
   format: { type: 'string', default: 'text' },
   'no-dry-run': { type: 'boolean' },
   packages: { type: 'string' },
+  library: { type: 'string', short: 'L', multiple: true },
+  structures: { type: 'string' },
   functions: { type: 'string', multiple: true },
   fix: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -42,6 +48,12 @@ Options:
   --no-dry-run        Run the static checks only.
   --packages DIR      The package store dependencies are read from ({address}/{version}/ folders).
                       Default: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages. Nothing is downloaded.
+  -L, --library DIR   A library folder, searched recursively for packages (METHODS.toml) that
+                      address-qualified references name (repeatable). Before it: path
+                      dependencies and the packages of the checked folders; after it:
+                      .mthds/methods/<name>/ above the package, ~/.mthds/methods/<name>/, the store.
+  --structures FILE   Host structures (TOML): fields of description-only concepts that the host
+                      program binds at run time, as [Code] or [domain.Code] tables.
   --functions FILE    A function module registering PipeFunc functions (repeatable, relative to
                       the working folder); with one, the environment check runs too (function
                       names, outputs, requirements.txt).
@@ -59,6 +71,7 @@ Examples:
   mthds check examples/
   mthds check --format json method.mthds
   mthds check --format github --packages ./vendor/packages .
+  mthds check -L ../shared-methods --structures structures.toml methods/
   mthds check --fix --no-dry-run src/methods/`;
 
 export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
@@ -83,8 +96,36 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   for (const p of problems) stderr.write(`mthds check: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
 
-  const packagesDir = parsed.values.packages;
-  const load = (plan: TreePlan): ReturnType<typeof loadTree> => loadTree(plan, { dependencies: packagesDir !== undefined ? { packagesDir: path.resolve(packagesDir) } : {} });
+  const libraries = (parsed.values.library ?? []).map((dir) => path.resolve(dir));
+  for (const dir of libraries) {
+    if (!isDirectory(dir)) {
+      stderr.write(`mthds check: --library ${dir}: no such folder\n`);
+      return 2;
+    }
+  }
+  let structures: HostStructures | undefined;
+  const texts = new Map<string, string>();
+  const findings: Finding[] = [];
+  if (parsed.values.structures !== undefined) {
+    const read = readStructures(path.resolve(parsed.values.structures));
+    if (!read.ok) {
+      stderr.write(`mthds check: ${read.message}\n`);
+      return 2;
+    }
+    structures = read.structures;
+    texts.set(structures.file, structures.doc.text);
+    findings.push(...read.findings);
+  }
+  // Sibling packages are those below the folders named (a repository holding several packages).
+  const workspace = [...new Set(paths.map((p) => path.resolve(p)).filter(isDirectory))];
+  const dependencies: DependencyOptions = { cache: new PackageCache(), workspace, libraries };
+  if (parsed.values.packages !== undefined) dependencies.packagesDir = path.resolve(parsed.values.packages);
+  const load = (plan: TreePlan): ReturnType<typeof loadTree> => {
+    const loaded = loadTree(plan);
+    if (structures) loaded.tree.hostStructures = structures;
+    loaded.findings.push(...resolveDependencies(loaded.tree, dependencies));
+    return loaded;
+  };
   // The environment check (PipeFunc functions, requirements.txt) runs only with function modules.
   let functions: FunctionRegistry | undefined;
   if (parsed.values.functions && parsed.values.functions.length > 0) {
@@ -94,8 +135,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const fixes = parsed.values.fix ? fixTrees(plans, (plan) => load(plan).tree) : undefined;
   for (const f of fixes?.failures ?? []) stderr.write(`mthds check: ${display(f.file)}: not fixed, cannot be written (${f.message})\n`);
 
-  const texts = new Map<string, string>();
-  const findings: Finding[] = [...(fixes?.conflicts ?? [])];
+  findings.push(...(fixes?.conflicts ?? []));
   let fileCount = 0;
   for (const plan of plans) {
     const { tree, findings: fileFindings } = load(plan);

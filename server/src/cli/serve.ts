@@ -23,6 +23,8 @@ export const SERVE_OPTIONS = {
   'base-path': { type: 'string' },
   config: { type: 'string' },
   functions: { type: 'string', multiple: true },
+  library: { type: 'string', short: 'L', multiple: true },
+  structures: { type: 'string' },
   workers: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -44,6 +46,10 @@ Options:
                        tokens, rate limits, callbacks, network guard, package store, the model deck.
   --functions FILE     A function module registering PipeFunc functions (repeatable, relative to
                        the working folder; added to those of the config file).
+  -L, --library DIR    A library folder searched recursively for packages that references name by
+                       address (repeatable; added to the config file's libraries).
+  --structures FILE    Host structures (TOML): the fields of structures the host program binds to
+                       description-only concepts.
   --workers N          Serve with N processes on one port (default: the number of cores; 1 serves
                        in this process alone). Idempotency keys and rate limits are held by the
                        primary process and shared by all workers.
@@ -106,6 +112,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
   // Function modules of the command line are relative to the working folder.
   if (parsed.values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...parsed.values.functions.map((f) => path.resolve(f))];
+  if (parsed.values.library) options.libraries = [...(Array.isArray(options.libraries) ? options.libraries : []), ...parsed.values.library.map((d) => path.resolve(d))];
+  if (parsed.values.structures !== undefined) options.structures = path.resolve(parsed.values.structures);
   options.log = (line) => stderr.write(`${line}\n`);
   if (!parsed.values.quiet) options.request_log = options.log;
 

@@ -110,7 +110,7 @@ function buildConcept(bundle: Bundle, entry: LEntry): ConceptDecl | undefined {
   return concept;
 }
 
-function buildStructureField(entry: LEntry): StructureField {
+export function buildStructureField(entry: LEntry): StructureField {
   const node = entry.value;
   const field: StructureField = { name: entry.key, nameRange: entry.keyRange, range: entry.range, node, shorthand: false, required: false };
   if (node.type === 'string') {
@@ -140,6 +140,11 @@ function buildStructureField(entry: LEntry): StructureField {
   if (conceptRef) field.conceptRef = conceptRef;
   const itemConceptRef = conceptRefSite(getEntry(node, 'item_concept_ref')?.value, 'item_concept_ref');
   if (itemConceptRef) field.itemConceptRef = itemConceptRef;
+  else if (itemType && type?.value === 'list' && /^[A-Z]/.test(itemType.value.split('.').at(-1) ?? '')) {
+    // `item_type = "Stop"`: the runtime takes a concept named there as the item concept.
+    const shorthand = conceptRefSite(getEntry(node, 'item_type')?.value, 'item_type');
+    if (shorthand?.ref) field.itemConceptRef = shorthand;
+  }
   const defaultValue = getEntry(node, 'default_value')?.value;
   if (defaultValue) field.defaultValue = defaultValue;
   return field;

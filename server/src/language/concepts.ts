@@ -3,6 +3,7 @@
 
 import type { Bundle, ConceptDecl, StructureField } from './model.js';
 import type { ParsedRef } from './references.js';
+import { hostStructureOf } from './hostStructures.js';
 import { getNative, type NativeConcept, type NativeField } from './spec/natives.js';
 import { resolveConcept, type MethodTree } from './tree.js';
 
@@ -60,7 +61,8 @@ export function nativeConcept(code: string): Concept {
 
 /** The concept a concept refines, when it refines one that resolves. */
 export function parentOf(tree: MethodTree, c: Concept): Concept | undefined {
-  if (c.kind !== 'declared' || !c.decl.refines?.ref) return undefined;
+  if (c.kind === 'native') return c.native.refines !== undefined ? nativeConcept(c.native.refines) : undefined;
+  if (!c.decl.refines?.ref) return undefined;
   return lookupConcept(tree, c.decl.bundle, c.decl.refines.ref);
 }
 
@@ -84,7 +86,7 @@ export function nativeRoot(tree: MethodTree, c: Concept): NativeConcept | undefi
   return last.kind === 'native' ? last.native : undefined;
 }
 
-/** Declared with neither structure nor refines: content `{ text }` at run time. */
+/** Declared with neither structure nor refines: content `{ text }` at run time (unless the host binds a structure). */
 export function isSimpleConcept(c: Concept): boolean {
   return c.kind === 'declared' && !c.decl.structure && !c.decl.refines && !c.decl.structureString;
 }
@@ -103,6 +105,8 @@ export function contentFields(tree: MethodTree, c: Concept): ContentField[] | un
   for (const x of refinementChain(tree, c)) {
     if (x.kind === 'native') return x.native.structureless || x.native.leaf ? undefined : x.native.fields.map(nativeField);
     if (x.decl.structure) return x.decl.structure.map((f) => declaredField(tree, x.decl.bundle, f));
+    const host = hostStructureOf(tree.hostStructures, x.decl);
+    if (host) return host.fields.map((f) => declaredField(tree, x.decl.bundle, f));
     if (!x.decl.refines) return undefined;
   }
   return undefined;
@@ -123,7 +127,7 @@ function declaredField(tree: MethodTree, bundle: Bundle, f: StructureField): Con
     const concept = lookupConcept(tree, bundle, ref);
     if (concept) field.concept = concept;
   }
-  if (f.itemType) field.itemType = f.itemType.value;
+  if (f.itemType) field.itemType = f.itemConceptRef?.context === 'item_type' ? 'concept' : f.itemType.value;
   return field;
 }
 

@@ -2,6 +2,7 @@
 // language description and registry codes. Hover shows them whole; completion items carry them as
 // documentation. Everything comes from the model, the spec and the registry.
 
+import { hostStructureOf } from './hostStructures.js';
 import path from 'node:path';
 import { getEntry as registryEntry } from '../registry/lookup.js';
 import { lineOfOffset } from '../syntax/positions.js';
@@ -36,6 +37,7 @@ function declaredFieldType(f: StructureField): string {
 
 export function nativeMarkdown(native: NativeConcept): string {
   const parts = [`**${native.code}** — native concept`, native.description];
+  if (native.refines !== undefined) parts.push(`Refines: \`${native.refines}\`; accepted wherever \`${native.refines}\` is.`);
   if (native.structureless) parts.push('_Structureless: no fields to walk._');
   else parts.push(fieldsTable(native.fields.map((f) => ({ name: f.name, type: f.concept ? (f.type === 'list' ? `${f.concept}[]` : f.concept) : f.type, required: f.required, description: f.description }))));
   return parts.join('\n\n');
@@ -68,7 +70,11 @@ export function conceptMarkdown(tree: MethodTree, c: Concept, fromDomain?: strin
       const owner = fields[0]!.owner;
       parts.push(`Fields inherited from \`${displayConcept(owner, fromDomain)}\`:\n\n${fieldsTable(fields.map((f) => ({ name: f.name, type: fieldTypeLabel(f, fromDomain), required: f.required, description: f.description ?? '' })))}`);
     }
-  } else parts.push('_A text concept (no structure): its content is `{ text }`._');
+  } else {
+    const host = hostStructureOf(tree.hostStructures, decl);
+    if (host) parts.push(`Fields of the structure the host program binds to it (\`${path.basename(tree.hostStructures!.file)}\`):\n\n${fieldsTable(host.fields.map((f) => ({ name: f.name, type: declaredFieldType(f), required: f.required, description: f.description ?? '' })))}`);
+    else parts.push('_A text concept (no structure): its content is `{ text }`._');
+  }
   parts.push(`Defined in \`${whereDefined(tree, decl.bundle, decl.codeRange.start)}\``);
   return parts.join('\n\n');
 }

@@ -7,6 +7,7 @@
 // Schema a model fills in (language reference §3.2 "Runtime type mapping").
 
 import type { Bundle, ConceptDecl, StructureField } from './model.js';
+import { hostStructureOf } from './hostStructures.js';
 import { parseConceptRef, type ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
 import { noteAccess, resolveConcept, treeOfBundle, type MethodTree } from './tree.js';
@@ -166,9 +167,8 @@ export class ConceptCatalog {
   private buildUserInfo(decl: ConceptDecl, domain: string, ref: string): ConceptInfo {
     const base: Omit<ConceptInfo, 'lineage' | 'shape' | 'fields'> = { ref, code: decl.code, domain, decl };
     if (decl.description) (base as ConceptInfo).description = decl.description.value;
-    if (decl.structure) {
-      return { ...base, lineage: [ref], shape: 'structured', fields: decl.structure.map((f) => this.shapeField(f, decl.bundle)) };
-    }
+    const fields = decl.structure ?? hostStructureOf(this.tree.hostStructures, decl)?.fields;
+    if (fields) return { ...base, lineage: [ref], shape: 'structured', fields: fields.map((f) => this.shapeField(f, decl.bundle)) };
     const parentRef = decl.refines?.ref;
     const parent = parentRef ? this.resolve(parentRef, decl.bundle) : undefined;
     if (parent) {
@@ -198,7 +198,7 @@ export class ConceptCatalog {
     }
     if (out.type === 'list') {
       const item = field.itemType?.value;
-      if (item === 'concept') {
+      if (item === 'concept' || field.itemConceptRef?.context === 'item_type') {
         out.itemType = 'concept';
         const target = field.itemConceptRef?.ref ? this.resolveRef(field.itemConceptRef.ref, bundle) : undefined;
         if (target) out.concept = target;
@@ -250,8 +250,10 @@ function nativeInfo(native: NativeConcept): ConceptInfo {
     if (f.type === 'dict') field.valueType = f.valueType ?? 'Any';
     return field;
   });
-  const shape: ContentShape = native.structureless ? 'open' : native.code === 'Text' ? 'text' : 'structured';
-  const info: ConceptInfo = { ref, code: native.code, domain: 'native', description: native.description, native, baseNative: native, lineage: [ref], shape, fields };
+  const parent = native.refines !== undefined ? getNative(native.refines) : undefined;
+  const parentInfo = parent ? nativeInfo(parent) : undefined;
+  const shape: ContentShape = native.structureless ? 'open' : native.code === 'Text' ? 'text' : (parentInfo?.shape ?? 'structured');
+  const info: ConceptInfo = { ref, code: native.code, domain: 'native', description: native.description, native, baseNative: native, lineage: [ref, ...(parentInfo?.lineage ?? [])], shape, fields };
   nativeInfos.set(native.code, info);
   return info;
 }

@@ -11,8 +11,8 @@ export interface Located<T> {
   range: Range;
 }
 
-/** Where a concept is referenced. */
-export type ConceptRefContext = 'input' | 'output' | 'refines' | 'concept_ref' | 'item_concept_ref';
+/** Where a concept is referenced. `item_type` holds a concept reference when a list field names its item concept there (shorthand). */
+export type ConceptRefContext = 'input' | 'output' | 'refines' | 'concept_ref' | 'item_concept_ref' | 'item_type';
 
 export interface ConceptRefSite {
   context: ConceptRefContext;

@@ -3,6 +3,7 @@
 
 import type { TomlDocument } from '../syntax/types.js';
 import type { Bundle, ConceptDecl, PipeDecl } from './model.js';
+import type { HostStructures } from './hostStructures.js';
 import type { Manifest } from './manifest.js';
 import type { ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
@@ -32,6 +33,8 @@ export interface MethodTree {
    * named after its version, not after the package.
    */
   installed?: { address: string; version: string };
+  /** Structures the host program binds to description-only concepts (see hostStructures.ts). */
+  hostStructures?: HostStructures;
 }
 
 /** A package this tree depends on, loaded (from a local path or the package store). */

@@ -2,6 +2,7 @@
 // workspace events to the features (one module each). Everything here translates; the state lives
 // in the session (workspace/session.ts), which knows nothing of LSP.
 
+import { homedir } from 'node:os';
 import path from 'node:path';
 import {
   DidChangeConfigurationNotification,
@@ -11,6 +12,7 @@ import {
   TextDocuments,
   type ClientCapabilities,
   type Connection,
+  type Disposable,
   type DocumentSelector,
   type InitializeParams,
   type InitializeResult,
@@ -18,6 +20,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { isMethodFile } from '../workspace/scan.js';
+import { readStructures } from '../workspace/structures.js';
 import { Session, type DiskChange } from '../workspace/session.js';
 import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
 import { pipeCodeLenses } from './codeLens.js';
@@ -42,6 +45,8 @@ export const DOCUMENT_SELECTOR: DocumentSelector = [
 ];
 
 const WATCHED_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`, `**/${LOCK_FILE}`];
+/** What changes a package outside the workspace (library folders, installed methods). */
+const PACKAGE_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`];
 
 /** Workspace folders of the initialize request: folders, else rootUri, else rootPath. */
 export function initialFolders(params: InitializeParams): string[] {
@@ -84,7 +89,7 @@ export function startServer(connection: Connection): void {
     session = new Session({ folders: initialFolders(params), validateDisk: !watchers });
     initSettings = readSettings(params.initializationOptions);
     settings = initSettings;
-    if (settings.packages.dir !== undefined) session.setPackagesDir(path.resolve(session.getFolders()[0] ?? '.', settings.packages.dir));
+    applyPackageSettings();
     const pull = capabilities.textDocument?.diagnostic !== undefined;
     diagnostics = new Diagnostics(connection, session, locator, {
       pull,
@@ -110,9 +115,11 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onInitialized(() => {
+    initialized = true;
     const diag = diagnostics!;
     if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((e: unknown) => log(`mthds: cannot watch files: ${String(e)}`));
+      void watchPackageFolders();
     }
     if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'mthds' }).catch(() => undefined);
@@ -135,10 +142,50 @@ export function startServer(connection: Connection): void {
 
   async function refreshSettings(pushed?: unknown): Promise<void> {
     settings = await readClientSettings(pushed);
-    // A relative store is taken from the first workspace folder (where a workspace setting lives).
+    applyPackageSettings();
+  }
+
+  /** Store, libraries and structures of the settings; relative paths from the first workspace folder. */
+  function applyPackageSettings(): void {
+    const base = session.getFolders()[0] ?? '.';
     const dir = settings.packages.dir;
-    const base = session.getFolders()[0];
-    session.setPackagesDir(dir !== undefined && base !== undefined && !path.isAbsolute(dir) ? path.resolve(base, dir) : dir);
+    session.setPackagesDir(dir !== undefined && !path.isAbsolute(dir) ? path.resolve(base, dir) : dir);
+    const libraries = settings.packages.libraries.map((l) => path.resolve(base, l));
+    const librariesChanged = libraries.join('\n') !== session.getLibraries().join('\n');
+    session.setLibraries(libraries);
+    structuresFile = settings.structures.file !== undefined ? path.resolve(base, settings.structures.file) : undefined;
+    loadStructures();
+    if (librariesChanged) void watchPackageFolders();
+  }
+
+  let structuresFile: string | undefined;
+  /** Reads the structures file of the settings (again); a fault is logged, the structures dropped. */
+  function loadStructures(): void {
+    if (structuresFile === undefined) return session.setHostStructures(undefined);
+    const read = readStructures(structuresFile);
+    if (!read.ok) log(`mthds: ${read.message}`);
+    for (const f of read.ok ? read.findings : []) log(`mthds: ${structuresFile}: ${f.code} ${f.message}`);
+    session.setHostStructures(read.ok ? read.structures : undefined);
+  }
+
+  let packageWatch: Disposable | undefined;
+  // Registrations are only allowed once the client has said `initialized`.
+  let initialized = false;
+  /**
+   * Watches the places packages are looked up outside the workspace (library folders, the home
+   * folder's installed methods): a package appearing or changing there is resolved again.
+   */
+  async function watchPackageFolders(): Promise<void> {
+    if (!initialized || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true) return;
+    packageWatch?.dispose();
+    packageWatch = undefined;
+    const bases = [...session.getLibraries(), path.join(homedir(), '.mthds', 'methods')];
+    const watchers = bases.flatMap((base) => PACKAGE_GLOBS.map((pattern) => ({ globPattern: { baseUri: fileToUri(base, uris), pattern } })));
+    try {
+      packageWatch = await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
+    } catch (e) {
+      log(`mthds: cannot watch package folders: ${String(e)}`);
+    }
   }
 
   async function readClientSettings(pushed?: unknown): Promise<Settings> {
@@ -210,6 +257,7 @@ export function startServer(connection: Connection): void {
       let structural = false;
       for (const change of params.changes) {
         const file = uriToFile(change.uri);
+        if (file === structuresFile) loadStructures();
         if (!path.isAbsolute(file) || !isMethodFile(file)) continue;
         const kind: DiskChange = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
         if (session.diskChanged(file, kind)) structural = true;

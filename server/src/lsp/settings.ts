@@ -20,13 +20,20 @@ export interface Settings {
   packages: {
     /** The package store dependencies are read from; none: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages. */
     dir?: string;
+    /** Library folders searched (recursively) for packages that references name by address. */
+    libraries: string[];
+  };
+  structures: {
+    /** A structures file: fields of structures the host binds to description-only concepts. */
+    file?: string;
   };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   diagnostics: { debounceMs: 50 },
   runner: {},
-  packages: {},
+  packages: { libraries: [] },
+  structures: {},
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -46,7 +53,7 @@ function nonEmptyString(value: unknown): string | undefined {
  * or an object holding it (`{ mthds: {...} }`), and `debounceMs` at the top (initializationOptions).
  */
 export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
-  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner }, packages: { ...base.packages } };
+  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner }, packages: { ...base.packages }, structures: { ...base.structures } };
   if (!isRecord(raw)) return out;
   const section = isRecord(raw['mthds']) ? raw['mthds'] : raw;
   const top = nonNegative(section['debounceMs']);
@@ -73,6 +80,14 @@ export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): S
     const dir = nonEmptyString(packages['dir']);
     if (dir !== undefined) out.packages.dir = dir;
     else if ('dir' in packages) delete out.packages.dir;
+    const libraries = packages['libraries'];
+    if (Array.isArray(libraries)) out.packages.libraries = libraries.flatMap((l) => nonEmptyString(l) ?? []);
+  }
+  const structures = section['structures'];
+  if (isRecord(structures)) {
+    const file = nonEmptyString(structures['file']);
+    if (file !== undefined) out.structures.file = file;
+    else if ('file' in structures) delete out.structures.file;
   }
   return out;
 }

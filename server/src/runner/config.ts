@@ -1,6 +1,8 @@
 // The runner's configuration: one vocabulary (snake_case keys) for the config file (JSON or TOML)
 // and for programmatic use (startRunner), checked and completed with defaults in one place.
 
+import type { HostStructures } from '../language/hostStructures.js';
+import { readStructures } from '../workspace/structures.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -131,6 +133,13 @@ export interface RunnerConfig {
    * `{dir}/{address}/{version}/`. Default: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages.
    */
   packages_dir?: string;
+  /** Library folders searched (recursively) for packages that references name by address (`-L`). */
+  libraries?: string[];
+  /**
+   * A structures file: the fields of structures the host binds to description-only concepts
+   * (language/hostStructures.ts).
+   */
+  structures?: string;
 }
 
 /** Programmatic-only members (not in a config file). */
@@ -169,6 +178,10 @@ export interface ResolvedConfig {
   functions: string[];
   /** The package store (absolute). */
   packagesDir: string;
+  /** Library folders (absolute). */
+  libraries: string[];
+  /** The structures file's content, when one is configured. */
+  structures?: HostStructures;
   dryRun?: DryRunHook;
   log: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
@@ -208,7 +221,10 @@ export function readConfigFile(file: string): RunnerConfig {
   const config = value as RunnerConfig;
   // Function modules are named relative to the config file.
   if (Array.isArray(config.functions)) config.functions = config.functions.map((f) => (typeof f === 'string' && f !== '' ? path.resolve(path.dirname(path.resolve(file)), f) : f));
-  if (typeof config.packages_dir === 'string' && config.packages_dir !== '') config.packages_dir = path.resolve(path.dirname(path.resolve(file)), config.packages_dir);
+  const here = (p: string): string => path.resolve(path.dirname(path.resolve(file)), p);
+  if (typeof config.packages_dir === 'string' && config.packages_dir !== '') config.packages_dir = here(config.packages_dir);
+  if (Array.isArray(config.libraries)) config.libraries = config.libraries.map((d) => (typeof d === 'string' && d !== '' ? here(d) : d));
+  if (typeof config.structures === 'string' && config.structures !== '') config.structures = here(config.structures);
   return config;
 }
 
@@ -345,6 +361,24 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
   if (options.packages_dir !== undefined && (typeof options.packages_dir !== 'string' || options.packages_dir === '')) problems.push('packages_dir must be a folder path');
   const packagesDir = typeof options.packages_dir === 'string' && options.packages_dir !== '' ? path.resolve(options.packages_dir) : defaultPackagesDir(env);
 
+  const libraries: string[] = [];
+  if (options.libraries !== undefined) {
+    if (!Array.isArray(options.libraries) || options.libraries.some((d) => typeof d !== 'string' || d === '')) problems.push('libraries must be a list of folder paths');
+    else libraries.push(...options.libraries.map((d) => path.resolve(d)));
+  }
+  let structures: HostStructures | undefined;
+  if (options.structures !== undefined) {
+    if (typeof options.structures !== 'string' || options.structures === '') problems.push('structures must be the path of a structures file');
+    else {
+      const read = readStructures(path.resolve(options.structures));
+      if (!read.ok) problems.push(read.message);
+      else {
+        for (const f of read.findings.filter((x) => x.severity === 'error')) problems.push(`structures: ${f.code} ${f.message}`);
+        structures = read.structures;
+      }
+    }
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   const resolved: ResolvedConfig = {
     host,
@@ -360,10 +394,12 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     mockSeed: options.mock_seed ?? '',
     functions,
     packagesDir,
+    libraries,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
     env,
   };
   if (rateLimit) resolved.rateLimit = rateLimit;
+  if (structures) resolved.structures = structures;
   const hook = options.dry_run === undefined ? dryRun : options.dry_run;
   if (hook) resolved.dryRun = hook;
   return resolved;

@@ -11,7 +11,8 @@ import { parseToml } from '../syntax/document.js';
 import { suggest } from '../util/suggest.js';
 import { Refusal } from './refusal.js';
 import type { Finding } from '../check/finding.js';
-import { attachDependencies } from '../workspace/dependencies.js';
+import { resolveDependencies } from '../workspace/dependencies.js';
+import type { HostStructures } from '../language/hostStructures.js';
 import { loadTree, planPackage, relativeTo } from '../workspace/load.js';
 
 /** Where request files live; never a real folder (nothing is read from or written to disk). */
@@ -33,6 +34,10 @@ export type LoadableSource = Exclude<MethodSource, { kind: 'remote' }>;
 export interface LoadOptions {
   /** The package store dependencies are read from (none: dependencies stay unloaded). */
   packagesDir?: string;
+  /** Library folders of the runner's configuration, searched for packages named by address. */
+  libraries?: readonly string[];
+  /** Structures the host binds to description-only concepts (the runner's configuration). */
+  structures?: HostStructures;
 }
 
 export interface LoadedMethod {
@@ -57,8 +62,21 @@ function stripBom(text: string): string {
  */
 export function loadMethod(source: LoadableSource, options: LoadOptions = {}): LoadedMethod {
   const method = buildMethod(source, options);
-  if (options.packagesDir !== undefined && source.kind !== 'installed') method.findings.push(...attachDependencies(method.tree, { packagesDir: options.packagesDir, localPaths: false, storeLabel: RUNNER_STORE }));
+  if (options.structures) method.tree.hostStructures = options.structures;
+  if (options.packagesDir !== undefined && source.kind !== 'installed') method.findings.push(...resolveDependencies(method.tree, dependencyOptions(options.packagesDir, options)));
   return method;
+}
+
+/** What the runner's configuration gives the loading of every method. */
+export function loadOptionsOf(config: { packagesDir: string; libraries: readonly string[]; structures?: HostStructures }): LoadOptions {
+  const options: LoadOptions = { packagesDir: config.packagesDir, libraries: config.libraries };
+  if (config.structures) options.structures = config.structures;
+  return options;
+}
+
+/** A runner reads no local path a request names: only its store and its configured libraries. */
+function dependencyOptions(packagesDir: string, options: LoadOptions): Parameters<typeof resolveDependencies>[1] {
+  return { packagesDir, localPaths: false, storeLabel: RUNNER_STORE, ...(options.libraries ? { libraries: options.libraries } : {}) };
 }
 
 function buildMethod(source: LoadableSource, options: LoadOptions): LoadedMethod {
@@ -82,8 +100,8 @@ function buildMethod(source: LoadableSource, options: LoadOptions): LoadedMethod
   }
   if (source.kind === 'installed') {
     // The runner's own package store: read from disk like the command line reads a package.
-    const dependencies = options.packagesDir !== undefined ? { dependencies: { packagesDir: options.packagesDir, localPaths: false, storeLabel: RUNNER_STORE } } : {};
-    const { tree, findings } = loadTree(planPackage(source.dir), dependencies);
+    const { tree, findings } = loadTree(planPackage(source.dir));
+    if (options.packagesDir !== undefined) findings.push(...resolveDependencies(tree, dependencyOptions(options.packagesDir, options)));
     tree.installed = { address: source.address, version: source.version };
     for (const file of [...tree.bundles.map((b) => b.file), ...(tree.manifest ? [tree.manifest.file] : [])]) {
       const rel = relativeTo(source.dir, file);

@@ -17,7 +17,7 @@ import { runPipe, type Invocation, type RunContext, type Stuff, type WorkingMemo
 import { bindInputs } from './execute/inputs.js';
 import { MAIN_STUFF } from './execute/memory.js';
 import type { FunctionRegistry } from './functions.js';
-import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadedMethod } from './method.js';
+import { loadMethod, loadOptionsOf, methodFileText, qualifiedPipeRef, selectPipe, type LoadedMethod } from './method.js';
 import { Refusal } from './refusal.js';
 import type { RunRequest } from './requests.js';
 import { checkUrlInputs } from './urlInputs.js';
@@ -156,7 +156,7 @@ export function prepareRun(request: RunRequest, deps: RunDeps): PreparedRun {
   }
   // A method_ref URL is downloaded by the route before the run is prepared (materializeMethod).
   if (request.method.kind === 'remote') throw new Refusal('method.fetch_failed', { method_ref: request.method.ref });
-  const method = loadMethod(request.method, { packagesDir: deps.config.packagesDir });
+  const method = loadMethod(request.method, loadOptionsOf(deps.config));
   const invalid = methodInvalid(method);
   if (invalid) throw invalid;
   const environment = deps.functions ? environmentInvalid(method, deps.functions) : undefined;

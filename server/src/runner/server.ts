@@ -21,7 +21,7 @@ import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
 import { admitRun, bodyDigest, executePrepared, executeRun, RunRegistry } from './runs.js';
 import { validateMethod, type ValidateOptions } from './validate.js';
-import { loadMethod } from './method.js';
+import { loadMethod, loadOptionsOf } from './method.js';
 import { VerdictCache } from './verdictCache.js';
 import { materializeMethod } from './methodRef.js';
 
@@ -147,10 +147,11 @@ async function handleValidate(state: RunnerState, body: Record<string, unknown>)
   const key = state.verdicts.key(source, request.allowSignatures);
   const cached = key !== undefined ? state.verdicts.get(key) : undefined;
   if (cached !== undefined) return jsonTextAnswer(200, cached);
-  const options: ValidateOptions = { allowSignatures: request.allowSignatures, packagesDir: state.config.packagesDir };
+  const loadOptions = loadOptionsOf(state.config);
+  const options: ValidateOptions = { allowSignatures: request.allowSignatures, ...loadOptions };
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
   if (state.functions) options.functions = state.functions.catalog;
-  const method = loadMethod(source, { packagesDir: state.config.packagesDir });
+  const method = loadMethod(source, loadOptions);
   const answer = jsonAnswer(200, await validateMethod(method, options));
   if (key !== undefined) state.verdicts.set(key, method, answer.body);
   return answer;

@@ -13,7 +13,7 @@ import type { Bundle, PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { checkEnvironment, type FunctionCatalog } from '../check/rules/functions.js';
-import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadableSource, type LoadedMethod } from './method.js';
+import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadableSource, type LoadedMethod, type LoadOptions } from './method.js';
 import { isRefusal } from './refusal.js';
 
 export type ValidationCategory = 'blueprint_validation' | 'pipe_factory' | 'pipe_validation' | 'dry_run';
@@ -108,7 +108,8 @@ export interface DryRunOutcome {
 /** THE HOOK for the dry run (language reference §10): plugged in by whoever constructs the runner. */
 export type DryRunHook = (input: DryRunInput) => DryRunOutcome | Promise<DryRunOutcome>;
 
-export interface ValidateOptions {
+/** With the loading options of runner/method.ts: the store, libraries and host structures. */
+export interface ValidateOptions extends LoadOptions {
   allowSignatures?: boolean;
   /** Pipe whose input form to report; default: the main pipe the method declares. */
   pipeCode?: string;
@@ -118,8 +119,6 @@ export interface ValidateOptions {
    * requirements.txt; check/rules/functions.ts) and its faults join the static ones.
    */
   functions?: FunctionCatalog;
-  /** The package store dependencies are read from (see runner/method.ts). */
-  packagesDir?: string;
 }
 
 const BLUEPRINT = new Set([
@@ -216,7 +215,7 @@ export { pendingSignatures };
 
 /** Validates bundle texts (or a files tree); never throws for anything the texts hold. */
 export async function validateContents(source: LoadableSource, options: ValidateOptions = {}): Promise<ValidationVerdict> {
-  return validateMethod(loadMethod(source, options.packagesDir !== undefined ? { packagesDir: options.packagesDir } : {}), options);
+  return validateMethod(loadMethod(source, options), options);
 }
 
 /** Validates an already loaded method (the language server builds its own trees). */

@@ -1,13 +1,24 @@
-// Dependency packages of a method tree, loaded from disk: local `path` dependencies, and
-// packages of the package store (`{store}/{address}/{version}/`, the layout the MTHDS package
-// tools install into, so packages installed by them are found here). Nothing is ever fetched:
-// a package that is not on disk is missing. Remote dependencies are transitive and selected by
-// Minimum Version Selection over every constraint met on the way; a package reached again while
-// it is being resolved is a cycle. Local paths are not transitive.
+// Dependency packages of a method tree, loaded from disk; the one place references to other
+// packages are resolved (entry point: resolveDependencies). Nothing is ever fetched: a package that
+// is not on disk is missing.
+//
+// An alias of `[dependencies]` names a local `path` or a package of the package store
+// (`{store}/{address}/{version}/`, the layout the MTHDS package tools install into). Remote
+// dependencies are transitive and selected by Minimum Version Selection over every constraint met
+// on the way; a package reached again while it is being resolved is a cycle. Local paths are not
+// transitive.
+//
+// An address-qualified reference (`address/name->domain.pipe`) names the package whose
+// `package.address + "/" + package.name` is `address/name`, looked up where the real tools put
+// packages, in this order: `path` dependencies; packages of the checked folders or workspace (a
+// repository holding several packages); library folders (`-L`), searched recursively; installed
+// methods in `.mthds/methods/<name>/` of the package root or any folder above it, then in
+// `~/.mthds/methods/<name>/`; then the package store, newest version.
 //
 // Faults become findings on the manifest's dependency entry (or on the reference that names an
-// address): method.dependency_missing (not_found, no_matching_version, cycle) and
-// method.dependency_invalid (a file of the dependency that is not UTF-8 or does not parse).
+// address), each saying where the package was looked for: method.dependency_missing (not_found,
+// no_matching_version, cycle) and method.dependency_invalid (a file of the dependency that is not
+// UTF-8 or does not parse).
 
 import { lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -18,9 +29,13 @@ import { prefixedRefs } from '../language/packageRefs.js';
 import type { DependencyPackage, MethodTree } from '../language/tree.js';
 import { newestVersion, selectMinimumVersion } from '../language/versions.js';
 import { makeFinding, type Finding } from '../check/finding.js';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { buildManifest } from '../language/manifest.js';
+import { parseToml } from '../syntax/document.js';
 import type { Range } from '../syntax/types.js';
-import { isDirectory, listTreeFiles, subfolders } from './discover.js';
+import { isDirectory, listTreeFiles, subfolders, walkFiles } from './discover.js';
 import { loadTree, planPackage } from './load.js';
+import { readMethodFile } from './readText.js';
 
 export interface DependencyOptions {
   /** The package store; default `$MTHDS_PACKAGES_DIR`, else `~/.mthds/packages`. */
@@ -37,6 +52,12 @@ export interface DependencyOptions {
    * answers never show where its files are).
    */
   storeLabel?: string;
+  /** Folders whose packages are the tree's siblings: the checked folders, the workspace folders. */
+  workspace?: readonly string[];
+  /** Library folders (`--library`, `-L`), searched recursively for packages. */
+  libraries?: readonly string[];
+  /** The home folder whose `.mthds/methods/` holds installed methods; default the user's. */
+  home?: string;
 }
 
 export function defaultPackagesDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
@@ -104,8 +125,19 @@ function packageStamp(dir: string): string {
  */
 export class PackageCache {
   private readonly byDir = new Map<string, Loaded>();
+  /** Packages found below a folder (workspace, library), by identity `address/name`. */
+  private readonly indexes = new Map<string, { at: number; byIdentity: Map<string, string> }>();
 
   constructor(private readonly validate = false) {}
+
+  /** The packages below `root` by identity; listed again after a change (or, validating, after 2 s). */
+  packagesBelow(root: string): Map<string, string> {
+    const cached = this.indexes.get(root);
+    if (cached && (!this.validate || Date.now() - cached.at < INDEX_TTL_MS)) return cached.byIdentity;
+    const byIdentity = indexPackages(root);
+    this.indexes.set(root, { at: Date.now(), byIdentity });
+    return byIdentity;
+  }
 
   get(dir: string): Loaded | undefined {
     const loaded = this.byDir.get(dir);
@@ -120,7 +152,11 @@ export class PackageCache {
     this.byDir.set(dir, loaded);
   }
 
-  /** Forgets the packages holding `file`; true when there was one. */
+  /**
+   * Forgets the packages holding `file`, and the package listings a manifest below them changes.
+   * True when resolutions may change: a package held the file, or a manifest changed in a listed
+   * folder or under `.mthds` (a package appeared, left or was renamed where lookups go).
+   */
   forget(file: string): boolean {
     let found = false;
     for (const dir of this.byDir.keys()) {
@@ -129,8 +165,45 @@ export class PackageCache {
         found = true;
       }
     }
+    if (path.basename(file) === MANIFEST_FILE) {
+      for (const root of this.indexes.keys()) {
+        if (file.startsWith(root + path.sep)) {
+          this.indexes.delete(root);
+          found = true;
+        }
+      }
+      if (file.split(path.sep).includes('.mthds')) found = true;
+    }
     return found;
   }
+}
+
+const INDEX_TTL_MS = 2000;
+
+/** The identity references use for a package: `package.address + "/" + package.name`. */
+export function packageIdentity(manifest: Manifest | undefined): string | undefined {
+  const address = manifest?.address?.value;
+  const name = manifest?.name?.value;
+  return address !== undefined && name !== undefined ? `${address}/${name}` : undefined;
+}
+
+/** The manifest of a package folder, read on its own (no bundle is parsed). */
+export function readManifest(dir: string): Manifest | undefined {
+  const file = path.join(dir, MANIFEST_FILE);
+  const read = readMethodFile(file);
+  return read.ok ? buildManifest(file, parseToml(read.text)) : undefined;
+}
+
+/** Every package below `root` (nested ones too), by identity; the first in path order wins. */
+function indexPackages(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of walkFiles(root).files) {
+    if (path.basename(file) !== MANIFEST_FILE) continue;
+    const dir = path.dirname(file);
+    const identity = packageIdentity(readManifest(dir));
+    if (identity !== undefined && !out.has(identity)) out.set(identity, dir);
+  }
+  return out;
 }
 
 /** Loads a package folder as a tree, the way the command line loads one. */
@@ -160,11 +233,11 @@ function loadPackage(dir: string, cache: PackageCache): Loaded {
 }
 
 /**
- * Loads the dependencies of a tree and attaches them (`tree.dependencies`); returns the findings
- * of the dependencies that cannot be loaded. A tree without a manifest may still name installed
- * packages by address.
+ * Resolves the dependencies of a tree and attaches them (`tree.dependencies`); returns the
+ * findings of the dependencies that cannot be found or loaded. A tree without a manifest may still
+ * name packages by address.
  */
-export function attachDependencies(tree: MethodTree, options: DependencyOptions = {}): Finding[] {
+export function resolveDependencies(tree: MethodTree, options: DependencyOptions = {}): Finding[] {
   const store = options.packagesDir ?? defaultPackagesDir();
   const cache = options.cache ?? new PackageCache();
   const out: Finding[] = [];
@@ -180,6 +253,8 @@ export function attachDependencies(tree: MethodTree, options: DependencyOptions 
       const f = makeFinding('method.dependency_invalid', { package: decl.address ?? prefix, finding: `${path.relative(loaded.tree.root, fault.file).split(path.sep).join('/')}: ${fault.message}` }, anchor.file, anchor.range, {
         related: [{ file: fault.file, range: { start: 0, end: 0 }, message: 'the file of the dependency' }],
       });
+      // A runner names no folder of its disk (storeLabel set): where it looked is its own business.
+      f.message = `${f.message} (the package found ${options.storeLabel !== undefined ? "among the packages of the runner" : `at ${loaded.tree.root}`})`;
       out.push(f);
     }
   };
@@ -198,7 +273,7 @@ export function attachDependencies(tree: MethodTree, options: DependencyOptions 
         const dir = path.resolve(manifestDir, decl.path.value);
         if (!isDirectory(dir)) {
           const f = makeFinding('method.dependency_missing', { kind: 'package', name: decl.alias, reason: 'not_found' }, manifest.file, decl.path.range);
-          f.message = `${f.message} (no folder ${decl.path.value} beside the manifest)`;
+          f.message = `${f.message} (looked for the folder ${dir}: there is none)`;
           out.push(f);
           continue;
         }
@@ -214,9 +289,13 @@ export function attachDependencies(tree: MethodTree, options: DependencyOptions 
     }
   }
 
-  // Address-qualified references name a package without an alias: a declared dependency of that
-  // address, else the newest installed version.
-  const declaredByAddress = new Map([...deps.values()].filter((d) => d.address !== undefined).map((d) => [d.address!, d]));
+  // Address-qualified references name a package without an alias: looked up in order (see top).
+  const declaredByAddress = new Map<string, DependencyPackage>();
+  for (const d of deps.values()) {
+    if (d.address !== undefined && !declaredByAddress.has(d.address)) declaredByAddress.set(d.address, d);
+    const identity = packageIdentity(d.tree.manifest);
+    if (identity !== undefined && !declaredByAddress.has(identity)) declaredByAddress.set(identity, d);
+  }
   for (const site of addressSites(tree.bundles)) {
     if (deps.has(site.address)) continue;
     const declared = declaredByAddress.get(site.address);
@@ -224,20 +303,67 @@ export function attachDependencies(tree: MethodTree, options: DependencyOptions 
       deps.set(site.address, { ...declared, prefix: site.address });
       continue;
     }
-    const folder = storeFolder(store, site.address);
-    const version = folder ? newestVersion(installedVersions(store, site.address)) : undefined;
-    if (folder && version !== undefined) {
-      addLoaded(site.address, loadPackage(path.join(folder, version), cache), { address: site.address, version }, { file: site.bundle.file, range: site.range });
+    const found = findAddressed(tree, site.address, store, cache, options);
+    if (found.dir !== undefined) {
+      const decl = found.version !== undefined ? { address: site.address, version: found.version } : { address: site.address };
+      addLoaded(site.address, loadPackage(found.dir, cache), decl, { file: site.bundle.file, range: site.range });
       continue;
     }
     deps.set(site.address, { prefix: site.address, address: site.address, tree: MISSING });
     const f = makeFinding('method.dependency_missing', { kind: 'package', name: site.address, reason: 'not_found' }, site.bundle.file, site.range);
-    f.message = `${f.message} (not installed in the package store ${options.storeLabel ?? store})`;
+    f.message = `${f.message} (looked in ${found.looked.join('; ')})`;
     out.push(f);
   }
   for (const [prefix, dep] of deps) if (dep.tree === MISSING) deps.delete(prefix);
   if (deps.size > 0) tree.dependencies = deps;
   return out;
+}
+
+/**
+ * Where a package named by address is: the first place of the lookup order that holds it, and the
+ * places looked in (for the finding when none does).
+ */
+function findAddressed(tree: MethodTree, address: string, store: string, cache: PackageCache, options: DependencyOptions): { dir?: string; version?: string; looked: string[] } {
+  const looked: string[] = [];
+  const own = path.resolve(tree.root);
+  const local = options.localPaths !== false;
+  const inFolders = (roots: readonly string[], what: string): string | undefined => {
+    if (roots.length === 0) return undefined;
+    // A runner names its folders without their paths (its answers never show where its files are).
+    looked.push(options.storeLabel !== undefined ? `the runner's ${what.replace(/^the /, '')}` : `${what} ${roots.join(', ')}`);
+    for (const root of roots) {
+      const dir = cache.packagesBelow(path.resolve(root)).get(address);
+      if (dir !== undefined && dir !== own) return dir;
+    }
+    return undefined;
+  };
+  const name = address.split('/').at(-1) ?? '';
+  const installed = (folder: string): string | undefined => {
+    const dir = path.join(folder, '.mthds', 'methods', name);
+    return isDirectory(dir) && packageIdentity(readManifest(dir)) === address ? dir : undefined;
+  };
+  if (local && tree.manifest?.dependencies.some((d) => d.path)) looked.push('the path dependencies of the manifest');
+  const sibling = local ? inFolders(options.workspace ?? [], 'the packages under') : undefined;
+  if (sibling !== undefined) return { dir: sibling, looked };
+  const library = inFolders(options.libraries ?? [], 'the library folders');
+  if (library !== undefined) return { dir: library, looked };
+  if (local && tree.root !== '' && /^[A-Za-z0-9._-]+$/.test(name) && name !== '.' && name !== '..') {
+    looked.push(`.mthds/methods/${name} in ${own} and every folder above it`);
+    for (let current = own; ; current = path.dirname(current)) {
+      const dir = installed(current);
+      if (dir !== undefined) return { dir, looked };
+      if (path.dirname(current) === current) break;
+    }
+    const home = options.home ?? homedir();
+    looked.push(path.join(home, '.mthds', 'methods', name));
+    const dir = installed(home);
+    if (dir !== undefined) return { dir, looked };
+  }
+  looked.push(`the package store ${options.storeLabel ?? store}`);
+  const folder = storeFolder(store, address);
+  const version = folder ? newestVersion(installedVersions(store, address)) : undefined;
+  if (folder && version !== undefined) return { dir: path.join(folder, version), version, looked };
+  return { looked };
 }
 
 // A placeholder while collecting address sites, so that each missing address is reported once.
@@ -301,7 +427,7 @@ function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], stor
       reason === 'not_found'
         ? `not installed in the package store ${storeLabel}`
         : reason === 'no_matching_version'
-          ? `installed versions: ${installedVersions(store, address).join(', ') || 'none'}`
+          ? `versions installed in the package store ${storeLabel}: ${installedVersions(store, address).join(', ') || 'none'}`
           : `${address} depends on itself through ${via.alias}`;
     f.message = `${f.message} (${direct ? why : `needed by ${via.alias}: ${why}`})`;
     out.push(f);

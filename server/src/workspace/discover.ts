@@ -6,8 +6,11 @@ import path from 'node:path';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 
 export const BUNDLE_EXTENSION = '.mthds';
-/** Folders never searched for method files. */
-export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv']);
+/**
+ * Folders never searched for method files. `.mthds` holds installed methods and packages: they are
+ * dependencies, found by workspace/dependencies.ts, never part of the user's own tree.
+ */
+export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', '.mthds']);
 
 /** The folder of the nearest METHODS.toml at or above `dir`, stopping at a repository root. */
 export function findPackageRoot(dir: string): string | undefined {

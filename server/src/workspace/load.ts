@@ -1,5 +1,6 @@
 // Loading method trees from disk for the command line (the language server keeps its own
-// documents and uses the same builders).
+// documents and uses the same builders). Dependencies are resolved afterwards, by
+// workspace/dependencies.ts (which loads dependency packages with this module).
 
 import path from 'node:path';
 import { buildBundle } from '../language/buildBundle.js';
@@ -13,7 +14,6 @@ import { existsSync } from 'node:fs';
 import { findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
 import { readMethodFile } from './readText.js';
 import { clashingName } from '../util/paths.js';
-import { attachDependencies, type DependencyOptions } from './dependencies.js';
 
 export interface TreePlan {
   root: string;
@@ -140,11 +140,8 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
   return { plans: [...plans.values()], problems };
 }
 
-/**
- * Reads and builds a tree; faults of the files themselves come back as findings. With
- * `dependencies`, the packages it depends on are loaded too (their faults are findings as well).
- */
-export function loadTree(plan: TreePlan, options: { dependencies?: DependencyOptions } = {}): { tree: MethodTree; findings: Finding[] } {
+/** Reads and builds a tree; faults of the files themselves come back as findings. */
+export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[] } {
   const findings: Finding[] = [...(plan.layout ?? [])];
   const bundles: Bundle[] = [];
   const read = (file: string): string | undefined => {
@@ -176,7 +173,6 @@ export function loadTree(plan: TreePlan, options: { dependencies?: DependencyOpt
     const text = read(lockFile);
     if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
   }
-  if (options.dependencies) findings.push(...attachDependencies(tree, options.dependencies));
   return { tree, findings };
 }
 

@@ -5,13 +5,10 @@
 // a reference that names nothing installed is not found.
 
 import path from 'node:path';
-import { buildManifest } from '../language/manifest.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { newestVersion, satisfiesConstraint } from '../language/versions.js';
-import { parseToml } from '../syntax/document.js';
-import { storeFolder } from './dependencies.js';
+import { readManifest, storeFolder } from './dependencies.js';
 import { isPlainFile, subfolders } from './discover.js';
-import { readMethodFile } from './readText.js';
 
 export type MethodRefResolution =
   | { kind: 'found'; dir: string; address: string; version: string }
@@ -30,13 +27,6 @@ function pickVersion(store: string, address: string, constraint: string | undefi
   return version === undefined ? { kind: 'not_found' } : { kind: 'found', dir: path.join(folder, version), address, version };
 }
 
-/** The `[package] name` of a manifest, when it parses. */
-function packageName(manifestFile: string): string | undefined {
-  const read = readMethodFile(manifestFile);
-  if (!read.ok) return undefined;
-  return buildManifest(manifestFile, parseToml(read.text)).name?.value;
-}
-
 /** Every installed address whose newest version's manifest carries `name`. */
 function addressesNamed(store: string, name: string): string[] {
   const found: string[] = [];
@@ -45,7 +35,7 @@ function addressesNamed(store: string, name: string): string[] {
     const children = subfolders(dir);
     const version = segments.length >= 2 ? newestVersion(children.filter((c) => isPlainFile(path.join(dir, c, MANIFEST_FILE)))) : undefined;
     if (version !== undefined) {
-      if (packageName(path.join(dir, version, MANIFEST_FILE)) === name) found.push(segments.join('/'));
+      if (readManifest(path.join(dir, version))?.name?.value === name) found.push(segments.join('/'));
       return;
     }
     for (const child of children) walk(path.join(dir, child), [...segments, child]);

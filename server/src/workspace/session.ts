@@ -21,7 +21,8 @@ import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFiles } from './discover.js';
 import { layoutFindings, relativeTo, unreadableFindings } from './load.js';
 import { readMethodFile } from './readText.js';
-import { attachDependencies, PackageCache } from './dependencies.js';
+import { PackageCache, resolveDependencies } from './dependencies.js';
+import type { HostStructures } from '../language/hostStructures.js';
 import { isMethodFile, listFolderFiles, scanMethodFiles } from './scan.js';
 import { isFilePath, isWithin, TreeLocator, treeId, type TreeId } from './treeLocator.js';
 
@@ -98,6 +99,8 @@ export class Session {
   private readonly results = new Map<string, TreeCheck>();
   private readonly validateDisk: boolean;
   private packagesDir: string | undefined;
+  private libraries: string[] = [];
+  private hostStructures: HostStructures | undefined;
   /** Dependency packages read from disk, shared by the trees that use them. */
   private readonly packages: PackageCache;
   /** The last dependency resolution of each tree (see dependenciesOf). */
@@ -167,6 +170,8 @@ export class Session {
       this.dependencyMemo.clear();
       this.markAllDirty();
     }
+    // Installed methods are dependencies, never a tree of the workspace.
+    if (file.split(path.sep).includes('.mthds')) return false;
     if (path.basename(file) === LOCK_FILE) {
       if (!this.open.has(file)) this.parsed.delete(file);
       const id = this.locator.locate(file);
@@ -201,6 +206,26 @@ export class Session {
     this.markAllDirty();
   }
 
+  /** Changes the library folders searched for packages (a setting): every tree is due for a check. */
+  setLibraries(dirs: readonly string[]): void {
+    if (dirs.join('\n') === this.libraries.join('\n')) return;
+    this.libraries = [...dirs];
+    this.dependencyMemo.clear();
+    this.markAllDirty();
+  }
+
+  getLibraries(): readonly string[] {
+    return this.libraries;
+  }
+
+  /** Changes the structures the host binds to description-only concepts (a setting). */
+  setHostStructures(structures: HostStructures | undefined): void {
+    if (structures === this.hostStructures) return;
+    this.hostStructures = structures;
+    this.checkCaches.clear();
+    this.markAllDirty();
+  }
+
   /**
    * Attaches a tree's dependencies, resolving them again (store listings, package stamps) only
    * when what they depend on changed: the manifest, the address-qualified references, a package
@@ -216,7 +241,7 @@ export class Session {
       if (memo.dependencies) tree.dependencies = memo.dependencies;
       return memo.findings;
     }
-    const findings = attachDependencies(tree, { cache: this.packages, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
+    const findings = resolveDependencies(tree, { cache: this.packages, workspace: this.getFolders(), libraries: this.libraries, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
     const entry: DependencyMemo = { manifest: tree.manifest, addresses, at: Date.now(), findings };
     if (tree.dependencies) entry.dependencies = tree.dependencies;
     this.dependencyMemo.set(key, entry);
@@ -228,6 +253,8 @@ export class Session {
   setFolders(folders: readonly string[]): void {
     this.locator.setFolders(folders);
     this.listings.clear();
+    // The workspace folders' packages are siblings in dependency resolution.
+    this.dependencyMemo.clear();
   }
 
   getFolders(): readonly string[] {
@@ -372,6 +399,7 @@ export class Session {
       }
     }
     const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names);
+    if (this.hostStructures) tree.hostStructures = this.hostStructures;
     if (manifestFile !== undefined && manifest) {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
       const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);

@@ -1,7 +1,9 @@
 // Black-box helpers: a runner started in-process on loopback (port 0) and plain HTTP requests.
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { startRunner, type RunnerOptions } from '../../../server/src/runner/index.js';
 
 export type Runner = Awaited<ReturnType<typeof startRunner>>;
@@ -95,4 +97,22 @@ export async function receiver(): Promise<{ url: string; next: () => Promise<Rec
     next: () => (queue.length > 0 ? Promise.resolve(queue.shift()!) : new Promise((resolve) => waiting.push(resolve))),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+const BIN = path.resolve(__dirname, '../../../server/bin/mthds.js');
+
+/** Starts `mthds serve --port 0` as a process and resolves with the URL it prints first. */
+export function serveProcess(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null>; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: path.dirname(path.dirname(path.dirname(BIN))), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve({ child, url: out.split('\n')[0]!, exited, stderr: () => err });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
 }

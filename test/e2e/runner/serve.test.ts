@@ -1,33 +1,18 @@
 // `mthds serve` as a process: the URL on the first line of stdout (--port 0), a config file,
 // usage errors, and a graceful stop on SIGTERM / SIGINT.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeOpenAI, chatCompletion } from './fakeOpenAI.js';
-import { HELLO, get, post, receiver, request } from './helpers.js';
+import { HELLO, get, post, receiver, request, serveProcess } from './helpers.js';
 
 const REPO = path.resolve(__dirname, '../../..');
 const BIN = path.join(REPO, 'server/bin/mthds.js');
 
-/** Starts `mthds serve` and resolves with the URL it prints first. */
-function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null>; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n')[0];
-      if (out.includes('\n')) resolve({ child, url: line!, exited, stderr: () => err });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-}
+const serve = serveProcess;
 
 describe('mthds serve', () => {
   it('prints the bound URL, serves the protocol and stops gracefully on SIGTERM', async () => {

@@ -14,14 +14,22 @@ describe('readSettings', () => {
 
   it('layers over a base (initializationOptions first, then configuration)', () => {
     const base = readSettings({ debounceMs: 0 });
-    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0 }, runner: { timeoutMs: 10 }, packages: {} });
+    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {} });
     expect(base.runner).toEqual({});
   });
 
   it('reads the package store, an empty value meaning the default', () => {
     const set = readSettings({ mthds: { packages: { dir: ' /opt/mthds ' } } });
-    expect(set.packages).toEqual({ dir: '/opt/mthds' });
-    expect(readSettings({ packages: { dir: '' } }, set).packages).toEqual({});
-    expect(readSettings({ packages: { dir: 3 } }).packages).toEqual({});
+    expect(set.packages).toEqual({ dir: '/opt/mthds', libraries: [] });
+    expect(readSettings({ packages: { dir: '' } }, set).packages).toEqual({ libraries: [] });
+    expect(readSettings({ packages: { dir: 3 } }).packages).toEqual({ libraries: [] });
+  });
+
+  it('reads library folders and the structures file, dropping what is not a path', () => {
+    const set = readSettings({ mthds: { packages: { libraries: [' vendor ', '', 4, '/opt/lib'] }, structures: { file: 'structures.toml' } } });
+    expect(set.packages.libraries).toEqual(['vendor', '/opt/lib']);
+    expect(set.structures).toEqual({ file: 'structures.toml' });
+    expect(readSettings({ structures: { file: '' } }, set).structures).toEqual({});
+    expect(readSettings({ packages: { libraries: 'vendor' } }, set).packages.libraries).toEqual(['vendor', '/opt/lib']);
   });
 });

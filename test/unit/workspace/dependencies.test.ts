@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkTree, type Finding } from '../../../server/src/check/index.js';
 import { loadTree, planPackage } from '../../../server/src/workspace/load.js';
-import { storeFolder } from '../../../server/src/workspace/dependencies.js';
+import { resolveDependencies, storeFolder, type DependencyOptions } from '../../../server/src/workspace/dependencies.js';
 import { satisfiesConstraint, selectMinimumVersion } from '../../../server/src/language/versions.js';
 import { appManifest, manifestText, SCORING_BUNDLE as SCORING } from '../../helpers/packages.js';
 
@@ -25,6 +25,12 @@ function write(root: string, files: Record<string, string>): void {
 }
 
 const manifest = manifestText;
+
+function loadWithDependencies(dir: string, options: DependencyOptions): ReturnType<typeof loadTree> {
+  const loaded = loadTree(planPackage(dir));
+  loaded.findings.push(...resolveDependencies(loaded.tree, options));
+  return loaded;
+}
 const SCORING_BUNDLE = SCORING;
 
 /** A workspace with a package store; returns the app folder and the store. */
@@ -39,7 +45,7 @@ function setup(appManifest: string, appBundle: string, store: Record<string, str
 }
 
 function checkApp(app: string, store: string): { findings: Finding[]; text: (f: Finding) => string } {
-  const { tree, findings } = loadTree(planPackage(app), { dependencies: { packagesDir: store } });
+  const { tree, findings } = loadWithDependencies(app, { packagesDir: store });
   const all = [...findings, ...checkTree(tree)];
   const texts = new Map<string, string>([...tree.bundles.map((b) => [b.file, b.doc.text] as const), ...(tree.manifest ? [[tree.manifest.file, tree.manifest.doc.text] as const] : [])]);
   return { findings: all, text: (f) => texts.get(f.file)!.slice(f.range.start, f.range.end) };
@@ -88,7 +94,7 @@ describe('dependency packages', () => {
 
   it('resolves alias references into an installed package, minimum satisfying version', () => {
     const s = setup(APP_MANIFEST('lib = { address = "github.com/acme/scoring", version = "^1.1.0" }'), APP('lib->scoring.compute'), { ...scoringStore('1.0.0'), ...scoringStore('1.2.0'), ...scoringStore('1.3.0') });
-    const { tree } = loadTree(planPackage(s.app), { dependencies: { packagesDir: s.store } });
+    const { tree } = loadWithDependencies(s.app, { packagesDir: s.store });
     expect(tree.dependencies?.get('lib')?.version).toBe('1.2.0');
     expect(checkApp(s.app, s.store).findings.filter((f) => f.severity === 'error')).toEqual([]);
   });
@@ -143,7 +149,7 @@ describe('dependency packages', () => {
     });
     const withDep = (constraint: string): Record<string, string> => scoringStore('1.0.0', `[dependencies]\nsh = { address = "github.com/acme/shared", version = "${constraint}" }\n`);
     const ok = setup(APP_MANIFEST('lib = { address = "github.com/acme/scoring", version = "^1.0.0" }\nsh = { address = "github.com/acme/shared", version = ">=1.0.0" }'), APP('lib->scoring.compute'), { ...withDep('^1.1.0'), ...shared('1.0.0'), ...shared('1.1.0'), ...shared('1.4.0') });
-    const { tree } = loadTree(planPackage(ok.app), { dependencies: { packagesDir: ok.store } });
+    const { tree } = loadWithDependencies(ok.app, { packagesDir: ok.store });
     expect(tree.dependencies?.get('sh')?.version).toBe('1.1.0');
 
     const bad = setup(APP_MANIFEST('lib = { address = "github.com/acme/scoring", version = "^1.0.0" }\nsh = { address = "github.com/acme/shared", version = "<1.1.0" }'), APP('lib->scoring.compute'), { ...withDep('^1.1.0'), ...shared('1.0.0'), ...shared('1.1.0') });

@@ -1,12 +1,38 @@
 // method.concept_invalid: the rules of concept declarations and their structure fields.
 
+import type { HostStructures } from '../../language/hostStructures.js';
 import type { Bundle, ConceptDecl, StructureField } from '../../language/model.js';
+import { checkTomlSyntax } from './syntax.js';
 import { FIELD_TYPES } from '../../language/spec/bundle.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LValue, Range } from '../../syntax/types.js';
 import { makeFinding, type Finding } from '../finding.js';
 
 const SCALAR_ITEM_TYPES = ['text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time'];
+
+/**
+ * The faults of a structures file (language/hostStructures.ts): its TOML, entries that are neither
+ * a concept nor a domain, and each field by the rules of a concept's structure.
+ */
+export function checkHostStructures(structures: HostStructures): Finding[] {
+  const out: Finding[] = [];
+  checkTomlSyntax(structures.file, structures.doc, out);
+  for (const { key, range } of structures.misplaced) {
+    out.push(makeFinding('method.schema_violation', { field_path: key, finding: 'a structures file holds tables named after a concept (PascalCase) or a domain (snake_case)' }, structures.file, range));
+  }
+  for (const structure of structures.structures) {
+    const report = (finding: string, range: Range): void => {
+      out.push(makeFinding('method.concept_invalid', { concept: structure.code, finding }, structures.file, range));
+    };
+    for (const field of structure.fields) {
+      // In a bundle the schema walker reports an unknown type; here nothing else reads the file.
+      const type = field.type?.value;
+      if (type !== undefined && !(FIELD_TYPES as readonly string[]).includes(type)) report(`field \`${field.name}\`: "${type}" is not a field type (${FIELD_TYPES.join(', ')})`, field.type!.range);
+      checkField(field, report);
+    }
+  }
+  return out;
+}
 
 export function checkConcepts(bundle: Bundle, out: Finding[]): void {
   for (const concept of bundle.concepts) {
@@ -75,9 +101,11 @@ function checkField(field: StructureField, report: (finding: string, range: Rang
   }
   if (type === 'list') {
     const item = field.itemType?.value;
-    if (item !== undefined && item !== 'concept' && !SCALAR_ITEM_TYPES.includes(item)) report(`${name}: "${item}" is not an item type`, field.itemType!.range);
+    // A concept named in `item_type` (shorthand) is judged where references resolve (rules/references.ts).
+    const shorthand = field.itemConceptRef?.context === 'item_type';
+    if (item !== undefined && item !== 'concept' && !shorthand && !SCALAR_ITEM_TYPES.includes(item)) report(`${name}: "${item}" is not an item type`, field.itemType!.range);
     if (item === 'concept' && !field.itemConceptRef) report(`${name}: a list of concepts needs \`item_concept_ref\``, at('item_type'));
-    if (item !== 'concept' && field.itemConceptRef) report(`${name}: \`item_concept_ref\` needs \`item_type = "concept"\``, at('item_concept_ref'));
+    if (item !== 'concept' && !shorthand && field.itemConceptRef) report(`${name}: \`item_concept_ref\` needs \`item_type = "concept"\``, at('item_concept_ref'));
   } else {
     if (field.itemType) report(`${name}: \`item_type\` is only for list fields`, at('item_type'));
     if (field.itemConceptRef) report(`${name}: \`item_concept_ref\` is only for lists of concepts`, at('item_concept_ref'));

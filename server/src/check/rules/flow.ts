@@ -5,7 +5,7 @@
 // method.wiring_invalid, method.field_path_unresolved, method.binding_step_invalid and
 // method.optional_unhandled (sequence_step, condition, condition_output, parallel_branch).
 
-import { contentFields, displayConcept, isCompatible, lookupConcept, nativeConcept, type Concept } from '../../language/concepts.js';
+import { contentFields, displayConcept, isCompatible, isTextBased, lookupConcept, nativeConcept, type Concept, type ContentField } from '../../language/concepts.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, InputDecl, PipeDecl, PipeRefSite, StepDecl } from '../../language/model.js';
 import type { Multiplicity } from '../../language/references.js';
@@ -138,12 +138,15 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
   let last: Slot | undefined;
   let lastRange: Range = pipe.codeRange;
   let incomplete = false;
+  // After a step whose pipe does not resolve, any missing name may be one that step stores: the
+  // unresolved reference is the finding, not the names it would have produced.
+  let unknownStores = false;
 
   /** Reads a name at a step; records needs and returns the slot. */
   const read = (name: string, range: Range): Slot | undefined => {
     const slot = slots.get(name);
     if (slot?.origin === 'input' || (!slot && declared.has(name))) used.add(name);
-    if (!slot && !needed.has(name)) needed.set(name, range);
+    if (!slot && !needed.has(name) && !(unknownStores && !declared.has(name))) needed.set(name, range);
     return slot;
   };
 
@@ -163,6 +166,7 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
     if (target.kind !== 'pipe') {
       // A pipe of another package (or unresolved): its needs are unknown, its result is stored.
       incomplete = true;
+      unknownStores = true;
       if (step.result) slots.set(step.result.value, { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value });
       last = undefined;
       continue;
@@ -332,10 +336,40 @@ function scalarNative(type: string): string {
 // ---------------------------------------------------------------------------------------------
 // Parallel, condition, batch.
 
+/**
+ * The fields a parallel's output must be filled with, in the runtime's terms: a structure's fields
+ * (declared, inherited, or registered by the host), and for a description-only or Text-refining
+ * concept the one required field `text`. Undefined when the output is not checked field by field
+ * (Composite, a native, a list: those are reported before fields, and alone).
+ */
+function parallelOutputFields(ctx: CheckContext, declared: Slot | undefined): ContentField[] | undefined {
+  if (!declared?.concept || declared.concept.kind !== 'declared' || declared.multiplicity.kind !== 'single') return undefined;
+  const fields = contentFields(ctx.tree, declared.concept);
+  if (fields) return fields;
+  if (isTextBased(ctx.tree, declared.concept)) return [{ name: 'text', type: 'text', required: true, hasDefault: false }];
+  return undefined;
+}
+
+/**
+ * Whether a branch may produce nothing: its pipe's output is `?`, or a plain input of its pipe is
+ * fed by a `?` single input of the parallel itself. A plural result is never absent.
+ */
+function branchMaybeAbsent(ctx: CheckContext, bundle: Bundle, parallel: PipeDecl, callee: PipeDecl, out: Slot | undefined): boolean {
+  if (out && out.multiplicity.kind !== 'single') return false;
+  if (out?.maybeAbsent) return true;
+  return callee.inputs.some((input) => {
+    if (input.ref?.io?.marker !== undefined) return false;
+    const fed = parallel.inputs.find((i) => i.name === input.name);
+    if (!fed) return false;
+    const slot = inputSlot(ctx, bundle, fed);
+    return slot.maybeAbsent && slot.multiplicity.kind === 'single';
+  });
+}
+
 function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   const needed = new Map<string, Range>();
   const used = new Set<string>();
-  const results = new Map<string, { slot: Slot | undefined; range: Range }>();
+  const results = new Map<string, { slot: Slot | undefined; maybeAbsent: boolean; range: Range }>();
   const declared = outputOf(ctx, pipe);
   const domain = bundle.domain?.value;
   for (const step of pipe.steps) {
@@ -350,28 +384,41 @@ function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
       if (results.has(step.result.value)) {
         ctx.out.push(makeFinding('method.name_conflict', { name: step.result.value, conflict: 'duplicate_declaration' }, bundle.file, step.result.range));
       }
-      results.set(step.result.value, { slot: outputOf(ctx, target.decl), range: step.result.range });
+      const slot = outputOf(ctx, target.decl);
+      results.set(step.result.value, { slot, maybeAbsent: branchMaybeAbsent(ctx, bundle, pipe, target.decl, slot), range: step.result.range });
     }
   }
   reportNeeds(ctx, bundle, pipe, needed, used, true);
-  const fields = declared?.concept && declared.concept.kind === 'declared' ? contentFields(ctx.tree, declared.concept) : undefined;
+  const fields = parallelOutputFields(ctx, declared);
   if (!fields) return;
+  const fieldsStart = ctx.out.length;
   for (const f of fields) {
     if (f.required && !f.hasDefault && !results.has(f.name)) {
       ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: f.name, finding: `the required field \`${f.name}\` of the output is produced by no branch` }, bundle.file, pipe.output!.node.range));
     }
   }
-  for (const [name, { slot, range }] of results) {
+  const matched: Array<{ name: string; slot: Slot | undefined; maybeAbsent: boolean; range: Range; field: ContentField }> = [];
+  for (const [name, { slot, maybeAbsent, range }] of results) {
     const field = fields.find((f) => f.name === name);
     if (!field) {
       ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: name, finding: `the branch result \`${name}\` is not a field of the output ${pipe.output!.raw} (fields: ${fields.map((f) => f.name).join(', ')})` }, bundle.file, range));
       continue;
     }
-    if (slot?.maybeAbsent && field.required) {
-      ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: name, site: 'parallel_branch' }, bundle.file, range));
-    }
+    matched.push({ name, slot, maybeAbsent, range, field });
+  }
+  // The runtime's order, each stage reached only when the one before passed: fields, then branch
+  // types, then branch absence.
+  const before = ctx.out.length;
+  if (ctx.out.slice(fieldsStart).some((f) => f.code === 'method.wiring_invalid')) return;
+  for (const { slot, range, field } of matched) {
     if (slot?.concept && field.concept && !isOpen(field.concept) && !isCompatible(ctx.tree, slot.concept, field.concept)) {
       ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output!.raw, pipe_type: 'PipeParallel', expected: [displayConcept(slot.concept, domain)] }, bundle.file, range));
+    }
+  }
+  if (ctx.out.length > before) return;
+  for (const { name, maybeAbsent, range, field } of matched) {
+    if (maybeAbsent && field.required && !field.hasDefault) {
+      ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: name, site: 'parallel_branch' }, bundle.file, range));
     }
   }
 }

@@ -74,6 +74,8 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
       break;
     }
     case 'PipeParallel': {
+      // The runtime checks the list marker first and stops there (reported above).
+      if (io?.multiplicity.kind !== 'single') break;
       const composite = is(ctx, output, 'Composite');
       if (!composite && output.kind === 'native') outputMismatch(ctx, bundle, pipe, ['Composite', 'a structured concept']);
       break;

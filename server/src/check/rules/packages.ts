@@ -20,7 +20,9 @@ export function checkPackageReferences(ctx: CheckContext, bundle: Bundle): void 
   // absence is reported where dependencies are loaded).
   for (const { prefix, range } of prefixedRefs(bundle)) {
     if (prefix.includes('/') || aliases.has(prefix)) continue;
-    ctx.out.push(makeFinding('method.dependency_missing', { kind: 'package', name: prefix, reason: 'not_found' }, bundle.file, range));
+    const f = makeFinding('method.dependency_missing', { kind: 'package', name: prefix, reason: 'not_found' }, bundle.file, range);
+    f.message = `${f.message} (looked in ${manifest ? `the [dependencies] of ${manifest.file}` : 'the [dependencies] of a manifest: this tree has no METHODS.toml'})`;
+    ctx.out.push(f);
   }
   for (const pipe of bundle.pipes) {
     for (const site of pipe.pipeRefs) {

@@ -1,7 +1,7 @@
 // method.concept_unresolved, method.pipe_unresolved and the main_pipe rules: every reference of a
 // bundle resolved within its tree, with the likeliest corrections as fixes.
 
-import type { Bundle, ConceptRefSite, PipeRefSite } from '../../language/model.js';
+import type { Bundle, ConceptRefSite, PipeRefSite, StructureField } from '../../language/model.js';
 import { formatRef, isConceptCode } from '../../language/references.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import { NATIVE_CONCEPTS, RETIRED_NATIVES } from '../../language/spec/natives.js';
@@ -40,7 +40,8 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     checkConcept(concept.refines);
     for (const field of concept.structure ?? []) {
       checkConcept(field.conceptRef);
-      checkConcept(field.itemConceptRef);
+      if (field.itemConceptRef?.context === 'item_type') checkItemTypeConcept(ctx, bundle, concept.code, field);
+      else checkConcept(field.itemConceptRef);
     }
   }
   let pipePool: string[] | undefined;
@@ -69,6 +70,23 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, main.range, JSON.stringify(c)));
     ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: main.value, missing: main.value, candidates }, bundle.file, main.range, withFixes(fixes)));
   }
+}
+
+/**
+ * `item_type = "Stop"` naming a concept: the runtime reads it as `item_type = "concept"` with
+ * `item_concept_ref = "Stop"` (a warning whose fix writes that form); naming nothing is an error.
+ */
+function checkItemTypeConcept(ctx: CheckContext, bundle: Bundle, concept: string, field: StructureField): void {
+  const site = field.itemConceptRef!;
+  const node = site.node;
+  if (resolveConcept(ctx.tree, bundle, site.ref!).kind === 'unresolved') {
+    ctx.out.push(makeFinding('method.concept_invalid', { concept, finding: `field \`${field.name}\`: "${site.raw}" is neither an item type nor a concept that resolves` }, bundle.file, node.range));
+    return;
+  }
+  const separator = field.table?.origin === 'inline' ? ', ' : '\n';
+  const fix = replaceFix(`Write \`item_type = "concept"\` with \`item_concept_ref = "${site.raw}"\``, bundle.file, node.range, `"concept"${separator}item_concept_ref = ${JSON.stringify(site.raw)}`);
+  const f = makeFinding('method.concept_invalid', { concept, finding: `field \`${field.name}\`: \`item_type = "${site.raw}"\` names a concept; write \`item_type = "concept"\` with \`item_concept_ref = "${site.raw}"\`` }, bundle.file, node.range, { fix, severity: 'warning' });
+  ctx.out.push(f);
 }
 
 /** The codes of a loaded dependency, qualified the way a reference through it is written. */

@@ -1,5 +1,6 @@
 // The native concepts: always in scope (domain `native`), usable bare or as `native.Code`.
-// This is the set pinned at MTHDS 3.0.0; field order matters (schemas and mocks follow it).
+// This is the set pinned at MTHDS 3.0.0, plus `Markdown`, which the current reference runtime
+// ships as a native refining Text. Field order matters (schemas and mocks follow it).
 
 export type ScalarFieldType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time';
 export type FieldType = ScalarFieldType | 'list' | 'dict' | 'concept';
@@ -27,6 +28,8 @@ export interface NativeConcept {
   structureless: boolean;
   /** Single-field natives a path may end on but never enter. */
   leaf: boolean;
+  /** The native this one refines: its values are accepted wherever the parent's are. */
+  refines?: string;
 }
 
 const text = (name: string, required: boolean, description: string): NativeField => ({ name, type: 'text', required, description });
@@ -34,6 +37,14 @@ const text = (name: string, required: boolean, description: string): NativeField
 export const NATIVE_CONCEPTS: readonly NativeConcept[] = [
   { code: 'Dynamic', description: 'A value whose concept is decided at run time.', fields: [], structureless: true, leaf: false },
   { code: 'Text', description: 'A piece of text.', fields: [text('text', true, 'The text.')], structureless: false, leaf: true },
+  {
+    code: 'Markdown',
+    description: 'A piece of text written in Markdown (refines Text).',
+    fields: [text('text', true, 'The Markdown text.')],
+    structureless: false,
+    leaf: true,
+    refines: 'Text',
+  },
   {
     code: 'Image',
     description: 'An image, by URL (storage URI, http(s) or base64 data URL).',

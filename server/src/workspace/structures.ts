@@ -1,0 +1,17 @@
+// Reading a structures file (language/hostStructures.ts) from disk, for the command line, the
+// language server and the runner.
+
+import { buildHostStructures, type HostStructures } from '../language/hostStructures.js';
+import { checkHostStructures } from '../check/rules/concepts.js';
+import type { Finding } from '../check/finding.js';
+import { parseToml } from '../syntax/document.js';
+import { readMethodFile } from './readText.js';
+
+export type StructuresRead = { ok: true; structures: HostStructures; findings: Finding[] } | { ok: false; message: string };
+
+export function readStructures(file: string): StructuresRead {
+  const read = readMethodFile(file);
+  if (!read.ok) return { ok: false, message: `cannot read the structures file ${file}: ${read.message}` };
+  const structures = buildHostStructures(file, parseToml(read.text));
+  return { ok: true, structures, findings: checkHostStructures(structures) };
+}
