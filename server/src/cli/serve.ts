@@ -224,6 +224,9 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
 
 /** A worker of `--workers N`: serves with the primary's stores and reports its URL to it. */
 async function serveWorker(options: RunnerOptions, stderr: Writable): Promise<number> {
+  // A message to a primary that is gone (its output closed, or killed) fails with EPIPE on the
+  // cluster's channel: nobody is left to serve for, so the worker leaves quietly.
+  cluster.worker?.on('error', () => process.exit(0));
   let runner;
   try {
     const config = resolveConfig(options);
@@ -234,7 +237,7 @@ async function serveWorker(options: RunnerOptions, stderr: Writable): Promise<nu
     return 2;
   }
   const listening: ListeningMessage = { mthds: 'listening', url: runner.url };
-  process.send?.(listening);
+  process.send?.(listening, undefined, {}, () => undefined);
   const stop = async (): Promise<number> => {
     await runner.close();
     leaveCluster();

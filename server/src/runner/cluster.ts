@@ -100,7 +100,11 @@ export function primaryStores(rateLimit: { limit: number; windowSeconds: number 
       }
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      process.send({ mthds: 'store', id, ...body });
+      // With a callback, a primary that is gone fails this call instead of an unhandled 'error'.
+      process.send({ mthds: 'store', id, ...body }, undefined, {}, (error: Error | null) => {
+        if (!error || !waiting.delete(id)) return;
+        reject(new Error('the primary process is gone'));
+      });
     });
   const idempotency: IdempotencyBackend = {
     admit: (key, digest) => call<Admission>({ op: 'admit', key, digest }),
