@@ -5,6 +5,7 @@
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
+import { chooseSafeFixes } from '../check/applyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
@@ -63,17 +64,9 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
 }
 
 /**
- * The edits of every safe fix, in document order, leaving out a fix any of whose edits overlaps an
- * edit already taken (applying both would corrupt the text); a second run fixes what remains.
+ * The edits of every safe fix, leaving out a fix any of whose edits overlaps an edit already taken
+ * (applying both would corrupt the text); a second run fixes what remains.
  */
 export function safeFixEdits(findings: readonly Finding[]): TextEdit[] {
-  const taken: TextEdit[] = [];
-  const overlaps = (a: TextEdit, b: TextEdit): boolean =>
-    a.file === b.file && (a.range.start < b.range.end && b.range.start < a.range.end || (a.range.start === b.range.start && (a.range.start === a.range.end || b.range.start === b.range.end)));
-  const fixes = findings.filter((f) => f.fix?.safe).map((f) => f.fix!);
-  for (const fix of fixes) {
-    if (fix.edits.some((e) => taken.some((t) => overlaps(e, t)))) continue;
-    taken.push(...fix.edits);
-  }
-  return taken;
+  return chooseSafeFixes(findings, () => true, true).flatMap((c) => c.fix.edits);
 }
