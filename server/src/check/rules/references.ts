@@ -80,6 +80,7 @@ function dependencyCodes(tree: MethodTree, from: Bundle, prefix: string, kind: '
 
 function withFixes(fixes: Fix[]): { fix?: Fix; alternatives?: Fix[] } {
   if (fixes.length === 0) return {};
-  // Only a lone suggestion is an obvious repair; several are offered as alternatives.
-  return fixes.length === 1 ? { fix: { ...fixes[0]!, safe: false }, alternatives: fixes } : { alternatives: fixes };
+  // A lone suggestion is the repair (safe: `--fix` and fix-all roll it back should it bring an
+  // error); several are offered as alternatives.
+  return fixes.length === 1 ? { fix: fixes[0]!, alternatives: fixes } : { alternatives: fixes };
 }

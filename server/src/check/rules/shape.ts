@@ -209,7 +209,7 @@ function checkPipeEntry(w: ShapeWalker, e: LEntry): void {
     return;
   }
   const candidates = suggest(t.value, PIPE_TYPES.map((p) => p.name), 3);
-  w.report('method.pipe_type_invalid', { pipe: e.key, reason: 'unknown', pipe_type: t.value }, t.range, {
-    alternatives: candidates.map((c) => replaceFix(`Replace with "${c}"`, w.file, t.range, JSON.stringify(c))),
-  });
+  const alternatives = candidates.map((c) => replaceFix(`Replace with "${c}"`, w.file, t.range, JSON.stringify(c)));
+  // One candidate (`PipeConditional`: PipeCondition) is the repair.
+  w.report('method.pipe_type_invalid', { pipe: e.key, reason: 'unknown', pipe_type: t.value }, t.range, alternatives.length === 1 ? { fix: alternatives[0]!, alternatives } : { alternatives });
 }
