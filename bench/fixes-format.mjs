@@ -15,7 +15,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'fixes-format-bench-'));
 const outfile = path.join(dir, 'lib.mjs');
 await build({
   stdin: {
-    contents: "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { safeFixEdits } from './server/src/lsp/codeActions.ts';",
+    contents: "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts';",
     resolveDir: path.join(here, '..'),
     loader: 'ts',
   },
@@ -26,7 +26,7 @@ await build({
   outfile,
   logLevel: 'warning',
 });
-const { formatEdits, chooseSafeFixes, safeFixEdits } = await import(pathToFileURL(outfile).href);
+const { formatEdits, chooseSafeFixes, fixAllEdits } = await import(pathToFileURL(outfile).href);
 rmSync(dir, { recursive: true, force: true });
 
 function timed(label, fn) {
@@ -57,5 +57,5 @@ function findingsOf(n) {
 for (const n of [16_000, 32_000, 50_000]) {
   const findings = findingsOf(n);
   timed(`choose safe fixes among ${n.toLocaleString('en')} (check --fix)`, () => chooseSafeFixes(findings));
-  timed(`fix-all edits of ${n.toLocaleString('en')} fixes (language server)`, () => safeFixEdits(findings));
+  timed(`fix-all edits of ${n.toLocaleString('en')} fixes (language server)`, () => fixAllEdits(findings, undefined));
 }

@@ -59,11 +59,13 @@ function fixedTexts(tree: MethodTree, fixes: readonly ChosenFix[]): Map<string, 
 
 /**
  * The fixes (chosen not to overlap, see chooseSafeFixes) that bring no error `baseline` (the
- * findings of the tree as it is) does not have; the others rolled back.
+ * findings checkTree gives the tree as it is; checked here when not given) does not have; the
+ * others rolled back.
  */
-export function keepHarmlessFixes(tree: MethodTree, baseline: readonly Finding[], chosen: readonly ChosenFix[]): FixVerdict {
+export function keepHarmlessFixes(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[]): FixVerdict {
   const verdict: FixVerdict = { kept: [], rolledBack: [] };
   if (chosen.length === 0) return verdict;
+  baseline ??= checkTree(treeWithTexts(tree, new Map()));
   const before = new Map<string, number>();
   for (const f of baseline) if (f.severity === 'error') before.set(errorKey(f), (before.get(errorKey(f)) ?? 0) + 1);
   /** The first error the fixes bring, if any. */
