@@ -23,7 +23,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyLspChange, LspClient, PUSH_CAPABILITIES, REPO, startClient, tempWorkspace, uriOf } from '../e2e/lsp/harness.js';
 
-const RUNS = Number(process.env['FUZZ_RUNS'] ?? process.env['LSP_FUZZ_RUNS'] ?? 30);
+// LSP_FUZZ_RUNS sets this fuzzer's runs apart from the others' FUZZ_RUNS (its runs are slower).
+const RUNS = Number(process.env['LSP_FUZZ_RUNS'] ?? process.env['FUZZ_RUNS'] ?? 30);
 const MAX_EDITS = Number(process.env['LSP_FUZZ_EDITS'] ?? 15);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261121);
 const EXAMPLES = path.join(REPO, 'examples');
