@@ -3,31 +3,12 @@
 //   node --expose-gc bench/fixes-format.mjs
 // The TypeScript sources are bundled with esbuild into a temporary file first.
 
-import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importSources } from './importSources.mjs';
 import { memoryOf } from './processMemory.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(path.join(tmpdir(), 'fixes-format-bench-'));
-const outfile = path.join(dir, 'lib.mjs');
-await build({
-  stdin: {
-    contents: "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts';",
-    resolveDir: path.join(here, '..'),
-    loader: 'ts',
-  },
-  nodePaths: [path.join(here, '../node_modules'), path.join(here, '../server/node_modules')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile,
-  logLevel: 'warning',
-});
-const { formatEdits, chooseSafeFixes, fixAllEdits } = await import(pathToFileURL(outfile).href);
-rmSync(dir, { recursive: true, force: true });
+const { formatEdits, chooseSafeFixes, fixAllEdits } = await importSources(
+  "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts';",
+);
 
 function timed(label, fn) {
   globalThis.gc?.();

@@ -77,12 +77,17 @@ describe('mthds check --fix', () => {
   });
 });
 
+/** `mthds check --fix` (static checks) on a copy of a fixture: the copy's folder, its text before, the run. */
+function fixCopy(name: string): { dir: string; file: string; before: string; r: ReturnType<typeof mthds> } {
+  const dir = copyOf(name);
+  const file = path.join(dir, name);
+  const before = readFileSync(file, 'utf8');
+  return { dir, file, before, r: mthds(['check', '--fix', '--no-dry-run', name], dir) };
+}
+
 describe('mthds check --fix never leaves a method worse', () => {
   it('keeps an input an inline `@triage` names (the template is the error), and applies the one suggestion', () => {
-    const dir = copyOf('triage.mthds');
-    const file = path.join(dir, 'triage.mthds');
-    const before = readFileSync(file, 'utf8');
-    const r = mthds(['check', '--fix', '--no-dry-run', 'triage.mthds'], dir);
+    const { file, before, r } = fixCopy('triage.mthds');
     expect(r.stdout).toBe(
       'fixed triage.mthds:11:39: method.concept_unresolved Replace with `Triage`\n' +
         'Fixed 1 problem in 1 file.\n' +
@@ -99,10 +104,7 @@ describe('mthds check --fix never leaves a method worse', () => {
   });
 
   it('rolls back a safe fix whose result has a new error, and says so', () => {
-    const dir = copyOf('self_call.mthds');
-    const file = path.join(dir, 'self_call.mthds');
-    const before = readFileSync(file, 'utf8');
-    const r = mthds(['check', '--fix', '--no-dry-run', 'self_call.mthds'], dir);
+    const { dir, file, before, r } = fixCopy('self_call.mthds');
     expect(r.stdout).toBe(
       'rolled back self_call.mthds:10:20: method.pipe_unresolved Replace with `run` (it brings method.cycle: A pipe call cycle runs through, in order: run, run.)\n' +
         'Nothing to fix.\n' +

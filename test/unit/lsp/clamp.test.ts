@@ -18,7 +18,7 @@ describe('clamped text sync', () => {
     fc.assert(
       fc.property(fc.constantFrom('', 'a', 'a\nb', 'one\r\ntwo\n\nthree', '😀\n\n'), fc.array(fc.array(change, { minLength: 1, maxLength: 3 }), { maxLength: 8 }), (start, batches) => {
         let doc = CLAMPED_TEXT_DOCUMENTS.create('file:///a.mthds', 'mthds', 1, start);
-        let expected = start;
+        let expected: string = start;
         let version = 1;
         for (const changes of batches) {
           doc = CLAMPED_TEXT_DOCUMENTS.update(doc, changes, ++version);
