@@ -53,6 +53,24 @@ describe('diffLines', () => {
     expect(applyHunks(a, diffLines(a, b, 600)!)).toEqual(b);
   });
 
+  it('gives formatting edits that yield the formatted text (random documents, whole and by range)', () => {
+    const line = fc.constantFrom('a=1', 'bb = "x"', 'c  =  [1,2]', '', '# note', '[t]', '[t.u]', 'key_long={ x = 1 }', '  d= true');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.nat(), fc.nat(), (lines, x, y) => {
+        const text = `domain = "demo"\n${lines.join('\n')}\n`;
+        const formatted = formatText(text);
+        if (!formatted.ok) return;
+        const all = formatEdits(text);
+        expect(all.ok && applyEdits(text, all.edits)).toBe(formatted.text);
+        // A range keeps a subset of the edits: applied, still text the formatter accepts.
+        const start = x % (text.length + 1);
+        const part = formatEdits(text, {}, { start, end: Math.min(text.length, start + (y % 40)) });
+        if (part.ok) expect(formatText(applyEdits(text, part.edits)).ok).toBe(true);
+      }),
+      { numRuns: 300, seed: 20261125 },
+    );
+  });
+
   it('formats 100,000 blank lines into edits that give the formatted text', () => {
     const text = `domain = "demo"\n${'\n'.repeat(100_000)}description = "x"\n${'\n'.repeat(50_000)}`;
     const formatted = formatText(text);
