@@ -49,6 +49,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function clampRequestParams<P>(params: P, documentOf: (uri: string) => ClampText | undefined): P {
   if (!isObject(params) || !isObject(params['textDocument']) || typeof params['textDocument']['uri'] !== 'string') return params;
+  // Most requests carry no position (symbols, full tokens, formatting): the text is not even fetched.
+  if (!('position' in params) && !('range' in params) && !('positions' in params)) return params;
   const doc = documentOf(params['textDocument']['uri']);
   if (!doc) return params;
   const out: Record<string, unknown> = { ...params };
