@@ -59,6 +59,7 @@ describe('out-of-range positions over stdio', () => {
 
     expect(client.alive()).toBe(true);
     const rss = client.rssMb();
+    console.log(`server RSS after the out-of-range sequence: ${rss.toFixed(1)} MB`);
     expect(rss).toBeLessThan(200);
   }, 60_000);
 });
