@@ -2,31 +2,10 @@
 //   node bench/syntax-parse.mjs [pipes] [runs]
 // The TypeScript sources are bundled with esbuild into a temporary file first.
 
-import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateBundle } from './generate.mjs';
+import { importSources } from './importSources.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dir = mkdtempSync(path.join(tmpdir(), 'syntax-bench-'));
-const outfile = path.join(dir, 'syntax.mjs');
-await build({
-  stdin: {
-    contents: "export * from './server/src/syntax/index.ts'; export { parse as smolParse } from 'smol-toml';",
-    resolveDir: path.join(here, '..'),
-    loader: 'ts',
-  },
-  nodePaths: [path.join(here, '../node_modules'), path.join(here, '../server/node_modules')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile,
-  logLevel: 'warning',
-});
-const { parseToml, parseTomlSyntax, smolParse } = await import(pathToFileURL(outfile).href);
-rmSync(dir, { recursive: true, force: true });
+const { parseToml, parseTomlSyntax, smolParse } = await importSources("export * from './server/src/syntax/index.ts'; export { parse as smolParse } from 'smol-toml';");
 
 /** Median and min times, the functions taking turns so that they share GC and CPU conditions. */
 function timeAll(fns, text, runs) {

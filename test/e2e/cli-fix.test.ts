@@ -35,7 +35,7 @@ describe('mthds check --fix', () => {
         'fixed story.mthds:15:28: method.input_unused Remove unused input `tone`\n' +
         'fixed story.mthds:16:17: method.optional_marker_invalid Remove `!`\n' +
         'Fixed 3 problems in 1 file.\n' +
-        'story.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*.\n' +
+        'story.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*. (fix: Rename to `bad_case`)\n' +
         '1 error, 0 warnings in 1 file checked.\n',
     );
     expect(r.status).toBe(1);
@@ -46,7 +46,7 @@ describe('mthds check --fix', () => {
     expect(readdirSync(dir)).toEqual(['story.mthds']);
 
     const again = mthds(['check', '--fix', 'story.mthds'], dir);
-    expect(again.stdout).toBe('Nothing to fix.\nstory.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*.\n1 error, 0 warnings in 1 file checked.\n');
+    expect(again.stdout).toBe('Nothing to fix.\nstory.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*. (fix: Rename to `bad_case`)\n1 error, 0 warnings in 1 file checked.\n');
     expect(again.status).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe(after);
   });
@@ -74,5 +74,46 @@ describe('mthds check --fix', () => {
     ]);
     expect(out.findings.map((f) => f['code'])).toEqual(['method.identifier_invalid']);
     expect(r.status).toBe(1);
+  });
+});
+
+/** `mthds check --fix` (static checks) on a copy of a fixture: the copy's folder, its text before, the run. */
+function fixCopy(name: string): { dir: string; file: string; before: string; r: ReturnType<typeof mthds> } {
+  const dir = copyOf(name);
+  const file = path.join(dir, name);
+  const before = readFileSync(file, 'utf8');
+  return { dir, file, before, r: mthds(['check', '--fix', '--no-dry-run', name], dir) };
+}
+
+describe('mthds check --fix never leaves a method worse', () => {
+  it('keeps an input an inline `@triage` names (the template is the error), and applies the one suggestion', () => {
+    const { file, before, r } = fixCopy('triage.mthds');
+    expect(r.stdout).toBe(
+      'fixed triage.mthds:11:39: method.concept_unresolved Replace with `Triage`\n' +
+        'Fixed 1 problem in 1 file.\n' +
+        "triage.mthds:13:38: error method.template_invalid The template prompt of pipe answer is invalid: inline `@triage` is not allowed: use `$triage` inline, or put `@triage` alone on its line (fix: Write `$triage`)\n" +
+        '1 error, 0 warnings in 1 file checked.\n',
+    );
+    expect(r.status).toBe(1);
+    // The input stays; only the misspelled concept was replaced.
+    expect(readFileSync(file, 'utf8')).toBe(before.replace('triage = "Triag"', 'triage = "Triage"'));
+    // Without --fix, the suggestion shows in the text output.
+    const plain = mthds(['check', '--no-dry-run', 'triage.mthds'], copyOf('triage.mthds'));
+    expect(plain.stdout).toContain('error method.concept_unresolved The concept Triag is not defined. Did you mean: Triage? (fix: Replace with `Triage`)');
+    expect(plain.stdout).not.toContain('input_unused');
+  });
+
+  it('rolls back a safe fix whose result has a new error, and says so', () => {
+    const { dir, file, before, r } = fixCopy('self_call.mthds');
+    expect(r.stdout).toBe(
+      'rolled back self_call.mthds:10:20: method.pipe_unresolved Replace with `run` (it brings method.cycle: A pipe call cycle runs through, in order: run, run.)\n' +
+        'Nothing to fix.\n' +
+        'self_call.mthds:10:20: error method.pipe_unresolved The pipe runn named by run does not exist. Did you mean: run? (fix: Replace with `run`)\n' +
+        '1 error, 0 warnings in 1 file checked.\n',
+    );
+    expect(r.status).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    const json = JSON.parse(mthds(['check', '--fix', '--no-dry-run', '--format', 'json', 'self_call.mthds'], dir).stdout) as { rolledBack: Array<Record<string, unknown>> };
+    expect(json.rolledBack).toEqual([{ file: 'self_call.mthds', line: 10, column: 20, code: 'method.pipe_unresolved', title: 'Replace with `run`', error: { code: 'method.cycle', message: 'A pipe call cycle runs through, in order: run, run.' } }]);
   });
 });

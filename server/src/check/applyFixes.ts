@@ -1,6 +1,7 @@
-// Applying fixes to texts (`mthds check --fix`): the safe fix of each finding, leaving out a fix
-// whose edits overlap an edit already taken (applying both would corrupt the text; a second pass
-// on the re-checked text fixes what remains), and text edits applied back to front.
+// Applying fixes to texts (`mthds check --fix`, the language server's fix-all): the safe fix of each
+// finding, leaving out a fix whose edits overlap an edit already taken (applying both would corrupt
+// the text; a second pass on the re-checked text fixes what remains), and text edits applied back
+// to front.
 
 import type { Finding, Fix, TextEdit } from './finding.js';
 
@@ -9,33 +10,129 @@ export interface ChosenFix {
   fix: Fix;
 }
 
-function overlaps(a: TextEdit, b: TextEdit): boolean {
-  if (a.file !== b.file) return false;
-  if (a.range.start < b.range.end && b.range.start < a.range.end) return true;
-  // Two edits at one point (an insertion and anything starting there): their order is ambiguous.
-  return a.range.start === b.range.start && (a.range.start === a.range.end || b.range.start === b.range.end);
+/**
+ * The edits taken so far, asked whether an edit overlaps one of them, in O(log n) each. Two edits of
+ * one file overlap when they share a character, or when they start at one point and one of them is
+ * an insertion (their order is ambiguous). Every offset of the edits that may be asked about is
+ * known in advance, so the offsets of each file are numbered in order; between two neighbours lies
+ * a segment that any edit covers whole or not at all. Taken replacements mark their segments (each
+ * marked once, found through a union-find of the next unmarked one), taken insertions their point;
+ * Fenwick trees count the marks in a span.
+ */
+class TakenEdits {
+  private readonly coords = new Map<string, { offsets: number[]; base: number }>();
+  private readonly segments: Fenwick;
+  private readonly points: Fenwick;
+  /** For each segment, the next segment not yet marked (path-compressed). */
+  private readonly next: Int32Array;
+
+  constructor(edits: readonly TextEdit[]) {
+    const byFile = new Map<string, number[]>();
+    for (const e of edits) {
+      let list = byFile.get(e.file);
+      if (!list) byFile.set(e.file, (list = []));
+      list.push(e.range.start, e.range.end);
+    }
+    let base = 0;
+    for (const [file, list] of byFile) {
+      const offsets = [...new Set(list)].sort((a, b) => a - b);
+      this.coords.set(file, { offsets, base });
+      base += offsets.length;
+    }
+    this.segments = new Fenwick(base);
+    this.points = new Fenwick(base);
+    this.next = new Int32Array(base + 1).map((_, i) => i);
+  }
+
+  private index(file: string, offset: number): number {
+    const c = this.coords.get(file)!;
+    let lo = 0;
+    let hi = c.offsets.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (c.offsets[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return c.base + lo;
+  }
+
+  overlaps(e: TextEdit): boolean {
+    const i = this.index(e.file, e.range.start);
+    if (e.range.start === e.range.end) return this.segments.sum(i, i) > 0 || this.points.sum(i, i) > 0;
+    const j = this.index(e.file, e.range.end) - 1;
+    return this.segments.sum(i, j) > 0 || this.points.sum(i, j) > 0;
+  }
+
+  take(e: TextEdit): void {
+    const i = this.index(e.file, e.range.start);
+    if (e.range.start === e.range.end) {
+      if (this.points.sum(i, i) === 0) this.points.add(i);
+      return;
+    }
+    const end = this.index(e.file, e.range.end);
+    for (let k = this.find(i); k < end; k = this.find(k + 1)) {
+      this.segments.add(k);
+      this.next[k] = k + 1;
+    }
+  }
+
+  private find(k: number): number {
+    let root = k;
+    while (this.next[root] !== root) root = this.next[root]!;
+    while (this.next[k] !== root) {
+      const up = this.next[k]!;
+      this.next[k] = root;
+      k = up;
+    }
+    return root;
+  }
+}
+
+/** Counts by index: one added at a time, summed over a span. */
+class Fenwick {
+  private readonly tree: Int32Array;
+  constructor(size: number) {
+    this.tree = new Int32Array(size + 1);
+  }
+  add(index: number): void {
+    for (let i = index + 1; i < this.tree.length; i += i & -i) this.tree[i]! += 1;
+  }
+  private prefix(count: number): number {
+    let total = 0;
+    for (let i = count; i > 0; i -= i & -i) total += this.tree[i]!;
+    return total;
+  }
+  /** The count over indices first..last (0 when last < first). */
+  sum(first: number, last: number): number {
+    return last < first ? 0 : this.prefix(last + 1) - this.prefix(first);
+  }
 }
 
 /**
- * One safe fix per finding, in the findings' order, among those whose edits all lie in one file
- * `accept`s; a fix overlapping an edit already chosen is left for a later pass.
+ * One safe fix per finding, in the findings' order, among those whose edits lie in files `accept`s
+ * (and in one file, unless `acrossFiles`: written file by file, a fix across files could be half
+ * written when one file changed concurrently); a fix any of whose edits overlaps an edit already
+ * chosen is left for a later pass (applying both would corrupt the text), and the same fix offered
+ * by two findings (one repair of two faults) is applied once. O(n log n) in the number of edits.
+ * `mthds check --fix` and the language server's fix-all both choose with this.
  */
-export function chooseSafeFixes(findings: readonly Finding[], accept: (file: string) => boolean = () => true): ChosenFix[] {
-  const chosen: ChosenFix[] = [];
-  const taken: TextEdit[] = [];
-  const seen = new Set<string>();
-  for (const finding of findings) {
-    const fix = finding.fix;
-    if (!fix?.safe || fix.edits.length === 0) continue;
+export function chooseSafeFixes(findings: readonly Finding[], accept: (file: string) => boolean = () => true, acrossFiles = false): ChosenFix[] {
+  const candidates = findings.filter((f) => {
+    const fix = f.fix;
+    if (!fix?.safe || fix.edits.length === 0) return false;
     const file = fix.edits[0]!.file;
-    // A fix across files could be half written when one file changed concurrently: not applied.
-    if (fix.edits.some((e) => e.file !== file) || !accept(file)) continue;
-    // The same fix offered by two findings (one repair of two faults) is applied once.
+    return fix.edits.every((e) => (acrossFiles || e.file === file) && accept(e.file));
+  });
+  const taken = new TakenEdits(candidates.flatMap((f) => f.fix!.edits));
+  const chosen: ChosenFix[] = [];
+  const seen = new Set<string>();
+  for (const finding of candidates) {
+    const fix = finding.fix!;
     const signature = JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
     if (seen.has(signature)) continue;
-    if (fix.edits.some((e) => taken.some((t) => overlaps(e, t)))) continue;
+    if (fix.edits.some((e) => taken.overlaps(e))) continue;
     seen.add(signature);
-    taken.push(...fix.edits);
+    for (const e of fix.edits) taken.take(e);
     chosen.push({ finding, fix });
   }
   return chosen;

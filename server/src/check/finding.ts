@@ -63,6 +63,16 @@ export function replaceFix(title: string, file: string, range: Range, newText: s
   return { title, edits: [{ file, range, newText }], safe };
 }
 
+/**
+ * The fixes of a finding's suggestions ("did you mean"), likeliest first: a lone one is the
+ * finding's (safe) fix, since the replacement is unambiguous (`mthds check --fix` and fix-all roll
+ * it back should it bring an error); several are alternatives for the author to choose from.
+ */
+export function suggestionFixes(fixes: readonly Fix[]): Pick<FindingOptions, 'fix' | 'alternatives'> {
+  if (fixes.length === 0) return {};
+  return fixes.length === 1 ? { fix: { ...fixes[0]!, safe: true }, alternatives: [...fixes] } : { alternatives: [...fixes] };
+}
+
 /** Sort by file, then position, then code: the order every output uses. */
 export function compareFindings(a: Finding, b: Finding): number {
   return a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.start - b.range.start || a.range.end - b.range.end || a.code.localeCompare(b.code);

@@ -5,7 +5,7 @@
 import type { LEntry, LTable, LValue, Range } from '../syntax/types.js';
 import { describeSpec, type FieldSpec, type ShapeCode, type TableRule, type ValueSpec } from '../language/spec/values.js';
 import { suggest } from '../util/suggest.js';
-import { makeFinding, replaceFix, type Finding } from './finding.js';
+import { makeFinding, replaceFix, suggestionFixes, type Finding } from './finding.js';
 
 export type CustomValidator = (walker: ShapeWalker, node: LValue, path: string, entry: LEntry | undefined) => void;
 
@@ -77,9 +77,7 @@ export class ShapeWalker {
         const current = shape.fields.filter((f) => !f.retired).map((f) => f.name);
         const candidates = suggest(e.key, current, 3).filter((c) => !table.entries.some((x) => x.key === c));
         const hint = candidates.length > 0 ? ` (did you mean \`${candidates[0]}\`?)` : '';
-        this.violation(keyPath, `unknown key \`${e.key}\` in ${articleName(shape.name)}${hint}`, e.keyRange, code, {
-          alternatives: candidates.map((c) => replaceFix(`Rename to \`${c}\``, this.file, e.keyRange, c)),
-        });
+        this.violation(keyPath, `unknown key \`${e.key}\` in ${articleName(shape.name)}${hint}`, e.keyRange, code, suggestionFixes(candidates.map((c) => replaceFix(`Rename to \`${c}\``, this.file, e.keyRange, c))));
         continue;
       }
       if (field.retired) {
@@ -137,9 +135,7 @@ export class ShapeWalker {
         if (node.type !== 'string') return this.wrongType(node, spec, path, code);
         if (spec.enum && !spec.enum.includes(node.value)) {
           const close = suggest(node.value, spec.enum, 3);
-          this.violation(path, `"${node.value}" is not allowed here; expected ${describeSpec(spec)}`, node.range, code, {
-            alternatives: close.map((c) => replaceFix(`Replace with "${c}"`, this.file, node.range, JSON.stringify(c))),
-          });
+          this.violation(path, `"${node.value}" is not allowed here; expected ${describeSpec(spec)}`, node.range, code, suggestionFixes(close.map((c) => replaceFix(`Replace with "${c}"`, this.file, node.range, JSON.stringify(c)))));
         } else if (spec.nonEmpty && node.value.trim() === '') {
           this.violation(path, 'must not be empty', node.range, code);
         } else if (spec.pattern && !spec.pattern.test(node.value)) {

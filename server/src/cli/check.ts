@@ -156,6 +156,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const errors = located.filter((f) => f.severity === 'error').length;
   const warnings = located.filter((f) => f.severity === 'warning').length;
   const fixedLines = (fixes?.fixed ?? []).map((x) => `fixed ${display(x.file)}:${x.line}:${x.column}: ${x.code} ${x.title}`);
+  for (const x of fixes?.rolledBack ?? []) fixedLines.push(`rolled back ${display(x.file)}:${x.line}:${x.column}: ${x.code} ${x.title} (it brings ${x.error.code}: ${x.error.message})`);
   if (fixes) {
     const fixedFiles = new Set(fixes.fixed.map((x) => x.file)).size;
     fixedLines.push(fixes.fixed.length === 0 ? 'Nothing to fix.' : `Fixed ${fixes.fixed.length} problem${fixes.fixed.length === 1 ? '' : 's'} in ${fixedFiles} file${fixedFiles === 1 ? '' : 's'}.`);
@@ -164,7 +165,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     else if (format === 'text') for (const line of fixedLines) stdout.write(`${line}\n`);
   }
   if (format === 'json') {
-    const fixed = fixes ? { fixed: fixes.fixed.map((x) => ({ ...x, file: display(x.file) })) } : {};
+    const fixed = fixes ? { fixed: fixes.fixed.map((x) => ({ ...x, file: display(x.file) })), rolledBack: fixes.rolledBack.map((x) => ({ ...x, file: display(x.file) })) } : {};
     stdout.write(`${JSON.stringify({ files: fileCount, errors, warnings, ...fixed, findings: located.map((f) => toJson(f, texts)) }, null, 2)}\n`);
   } else if (format === 'sarif') {
     const position = (file: string, offset: number): { line: number; character: number } => offsetToPosition(computeLineStarts(texts.get(file) ?? ''), offset);
@@ -173,12 +174,19 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     stdout.write(toGithubAnnotations(located, display));
   } else {
     for (const f of located) {
-      stdout.write(`${display(f.file)}:${f.line}:${f.column}: ${f.severity} ${f.code} ${f.message}\n`);
+      stdout.write(`${display(f.file)}:${f.line}:${f.column}: ${f.severity} ${f.code} ${f.message}${suggestionOf(f)}\n`);
     }
     const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
     stdout.write(`${errors + warnings === 0 ? 'No problems' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`} in ${plural(fileCount, 'file')} checked.\n`);
   }
   return hasErrors(findings) ? 1 : problems.length > 0 && located.length === 0 && fileCount === 0 ? 2 : 0;
+}
+
+/** The repair a finding offers, for the text output: its fix, else its alternatives. */
+function suggestionOf(f: Finding): string {
+  if (f.fix) return ` (fix: ${f.fix.title})`;
+  if (f.alternatives && f.alternatives.length > 0 && !f.message.includes('Did you mean')) return ` (possible fixes: ${f.alternatives.map((a) => a.title).join('; ')})`;
+  return '';
 }
 
 function display(file: string): string {

@@ -6,6 +6,7 @@
 
 import { applyEdits, chooseSafeFixes } from '../check/applyFixes.js';
 import { checkTree, makeFinding, type Finding } from '../check/index.js';
+import { keepHarmlessFixes } from '../check/verifyFixes.js';
 import type { MethodTree } from '../language/tree.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import type { TreePlan } from '../workspace/load.js';
@@ -21,8 +22,15 @@ export interface AppliedFixRecord {
   title: string;
 }
 
+/** A safe fix left out because the re-check found an error it brought. */
+export interface RolledBackFixRecord extends AppliedFixRecord {
+  /** The error the fix would have brought: its code and message. */
+  error: { code: string; message: string };
+}
+
 export interface FixOutcome {
   fixed: AppliedFixRecord[];
+  rolledBack: RolledBackFixRecord[];
   /** method.changed_concurrently, one per file left untouched. */
   conflicts: Finding[];
   /** Files that could not be written (the file system's message). */
@@ -47,7 +55,8 @@ function treeTexts(tree: MethodTree): Map<string, string> {
 }
 
 export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => MethodTree, options: FixOptions = {}): FixOutcome {
-  const outcome: FixOutcome = { fixed: [], conflicts: [], failures: [] };
+  const outcome: FixOutcome = { fixed: [], rolledBack: [], conflicts: [], failures: [] };
+  const rolledBackSeen = new Set<string>();
   const leftAlone = new Set<string>();
   const passes = options.passes ?? 3;
   for (let pass = 0; pass < passes; pass++) {
@@ -56,8 +65,18 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
       const tree = load(plan);
       const texts = treeTexts(tree);
       const focus = plan.focus;
-      const findings = checkTree(tree).filter((f) => !focus || focus.has(f.file));
-      const chosen = chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file)));
+      const all = checkTree(tree);
+      const findings = all.filter((f) => !focus || focus.has(f.file));
+      // A fix whose result has an error the tree did not have is not safe after all: rolled back.
+      const verdict = keepHarmlessFixes(tree, all, chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file))));
+      for (const r of verdict.rolledBack) {
+        const at = offsetToPosition(computeLineStarts(texts.get(r.finding.file) ?? ''), r.finding.range.start);
+        const record = { file: r.finding.file, line: at.line + 1, column: at.character + 1, code: r.finding.code, title: r.fix.title, error: { code: r.error.code, message: r.error.message } };
+        const key = JSON.stringify(record);
+        if (!rolledBackSeen.has(key)) outcome.rolledBack.push(record);
+        rolledBackSeen.add(key);
+      }
+      const chosen = verdict.kept;
       const byFile = new Map<string, typeof chosen>();
       for (const c of chosen) {
         const file = c.fix.edits[0]!.file;

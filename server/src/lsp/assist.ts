@@ -2,7 +2,8 @@
 // server.ts. Requests work on a view of the tree that does not wait for the debounced check
 // (views.ts); each handler translates and never throws (a failure logs and answers empty).
 
-import type { ClientCapabilities, Connection, ServerCapabilities } from 'vscode-languageserver';
+import type { ClientCapabilities, CompletionParams, Connection, ServerCapabilities } from 'vscode-languageserver';
+import type { RequestGuard } from './clamp.js';
 import { wantsModels } from '../language/complete/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
@@ -25,6 +26,7 @@ export interface AssistHost {
   runnerToken(): string | undefined;
   capabilities(): ClientCapabilities;
   log(message: string): void;
+  guard: RequestGuard;
 }
 
 export const ASSIST_CAPABILITIES: ServerCapabilities = {
@@ -44,19 +46,10 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
     const file = host.ourFile(uri);
     return file === undefined ? undefined : views.viewOf(file);
   };
-  function safe<P, R>(name: string, empty: R, fn: (params: P) => R): (params: P) => R {
-    return (params: P) => {
-      try {
-        return fn(params);
-      } catch (error) {
-        host.log(`mthds: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        return empty;
-      }
-    };
-  }
+  const safe = host.guard;
 
-  connection.onCompletion(async (params) => {
-    try {
+  connection.onCompletion(
+    safe('completion', null, async (params: CompletionParams) => {
       // The view is taken before any wait: the position belongs to the text of this request.
       const view = viewOf(params.textDocument.uri);
       if (!view) return null;
@@ -71,11 +64,8 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
         snippets: completion?.completionItem?.snippetSupport === true,
         retrigger: clientCommands(host.capabilities()).includes(RETRIGGER_COMMAND),
       });
-    } catch (error) {
-      host.log(`mthds: completion failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return null;
-    }
-  });
+    }),
+  );
   connection.onCompletionResolve((item) => {
     try {
       return lastCompletionUri === undefined ? item : resolveCompletion(item, viewOf(lastCompletionUri), clientFormats(host.capabilities()).completion);

@@ -5,6 +5,8 @@
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
+import { chooseSafeFixes } from '../check/applyFixes.js';
+import { keepHarmlessFixes } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
@@ -56,24 +58,28 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
     }
   }
   if (kindWanted(FIX_ALL_KIND, only)) {
-    const edits = safeFixEdits(findings);
+    const edits = fixAllEdits(findings, input.tree);
     if (edits.length > 0) actions.push({ title: 'Fix all safe MTHDS problems', kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });
   }
   return actions;
 }
 
+// The fix-all of a document's findings, kept while they are the current ones (clients ask for code
+// actions at every move of the cursor; the re-check runs once per check).
+const fixAllByFindings = new WeakMap<readonly Finding[], TextEdit[]>();
+
 /**
- * The edits of every safe fix, in document order, leaving out a fix any of whose edits overlaps an
- * edit already taken (applying both would corrupt the text); a second run fixes what remains.
+ * The edits of every safe fix, leaving out a fix any of whose edits overlaps an edit already taken
+ * (applying both would corrupt the text; a second run fixes what remains), and, with the tree,
+ * those whose result the re-check finds a new error in (rolled back: left out of the edit, as
+ * `mthds check --fix` leaves them unwritten).
  */
-export function safeFixEdits(findings: readonly Finding[]): TextEdit[] {
-  const taken: TextEdit[] = [];
-  const overlaps = (a: TextEdit, b: TextEdit): boolean =>
-    a.file === b.file && (a.range.start < b.range.end && b.range.start < a.range.end || (a.range.start === b.range.start && (a.range.start === a.range.end || b.range.start === b.range.end)));
-  const fixes = findings.filter((f) => f.fix?.safe).map((f) => f.fix!);
-  for (const fix of fixes) {
-    if (fix.edits.some((e) => taken.some((t) => overlaps(e, t)))) continue;
-    taken.push(...fix.edits);
-  }
-  return taken;
+export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined): TextEdit[] {
+  const known = fixAllByFindings.get(findings);
+  if (known) return known;
+  const chosen = chooseSafeFixes(findings, () => true, true);
+  const kept = tree && chosen.length > 0 ? keepHarmlessFixes(tree, undefined, chosen).kept : chosen;
+  const edits = kept.flatMap((c) => c.fix.edits);
+  fixAllByFindings.set(findings, edits);
+  return edits;
 }

@@ -7,6 +7,7 @@ import type { MethodTree } from '../language/tree.js';
 import type { Position } from '../syntax/positions.js';
 import type { TomlDocument } from '../syntax/types.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
+import type { RequestGuard } from './clamp.js';
 import type { TextLocator } from './convert.js';
 
 /** What the features need from the server (getters: the session is replaced at initialize). */
@@ -21,6 +22,8 @@ export interface FeatureHost {
   ourFile(uri: string): FileId | undefined;
   capabilities(): ClientCapabilities;
   log(message: string): void;
+  /** The registration wrapper of every request handler (clamped positions, failures answered empty). */
+  guard: RequestGuard;
 }
 
 /** What a request about one document works on. */

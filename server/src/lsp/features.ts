@@ -4,7 +4,7 @@
 // feature logs and answers empty rather than taking the editor down).
 
 import path from 'node:path';
-import { ResponseError, type Connection, type ServerCapabilities } from 'vscode-languageserver';
+import type { Connection, ServerCapabilities } from 'vscode-languageserver';
 import type { Bundle } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import type { MethodTree } from '../language/tree.js';
@@ -59,17 +59,7 @@ export function registerNavigationFeatures(connection: Connection, host: Feature
     if (lastParsed?.text !== doc.text) lastParsed = { text: doc.text, doc: parseToml(doc.text) };
     return lastParsed.doc;
   };
-  function safe<P, R>(name: string, empty: R, fn: (params: P) => R): (params: P) => R {
-    return (params: P) => {
-      try {
-        return fn(params);
-      } catch (error) {
-        if (error instanceof ResponseError) throw error;
-        host.log(`mthds: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        return empty;
-      }
-    };
-  }
+  const safe = host.guard;
   const ctx: FeatureContext = { host, docOf, bundleOf, tomlOf };
 
   connection.onDefinition(safe('definition', null, (p) => definition(ctx, p, 'definition')));

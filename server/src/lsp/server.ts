@@ -11,6 +11,8 @@ import {
   TextDocumentSyncKind,
   TextDocuments,
   type ClientCapabilities,
+  type CodeActionParams,
+  type CodeLensParams,
   type Connection,
   type Disposable,
   type DocumentSelector,
@@ -22,6 +24,7 @@ import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { isMethodFile } from '../workspace/scan.js';
 import { readStructures } from '../workspace/structures.js';
 import { Session, type DiskChange } from '../workspace/session.js';
+import { CLAMPED_TEXT_DOCUMENTS, guardRequest } from './clamp.js';
 import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
 import { pipeCodeLenses } from './codeLens.js';
 import type { TextLocator } from './convert.js';
@@ -57,7 +60,7 @@ export function initialFolders(params: InitializeParams): string[] {
 }
 
 export function startServer(connection: Connection): void {
-  const documents = new TextDocuments(TextDocument);
+  const documents = new TextDocuments<TextDocument>(CLAMPED_TEXT_DOCUMENTS);
   /** URIs the client uses for its open method documents, by file identity. */
   const uris = new Map<string, string>();
   let session = new Session();
@@ -82,6 +85,12 @@ export function startServer(connection: Connection): void {
     const file = uriToFile(uri);
     return uris.has(file) || isMethodFile(file) ? file : undefined;
   };
+  /** Every request handler is registered through this: positions clamped, failures answered empty. */
+  const guard = guardRequest(log, (uri) => {
+    const file = ourFile(uri);
+    const text = file === undefined ? undefined : session.textOf(file);
+    return text === undefined ? undefined : { text, lineStarts: session.lineStartsOf(file!) };
+  });
 
   connection.onInitialize((params): InitializeResult => {
     capabilities = params.capabilities;
@@ -233,7 +242,7 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidChangeContent((event) => {
-    guard(() => {
+    guardEvent(() => {
       const file = ourFile(event.document.uri);
       if (file === undefined || !uris.has(file)) return;
       const id = session.setDocument(file, event.document.getText());
@@ -242,7 +251,7 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidClose((event) => {
-    guard(() => {
+    guardEvent(() => {
       const file = ourFile(event.document.uri);
       if (file === undefined || !uris.has(file)) return;
       const { id, dropped } = session.closeDocument(file);
@@ -253,7 +262,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onDidChangeWatchedFiles((params) => {
-    guard(() => {
+    guardEvent(() => {
       let structural = false;
       for (const change of params.changes) {
         const file = uriToFile(change.uri);
@@ -284,31 +293,25 @@ export function startServer(connection: Connection): void {
     return diagnostics.workspaceReport(params, token);
   });
 
-  connection.onCodeAction((params) => {
-    const diag = diagnostics;
-    const file = ourFile(params.textDocument.uri);
-    if (!diag || file === undefined) return [];
-    try {
+  connection.onCodeAction(
+    guard('code actions', [], (params: CodeActionParams) => {
+      const diag = diagnostics;
+      const file = ourFile(params.textDocument.uri);
+      if (!diag || file === undefined) return [];
       const check = diag.ensureCurrent(file);
       const text = session.textOf(file) ?? '';
       return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: check.findings.get(file) ?? [], tree: check.tree, locator });
-    } catch (error) {
-      log(`mthds: code actions failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return [];
-    }
-  });
+    }),
+  );
 
-  connection.onCodeLens((params) => {
-    const file = ourFile(params.textDocument.uri);
-    if (!diagnostics || file === undefined || path.basename(file) === MANIFEST_FILE) return [];
-    try {
+  connection.onCodeLens(
+    guard('code lenses', [], (params: CodeLensParams) => {
+      const file = ourFile(params.textDocument.uri);
+      if (!diagnostics || file === undefined || path.basename(file) === MANIFEST_FILE) return [];
       const bundle = diagnostics.ensureCurrent(file).tree?.bundles.find((b) => b.file === file);
       return bundle ? pipeCodeLenses(bundle, params.textDocument.uri) : [];
-    } catch (error) {
-      log(`mthds: code lenses failed: ${String(error)}`);
-      return [];
-    }
-  });
+    }),
+  );
 
   connection.onExecuteCommand(async (params) => {
     if (!diagnostics) return { ok: false, message: 'The server is not initialized.' };
@@ -323,7 +326,7 @@ export function startServer(connection: Connection): void {
     await runner.close();
   });
 
-  function guard(fn: () => void): void {
+  function guardEvent(fn: () => void): void {
     try {
       fn();
     } catch (error) {
@@ -343,6 +346,7 @@ export function startServer(connection: Connection): void {
     ourFile,
     capabilities: () => capabilities,
     log,
+    guard,
   });
 
   registerAssistFeatures(connection, {
@@ -353,6 +357,7 @@ export function startServer(connection: Connection): void {
     runnerToken: () => runner.token(),
     capabilities: () => capabilities,
     log,
+    guard,
   });
 
   documents.listen(connection);

@@ -63,27 +63,48 @@ export function offsetToPosition(lineStarts: readonly number[], offset: number):
  * character past the end of its line maps to the end of that line (before its line break).
  */
 export function positionToOffset(lineStarts: readonly number[], text: string, pos: Position): number {
-  if (pos.line < 0) return 0;
-  if (pos.line >= lineStarts.length) return text.length;
-  const start = lineStarts[pos.line]!;
+  const line = lspInteger(pos.line);
+  if (line < 0) return 0;
+  if (line >= lineStarts.length) return text.length;
+  const start = lineStarts[line]!;
   let end: number;
-  if (pos.line + 1 < lineStarts.length) {
-    end = lineStarts[pos.line + 1]!;
+  if (line + 1 < lineStarts.length) {
+    end = lineStarts[line + 1]!;
     // Step back over the line break: `\n`, `\r` or `\r\n`.
     if (text.charCodeAt(end - 1) === 10) end--;
     if (text.charCodeAt(end - 1) === 13) end--;
   } else {
     end = text.length;
   }
-  const ch = pos.character > 0 ? pos.character : 0;
-  return start + ch < end ? start + ch : end;
+  const ch = lspInteger(pos.character);
+  return ch > 0 && start + ch < end ? start + ch : ch > 0 ? end : start;
+}
+
+/**
+ * A line or character number as sent by a client, made a usable integer: anything not a finite
+ * number (a peer may send null, a string, a fraction) counts as 0; fractions are truncated.
+ */
+export function lspInteger(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : 0;
+}
+
+/** The position `pos` denotes in the text, inside it (see positionToOffset). */
+export function clampPosition(lineStarts: readonly number[], text: string, pos: Position): Position {
+  return offsetToPosition(lineStarts, positionToOffset(lineStarts, text, pos));
+}
+
+/** The range `range` denotes in the text: each end clamped, a reversed range put in order. */
+export function clampLspRange(lineStarts: readonly number[], text: string, range: LspRange): LspRange {
+  return rangeToLspRange(lineStarts, lspRangeToRange(lineStarts, text, range));
 }
 
 export function rangeToLspRange(lineStarts: readonly number[], range: Range): LspRange {
   return { start: offsetToPosition(lineStarts, range.start), end: offsetToPosition(lineStarts, range.end) };
 }
 
-/** The offset range of an LSP range (clamped, see positionToOffset). */
+/** The offset range of an LSP range (clamped, see positionToOffset; a reversed range is put in order). */
 export function lspRangeToRange(lineStarts: readonly number[], text: string, range: LspRange): Range {
-  return { start: positionToOffset(lineStarts, text, range.start), end: positionToOffset(lineStarts, text, range.end) };
+  const a = positionToOffset(lineStarts, text, range.start ?? { line: 0, character: 0 });
+  const b = positionToOffset(lineStarts, text, range.end ?? range.start ?? { line: 0, character: 0 });
+  return a <= b ? { start: a, end: b } : { start: b, end: a };
 }

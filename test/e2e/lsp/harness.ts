@@ -3,7 +3,7 @@
 // server sends so that tests can wait for it.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -279,6 +279,28 @@ export class LspClient {
     return this.connection.sendRequest('workspace/executeCommand', { command, arguments: args });
   }
 
+  /** The resident memory of the server process in MB (Linux /proc), NaN where unknown. */
+  rssMb(): number {
+    try {
+      const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024;
+    } catch {
+      return NaN;
+    }
+  }
+
+  /**
+   * Sends content changes as they are (ranges out of the document, reversed, ...) and follows them
+   * in the client's copy with LSP's meaning of such ranges (`applyLspChange`).
+   */
+  sendRawChanges(uri: string, changes: Array<{ range?: unknown; text: string }>, version = this.version(uri) + 1): void {
+    const doc = this.texts.get(uri)!;
+    let text = doc.getText();
+    for (const c of changes) text = applyLspChange(text, c);
+    this.texts.set(uri, TextDocument.create(uri, doc.languageId, version, text));
+    void this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+  }
+
   /** True while the server process runs. */
   alive(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
@@ -351,4 +373,34 @@ export function uriOf(file: string): string {
 export function textAt(text: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
   const doc = TextDocument.create('x:', 'x', 0, text);
   return text.slice(doc.offsetAt(range.start), doc.offsetAt(range.end));
+}
+
+/**
+ * A content change applied as LSP 3.17 defines it, written independently of the server: a line past
+ * the last means the end of the text, a character past its line's end means that end (before the
+ * line break), negative numbers mean 0, and a reversed range is read in order.
+ */
+export function applyLspChange(text: string, change: { range?: unknown; text: string }): string {
+  if (change.range === undefined) return change.text;
+  const lines: Array<{ start: number; end: number }> = [];
+  const breaks = /\r\n|\r|\n/g;
+  let start = 0;
+  for (let m = breaks.exec(text); m; m = breaks.exec(text)) {
+    lines.push({ start, end: m.index });
+    start = m.index + m[0].length;
+  }
+  lines.push({ start, end: text.length });
+  const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : 0);
+  const offset = (p: unknown): number => {
+    const pos = (p ?? {}) as { line?: unknown; character?: unknown };
+    const line = num(pos.line);
+    if (line < 0) return 0;
+    const l = lines[line];
+    if (!l) return text.length;
+    return Math.min(l.start + Math.max(0, num(pos.character)), l.end);
+  };
+  const range = (change.range ?? {}) as { start?: unknown; end?: unknown };
+  const a = offset(range.start);
+  const b = offset(range.end);
+  return text.slice(0, Math.min(a, b)) + change.text + text.slice(Math.max(a, b));
 }

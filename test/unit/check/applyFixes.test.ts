@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { applyEdits, chooseSafeFixes } from '../../../server/src/check/applyFixes.js';
-import { makeFinding, type Fix } from '../../../server/src/check/finding.js';
+import fc from 'fast-check';
+import { makeFinding, type Finding, type Fix, type TextEdit } from '../../../server/src/check/finding.js';
 
 const fix = (file: string, start: number, end: number, newText: string, safe = true): Fix => ({ title: `edit ${start}`, edits: [{ file, range: { start, end }, newText }], safe });
 const finding = (f: Fix | undefined) => makeFinding('method.input_unused', { pipe: 'p', inputs: ['x'] }, 'a.mthds', { start: 0, end: 1 }, f ? { fix: f } : {});
@@ -29,5 +30,41 @@ describe('chooseSafeFixes', () => {
 describe('applyEdits', () => {
   it('applies edits given in any order against the original offsets', () => {
     expect(applyEdits('abcdef', [{ file: 'a', range: { start: 0, end: 1 }, newText: 'XX' }, { file: 'a', range: { start: 4, end: 6 }, newText: '' }, { file: 'a', range: { start: 2, end: 2 }, newText: '-' }])).toBe('XXb-cd');
+  });
+});
+
+/** The choice as it was first written (quadratic): the oracle of the property below. */
+function chooseByScan(findings: readonly Finding[], acrossFiles: boolean): Fix[] {
+  const overlaps = (a: TextEdit, b: TextEdit): boolean =>
+    a.file === b.file && ((a.range.start < b.range.end && b.range.start < a.range.end) || (a.range.start === b.range.start && (a.range.start === a.range.end || b.range.start === b.range.end)));
+  const taken: TextEdit[] = [];
+  const seen = new Set<string>();
+  const chosen: Fix[] = [];
+  for (const f of findings) {
+    const fix = f.fix;
+    if (!fix?.safe || fix.edits.length === 0) continue;
+    if (!acrossFiles && fix.edits.some((e) => e.file !== fix.edits[0]!.file)) continue;
+    const signature = JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
+    if (seen.has(signature) || fix.edits.some((e) => taken.some((t) => overlaps(e, t)))) continue;
+    seen.add(signature);
+    taken.push(...fix.edits);
+    chosen.push(fix);
+  }
+  return chosen;
+}
+
+describe('chooseSafeFixes against a plain scan', () => {
+  const edit = fc.record({ file: fc.constantFrom('a.mthds', 'b.mthds'), start: fc.nat({ max: 40 }), length: fc.oneof(fc.constant(0), fc.nat({ max: 8 })), newText: fc.constantFrom('', 'x') });
+  const aFix = fc.record({ safe: fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), edits: fc.array(edit, { minLength: 0, maxLength: 3 }) });
+  it('chooses exactly the fixes a pairwise scan chooses (random fixes, insertions, several files)', () => {
+    fc.assert(
+      fc.property(fc.array(aFix, { maxLength: 60 }), fc.boolean(), (fixes, acrossFiles) => {
+        const findings = fixes.map((f, i) =>
+          finding({ title: `f${i}`, safe: f.safe, edits: f.edits.map((e) => ({ file: e.file, range: { start: e.start, end: e.start + e.length }, newText: e.newText })) }),
+        );
+        expect(chooseSafeFixes(findings, () => true, acrossFiles).map((c) => c.fix)).toEqual(chooseByScan(findings, acrossFiles));
+      }),
+      { numRuns: 500, seed: 20261125 },
+    );
   });
 });

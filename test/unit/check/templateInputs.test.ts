@@ -111,3 +111,23 @@ describe('method.field_path_unresolved (construct and document templates)', () =
     expect(only(check(llm('inputs = { doc = "Text" }\n', '$doc.missing')), 'method.field_path_unresolved')).toEqual([]);
   });
 });
+
+describe('names a template mentions in a form the runtime refuses', () => {
+  it('an inline `@triage` of an input: method.template_invalid, and the input is not unused', () => {
+    const text = llm('inputs = { ticket = "Text", triage = "Text" }\n', 'Ticket: $ticket, triaged as @triage.');
+    const found = check(text);
+    expect(only(found, 'method.template_invalid').map((f) => textAt(text, f))).toEqual(['@triage']);
+    expect(only(found, 'method.input_unused')).toEqual([]);
+  });
+  it('an inline `@ticket` not declared: method.input_undeclared, as `$ticket` is', () => {
+    const inline = llm('inputs = { doc = "Text" }\n', 'Summarize $doc for @ticket.');
+    const dollar = llm('inputs = { doc = "Text" }\n', 'Summarize $doc for $ticket.');
+    const a = only(check(inline), 'method.input_undeclared');
+    const b = only(check(dollar), 'method.input_undeclared');
+    expect(a.map((f) => [f.params, textAt(inline, f)])).toEqual([[{ pipe: 'p', variables: ['ticket'] }, '@ticket']]);
+    expect(b.map((f) => f.params)).toEqual(a.map((f) => f.params));
+  });
+  it('an e-mail address is no mention', () => {
+    expect(only(check(llm('inputs = { doc = "Text" }\n', 'Summarize $doc, write to help@example.com.')), 'method.input_undeclared')).toEqual([]);
+  });
+});

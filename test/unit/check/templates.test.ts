@@ -11,8 +11,11 @@ describe('method.template_invalid: @ placement', () => {
     expect(f!.params).toMatchObject({ pipe: 'p', template: 'prompt' });
     expect(f!.fix?.edits[0]?.newText).toBe('$doc.text');
   });
-  it('accepts @var alone on its line, $var inline, escapes and foreign @words', () => {
-    expect(check(llm('Analyze this:\n  @doc  \nThanks $doc.\nMail me@doc.com or @@doc, @media print'))).toEqual([]);
+  it('accepts @var alone on its line, $var inline, escapes and e-mail addresses', () => {
+    expect(check(llm('Analyze this:\n  @doc  \nThanks $doc.\nMail me@doc.com or @@doc, @@media print'))).toEqual([]);
+  });
+  it('reads an inline @word that is no input as `$word` is read: undeclared (`@@word` writes it literally)', () => {
+    expect(check(llm('Analyze $doc for @media print')).map((f) => [f.code, f.params['variables']])).toEqual([['method.input_undeclared', ['media']]]);
   });
   it('refuses a lone sigil padded with non-ASCII white space', () => {
     const text = llm('\u00a0@?doc');

@@ -8,7 +8,7 @@ import { NATIVE_CONCEPTS, RETIRED_NATIVES } from '../../language/spec/natives.js
 import { findInDependencies, resolveConcept, resolvePipe, visibleConceptCodes, visiblePipeCodes, type MethodTree, resolveDependency } from '../../language/tree.js';
 import { suggest } from '../../util/suggest.js';
 import type { CheckContext } from '../context.js';
-import { makeFinding, replaceFix, type Fix } from '../finding.js';
+import { makeFinding, replaceFix, suggestionFixes } from '../finding.js';
 import type { Range } from '../../syntax/types.js';
 
 export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
@@ -33,7 +33,7 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const replacement = (ref.prefix === undefined && ref.domain === undefined ? RETIRED_NATIVES[ref.code] : undefined) ?? elsewhere[0];
     const suggestions = replacement ? [replacement, ...suggest(written, pool).filter((s) => s !== replacement)] : suggest(written, pool);
     const fixes = suggestions.map((s) => replaceFix(`Replace with \`${s}\``, bundle.file, range, s));
-    ctx.out.push(makeFinding('method.concept_unresolved', { concept: written, suggestions }, bundle.file, range, withFixes(fixes)));
+    ctx.out.push(makeFinding('method.concept_unresolved', { concept: written, suggestions }, bundle.file, range, suggestionFixes(fixes)));
   };
 
   for (const concept of bundle.concepts) {
@@ -56,7 +56,7 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const pool = site.ref.prefix !== undefined ? dependencyCodes(ctx.tree, bundle, site.ref.prefix, 'pipes') : pipePool;
     const candidates = elsewhere.length === 1 ? [elsewhere[0]!, ...suggest(written, pool)] : suggest(written, pool);
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, range, c));
-    ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: owner, missing: written, candidates }, bundle.file, range, withFixes(fixes)));
+    ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: owner, missing: written, candidates }, bundle.file, range, suggestionFixes(fixes)));
   };
   for (const pipe of bundle.pipes) {
     for (const input of pipe.inputs) checkConcept(input.ref);
@@ -68,7 +68,7 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
   if (main && main.value !== '' && !bundle.pipes.some((p) => p.code === main.value)) {
     const candidates = suggest(main.value, bundle.pipes.map((p) => p.code));
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, main.range, JSON.stringify(c)));
-    ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: main.value, missing: main.value, candidates }, bundle.file, main.range, withFixes(fixes)));
+    ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: main.value, missing: main.value, candidates }, bundle.file, main.range, suggestionFixes(fixes)));
   }
 }
 
@@ -94,10 +94,4 @@ function dependencyCodes(tree: MethodTree, from: Bundle, prefix: string, kind: '
   const dep = resolveDependency(tree, from, prefix);
   if (!dep) return [];
   return [...dep.tree.symbols].flatMap(([domain, table]) => [...table[kind].keys()].map((code) => `${prefix}->${domain}.${code}`));
-}
-
-function withFixes(fixes: Fix[]): { fix?: Fix; alternatives?: Fix[] } {
-  if (fixes.length === 0) return {};
-  // Only a lone suggestion is an obvious repair; several are offered as alternatives.
-  return fixes.length === 1 ? { fix: { ...fixes[0]!, safe: false }, alternatives: fixes } : { alternatives: fixes };
 }

@@ -8,7 +8,7 @@ import { INPUT_SLOT_TABLE, PIPE_TYPES, RETIRED_PIPE_TYPES, SIGNATURE_FIELDS, get
 import { getEntry } from '../../syntax/lookup.js';
 import type { LEntry, LTable, LValue } from '../../syntax/types.js';
 import { suggest } from '../../util/suggest.js';
-import { replaceFix, type Finding } from '../finding.js';
+import { replaceFix, suggestionFixes, type Finding } from '../finding.js';
 import { ShapeWalker, tableAnchor, type CustomValidator, type TableShape } from '../shapeWalker.js';
 import { deleteEntryEdit } from '../edits.js';
 
@@ -95,9 +95,7 @@ function checkHints(w: ShapeWalker, node: LValue, path: string): void {
     if (h.key !== 'intent') {
       w.report('method.hint_invalid', { reason: 'unknown_key', hint: h.key }, h.keyRange);
     } else if (!(h.value.value in HINT_INTENTS)) {
-      w.report('method.hint_invalid', { reason: 'unknown_intent', hint: h.value.value }, h.value.range, {
-        alternatives: suggest(h.value.value, Object.keys(HINT_INTENTS), 2).map((c) => replaceFix(`Replace with "${c}"`, w.file, h.value.range, JSON.stringify(c))),
-      });
+      w.report('method.hint_invalid', { reason: 'unknown_intent', hint: h.value.value }, h.value.range, suggestionFixes(suggest(h.value.value, Object.keys(HINT_INTENTS), 2).map((c) => replaceFix(`Replace with "${c}"`, w.file, h.value.range, JSON.stringify(c)))));
     }
   }
 }
@@ -209,7 +207,6 @@ function checkPipeEntry(w: ShapeWalker, e: LEntry): void {
     return;
   }
   const candidates = suggest(t.value, PIPE_TYPES.map((p) => p.name), 3);
-  w.report('method.pipe_type_invalid', { pipe: e.key, reason: 'unknown', pipe_type: t.value }, t.range, {
-    alternatives: candidates.map((c) => replaceFix(`Replace with "${c}"`, w.file, t.range, JSON.stringify(c))),
-  });
+  // One candidate (`PipeConditional`: PipeCondition) is the repair.
+  w.report('method.pipe_type_invalid', { pipe: e.key, reason: 'unknown', pipe_type: t.value }, t.range, suggestionFixes(candidates.map((c) => replaceFix(`Replace with "${c}"`, w.file, t.range, JSON.stringify(c)))));
 }

@@ -7,6 +7,7 @@ import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, InputDecl, PipeDecl } from '../../language/model.js';
 import { RUNTIME_TEMPLATE_NAMES, toPascalCase } from '../../language/spec/lexical.js';
 import { analyzeTemplate, type VariableRead } from '../../language/templates/analyze.js';
+import { findSigilFaults } from '../../language/templates/shorthand.js';
 import { templateSites, type TemplateSite } from '../../language/templates/sites.js';
 import { resolveConcept, type MethodTree } from '../../language/tree.js';
 import { isSimpleConcept, lookupConcept, nativeConcept, nativeRoot } from '../../language/concepts.js';
@@ -57,12 +58,20 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   const constructReads = found.constructReads;
   const inputs = pipe.inputs;
   let reads: SiteRead[] = [];
+  // `@x` where the runtime refuses it (inline, padded): not a read at run time, but the author meant
+  // `x`. It is method.template_invalid when `x` is an input (templates.ts), method.input_undeclared
+  // like `$x` when not, and it keeps `x` from being reported unused (removing it would leave the
+  // template naming an undeclared variable).
+  let misplaced: Array<{ root: string; node: LString; start: number; end: number }> | undefined;
   let complete = true;
   // A PipeLLM without a system prompt of its own takes the bundle's.
   const bundleSystem = pipe.spec?.name === 'PipeLLM' && bundle.systemPrompt && !getEntry(pipe.table, 'system_prompt') ? bundle.systemPrompt : undefined;
   const siteCount = sites.length + (bundleSystem ? 1 : 0);
   for (let s = 0; s < siteCount; s++) {
     const site: TemplateSite = s < sites.length ? sites[s]! : { field: 'system_prompt', node: bundleSystem!, shorthands: true, expression: false };
+    if (site.shorthands && site.node.value.includes('@')) {
+      for (const f of findSigilFaults(site.node.value, ANY_NAME)) (misplaced ??= []).push({ root: f.root, node: site.node, start: f.start, end: f.end });
+    }
     const analysis = analyzeTemplate(site.node.value, site);
     if (analysis.fault) {
       complete = false;
@@ -104,17 +113,17 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   // Rule 1: every root read is a declared input.
   let extraContext: Set<string> | undefined;
   let reported: Set<string> | undefined;
-  for (const { read: r, node } of reads) {
-    const root = r.path[0]!;
-    if (declaredInput(inputs, root) || root.startsWith('_') || RUNTIME_TEMPLATE_NAMES.includes(root)) continue;
+  const undeclared = (root: string, node: LString, start: number, end: number): void => {
+    if (declaredInput(inputs, root) || root.startsWith('_') || RUNTIME_TEMPLATE_NAMES.includes(root)) return;
     extraContext ??= composeExtraContext(pipe);
     reported ??= new Set();
-    if (extraContext.has(root) || reported.has(root)) continue;
+    if (extraContext.has(root) || reported.has(root)) return;
     reported.add(root);
-    const range = stringSliceRange(node, r.start, r.end);
     const fix = declareInputFix(ctx.tree, bundle, pipe, root);
-    ctx.out.push(makeFinding('method.input_undeclared', { pipe: pipe.code, variables: [root] }, file, range, fix ? { fix } : {}));
-  }
+    ctx.out.push(makeFinding('method.input_undeclared', { pipe: pipe.code, variables: [root] }, file, stringSliceRange(node, start, end), fix ? { fix } : {}));
+  };
+  for (const { read: r, node } of reads) undeclared(r.path[0]!, node, r.start, r.end);
+  for (const m of misplaced ?? []) undeclared(m.root, m.node, m.start, m.end);
 
   // Field reads walk the input's concept where the runtime does: construct `from` paths, and the
   // templates of a PipeDocGen. Elsewhere a missing field renders empty at run time (accepted).
@@ -135,11 +144,14 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   // Rule 2: every declared input is read (only where the type reads inputs through templates).
   if (pipe.spec?.inputRule !== 'templates-both-ways' || !complete) return;
   for (const input of inputs) {
-    if (isRead(reads, input.name) || !INPUT_NAME.test(input.name)) continue;
+    if (isRead(reads, input.name) || misplaced?.some((m) => m.root === input.name) || !INPUT_NAME.test(input.name)) continue;
     const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
     ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, file, input.nameRange, { fix }));
   }
 }
+
+/** Every name: `findSigilFaults` then reports each misplaced sigil, input or not. */
+const ANY_NAME = { has: (): boolean => true };
 
 /** Appends to a list, starting with an array of one (most pipes read one variable). */
 function append<T>(list: T[], item: T): T[] {
