@@ -4,6 +4,7 @@ import { runCheck } from './check.js';
 import { runFormat } from './format.js';
 import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
+import { runWorker } from './worker.js';
 import { VERSION } from '../version.js';
 import { tuneHeap } from '../heap.js';
 
@@ -23,6 +24,9 @@ Commands:
   graph [paths...]     Print the method graph (--format mermaid|dot|json).
   serve                Serve the MTHDS runner protocol over HTTP.
     --port 8080 --host 127.0.0.1 --base-path /v1 --config FILE --functions FILE
+    --queue redis://HOST:PORT   Queue started runs on Redis for workers (run state in Redis).
+  worker               Run the started runs of a Redis queue.
+    --queue redis://HOST:PORT --concurrency 4 --config FILE --functions FILE
 
 Options:
   -h, --help           Show this help.
@@ -42,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'check') return runCheck(rest, process.stdout, process.stderr);
   if (command === 'serve') return runServe(rest, process.stdout, process.stderr);
+  if (command === 'worker') return runWorker(rest, process.stdout, process.stderr);
   if (command === 'format') return runFormat(rest, process.stdout, process.stderr);
   if (command === 'graph') return runGraph(rest, process.stdout, process.stderr);
   process.stderr.write(`mthds: unknown command '${command}'\n\n${USAGE}\n`);

@@ -50,6 +50,11 @@ export interface DeckConfig {
   defaults?: Partial<Record<ModelType, string>>;
   /** Keep the built-in deterministic mock models in the deck (default true). */
   mock?: boolean;
+  /**
+   * Milliseconds every mock call waits before answering (default 0; MTHDS_MOCK_LATENCY_MS when
+   * unset), so that runs stay in flight long enough to be observed or interrupted.
+   */
+  mock_latency_ms?: number;
   /** Refuse model references the deck does not know instead of using the category default. */
   strict?: boolean;
 }
@@ -126,6 +131,19 @@ export interface RunnerConfig {
    * `{dir}/{address}/{version}/`. Default: $MTHDS_PACKAGES_DIR, else ~/.mthds/packages.
    */
   packages_dir?: string;
+  /** Started runs (/start) and their reads (/runs/{id}/status, /runs/{id}/results). */
+  runs?: {
+    /** Where runs go: absent runs them in the server process; redis://HOST:PORT queues them (BullMQ). */
+    queue?: string;
+    /** How long a finished run (and its result) stays readable. Default 86400. */
+    retention_seconds?: number;
+    /** Times a queued run is taken up before it is given up (its workers kept stopping). Default 3. */
+    attempts?: number;
+    /** How long a queue worker may stay silent before its run is taken up by another. Default 30000. */
+    stall_timeout_ms?: number;
+    /** With a queue, how long /execute waits for its run before answering 202. Default 25. */
+    execute_wait_seconds?: number;
+  };
 }
 
 /** Programmatic-only members (not in a config file). */
@@ -157,6 +175,7 @@ export interface ResolvedConfig {
   network: NetworkPolicy;
   models: DeckConfig;
   mockSeed: string;
+  runs: { queue?: string; retentionSeconds: number; attempts: number; stallTimeoutMs: number; executeWaitSeconds: number };
   /** Absolute paths of the function modules (empty: no function registry, PipeFunc refused). */
   functions: string[];
   /** The package store (absolute). */
@@ -310,6 +329,9 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
   }
 
   const models = options.models ?? {};
+  if (models.mock_latency_ms !== undefined && !(typeof models.mock_latency_ms === 'number' && Number.isFinite(models.mock_latency_ms) && models.mock_latency_ms >= 0)) {
+    problems.push('models.mock_latency_ms must be a number of milliseconds from 0');
+  }
   for (const [i, p] of (models.providers ?? []).entries()) {
     const where = `models.providers[${i}]`;
     if (typeof p?.name !== 'string' || p.name === '') problems.push(`${where}.name must be a non-empty string`);
@@ -332,6 +354,17 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
   if (options.packages_dir !== undefined && (typeof options.packages_dir !== 'string' || options.packages_dir === '')) problems.push('packages_dir must be a folder path');
   const packagesDir = typeof options.packages_dir === 'string' && options.packages_dir !== '' ? path.resolve(options.packages_dir) : defaultPackagesDir(env);
 
+  const runs: ResolvedConfig['runs'] = {
+    retentionSeconds: positiveInt(options.runs?.retention_seconds, 'runs.retention_seconds', problems) ?? 86_400,
+    attempts: positiveInt(options.runs?.attempts, 'runs.attempts', problems) ?? 3,
+    stallTimeoutMs: positiveInt(options.runs?.stall_timeout_ms, 'runs.stall_timeout_ms', problems) ?? 30_000,
+    executeWaitSeconds: positiveInt(options.runs?.execute_wait_seconds, 'runs.execute_wait_seconds', problems, true) ?? 25,
+  };
+  if (options.runs?.queue !== undefined) {
+    if (typeof options.runs.queue !== 'string' || !/^rediss?:\/\/[^\s]+$/.test(options.runs.queue)) problems.push('runs.queue must be a redis:// URL');
+    else runs.queue = options.runs.queue;
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   const resolved: ResolvedConfig = {
     host,
@@ -344,6 +377,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     network,
     models,
     mockSeed: options.mock_seed ?? '',
+    runs,
     functions,
     packagesDir,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
