@@ -66,8 +66,9 @@ async function notify(job: RunJob, deps: ProcessDeps, outcome: RunOutcome): Prom
     return;
   }
   if (!url || !(await deps.store.claimCallback(job.runId))) return;
+  // The callback's status is the anchors' COMPLETED / FAILED; the run's record says more (CANCELLED, TIMED_OUT).
   const payload: Record<string, unknown> =
-    outcome.status === 'COMPLETED' ? { pipeline_run_id: job.runId, status: 'COMPLETED', result: outcome.result } : { pipeline_run_id: job.runId, status: outcome.status, error: outcome.error };
+    outcome.status === 'COMPLETED' ? { pipeline_run_id: job.runId, status: 'COMPLETED', result: outcome.result } : { pipeline_run_id: job.runId, status: 'FAILED', error: outcome.error };
   const { allowPrivate, timeoutMs, retries, secret } = deps.config.callbacks;
   const delivered = await deliverCallback(url, job.runId, payload, { allowPrivate, timeoutMs, retries, userAgent: USER_AGENT, ...(secret ? { secret } : {}) });
   if (!delivered) deps.config.log(`run ${job.runId}: the completion callback could not be delivered`);

@@ -5,7 +5,7 @@
 
 import { Redis } from 'ioredis';
 import type { RunResultExecute } from '../runs.js';
-import { finishedRecord, isTerminal, runningRecord, type RunOutcome, type RunRecord, type RunStatus, type RunStore } from './store.js';
+import { finishedRecord, isTerminal, runningRecord, type RunOutcome, type RunRecord, type RunStore } from './store.js';
 
 // KEYS[1] the run hash; ARGV[1] status, ARGV[2] record JSON. Writes only over a non-terminal run
 // (or none, when `ARGV[3]` is '1'), returns 1 when it wrote.
@@ -131,4 +131,3 @@ export class RedisRunStore implements RunStore {
   }
 }
 
-export type { RunStatus };
