@@ -1618,7 +1618,7 @@ const RUN = [
     domain: 'runtime',
     params: [
       id('run_id', 'The pipeline_run_id asked for.'),
-      oneOf('status', { FAILED: 'failed', CANCELLED: 'cancelled', TIMED_OUT: 'timed out' }, 'The terminal status of the run.'),
+      oneOf('status', { FAILED: 'FAILED', CANCELLED: 'CANCELLED', TIMED_OUT: 'TIMED_OUT' }, 'The terminal status of the run (clients read it from the detail).'),
     ],
     detail: 'Run {run_id} finished with status {status}; no result available.',
     client: [step('read_run', 'Read GET /runs/{id}/status: its error member says why the run ended.'), step('retry', 'Start the run again if you still need its result.')],
