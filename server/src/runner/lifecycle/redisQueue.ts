@@ -91,7 +91,8 @@ export class RedisQueue implements RunQueue {
   }
 
   async close(): Promise<void> {
-    await this.queue.close().catch(() => undefined);
+    // BullMQ waits for Redis to close cleanly: not past a few seconds when Redis is gone.
+    await withTimeout(this.queue.close(), 3_000).catch(() => undefined);
     await this.store.close();
   }
 }
@@ -129,7 +130,9 @@ export async function startRunWorker(settings: QueueSettings, concurrency: numbe
   worker.on('error', (error) => deps.config.log(`worker: ${error.message}`));
   return {
     async close() {
-      await worker.close();
+      // The runs in hand finish first, unless Redis is gone (they could not be recorded anyway).
+      if (redis.status === 'ready') await worker.close();
+      else await withTimeout(worker.close(true), 3_000).catch(() => undefined);
       controller.abort();
       await store.close();
     },

@@ -43,6 +43,10 @@ export function connectRedis(url: string, name: string): Redis {
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    // A command sent just as the connection drops would wait for the reconnection: answered
+    // (failed) in bounded time instead, so that a request gets its 503 promptly.
+    commandTimeout: 2_000,
+    autoResendUnfulfilledCommands: false,
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
