@@ -8,9 +8,9 @@ import { parse as parseTomlValue } from 'smol-toml';
 import { dryRun } from './dryRun.js';
 import { defaultPackagesDir } from '../workspace/dependencies.js';
 import type { DryRunHook } from './validate.js';
+import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './deckConfig.js';
 
-export type ModelType = 'llm' | 'extract' | 'img_gen' | 'search';
-export const MODEL_TYPES: readonly ModelType[] = ['llm', 'extract', 'img_gen', 'search'];
+export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
 export interface TokenConfig {
   /** The bearer token in clear, or */
@@ -22,41 +22,6 @@ export interface TokenConfig {
   expires_at?: string;
   /** Route tags the token may use: run, validate, discovery. Absent: all. */
   scopes?: string[];
-}
-
-export interface ProviderModelConfig {
-  name: string;
-  type: ModelType;
-  /** The provider's own model id, when it differs from the deck name. */
-  model_id?: string;
-}
-
-export interface ProviderConfig {
-  name: string;
-  /** OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1. */
-  base_url: string;
-  /** Name of the environment variable holding the API key (never the key itself). */
-  api_key_env?: string;
-  models: ProviderModelConfig[];
-}
-
-export interface DeckConfig {
-  providers?: ProviderConfig[];
-  /** alias -> model name (bundles write `@alias`). */
-  aliases?: Record<string, string>;
-  /** waterfall -> ordered model names (bundles write `~waterfall`). */
-  waterfalls?: Record<string, string[]>;
-  /** The model a category uses when a bundle names one the deck does not know. */
-  defaults?: Partial<Record<ModelType, string>>;
-  /** Keep the built-in deterministic mock models in the deck (default true). */
-  mock?: boolean;
-  /**
-   * Milliseconds every mock call waits before answering (default 0; MTHDS_MOCK_LATENCY_MS when
-   * unset), so that runs stay in flight long enough to be observed or interrupted.
-   */
-  mock_latency_ms?: number;
-  /** Refuse model references the deck does not know instead of using the category default. */
-  strict?: boolean;
 }
 
 export interface RunnerConfig {
@@ -183,13 +148,6 @@ export interface ResolvedConfig {
   dryRun?: DryRunHook;
   log: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
-}
-
-/** Where runs may reach on a caller's behalf (see network.ts). */
-export interface NetworkPolicy {
-  allowPrivate: boolean;
-  downloadMaxBytes: number;
-  downloadTimeoutMs: number;
 }
 
 export class ConfigError extends Error {

@@ -8,7 +8,7 @@
 // the models of the runtime they were written for and the mock serves any of them.
 
 import { suggest } from '../util/suggest.js';
-import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './config.js';
+import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './deckConfig.js';
 import { MockProvider } from './providers/mock.js';
 import { OpenAICompatibleProvider } from './providers/openaiCompatible.js';
 import type { DeckModel, Provider } from './providers/types.js';
