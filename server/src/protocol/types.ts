@@ -53,6 +53,26 @@ export interface RunResultStart {
   [ext: string]: unknown;
 }
 
+/** GET /runs/{id}/status (the run lifecycle extension the hosted API and mthds-js follow). */
+export interface RunRead {
+  pipeline_run_id: string;
+  pipe_code?: string | null;
+  status: string;
+  created_at: string;
+  finished_at?: string | null;
+  degraded: boolean;
+  [ext: string]: unknown;
+}
+
+/** GET /runs/{id}/results: 200 when completed (`main_stuff ?? pipe_output`); 202 while running. */
+export interface RunResults {
+  pipeline_run_id: string;
+  main_stuff?: unknown;
+  pipe_output?: unknown;
+  graph_spec?: unknown;
+  [ext: string]: unknown;
+}
+
 export interface ValidateRequest {
   mthds_contents: string[];
   allow_signatures?: boolean;
