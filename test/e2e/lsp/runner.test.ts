@@ -116,13 +116,14 @@ describe('runner commands with the built-in runner', () => {
 
   it('follows a started run from the run reads: progress, status notifications, the output at the end', async () => {
     const ws = examples();
-    client = await startClient({ folders: [ws], env: { MTHDS_MOCK_LATENCY_MS: '300' } });
+    const lsp = await startClient({ folders: [ws], env: { MTHDS_MOCK_LATENCY_MS: '300' } });
+    client = lsp;
     const statuses: Array<{ pipeline_run_id: string; status: string; outputUri?: string }> = [];
-    client.connection.onNotification('mthds/runStatus', (p: { pipeline_run_id: string; status: string; outputUri?: string }) => statuses.push(p));
+    lsp.connection.onNotification('mthds/runStatus', (p: { pipeline_run_id: string; status: string; outputUri?: string }) => statuses.push(p));
     const uri = uriOf(path.join(ws, 'news/news.mthds'));
-    const started = await client.executeCommand<{ ok: boolean; pipeline_run_id: string }>('mthds.runner.start', { uri, inputs: { article: { concept: 'news.Article', content: 'News.' } } });
+    const started = await lsp.executeCommand<{ ok: boolean; pipeline_run_id: string }>('mthds.runner.start', { uri, inputs: { article: { concept: 'news.Article', content: 'News.' } } });
     expect(started.ok).toBe(true);
-    await client.waitFor(() => client.messages.some((m) => m.message.startsWith('Run of ') && m.message.includes('completed')), 'the completed run message', 20_000);
+    await lsp.waitFor(() => lsp.messages.some((m) => m.message.startsWith('Run of ') && m.message.includes('completed')), 'the completed run message', 20_000);
     const ids = statuses.map((s) => s.pipeline_run_id);
     expect(new Set(ids)).toEqual(new Set([started.pipeline_run_id]));
     expect(statuses.map((s) => s.status)).toContain('RUNNING');
@@ -131,7 +132,7 @@ describe('runner commands with the built-in runner', () => {
     const output = JSON.parse(readFileSync(fileURLToPath(done.outputUri!), 'utf8'));
     expect(output.working_memory.root).toBeDefined();
     // Work-done progress: begun with the pipe, reported RUNNING, ended.
-    const kinds = client.progress.filter((p) => p.value.title?.startsWith('Run of') || p.value.message === 'RUNNING' || p.value.kind === 'end');
+    const kinds = lsp.progress.filter((p) => p.value.title?.startsWith('Run of') || p.value.message === 'RUNNING' || p.value.kind === 'end');
     expect(kinds.some((p) => p.value.kind === 'begin' && p.value.title?.startsWith('Run of'))).toBe(true);
     expect(kinds.some((p) => p.value.kind === 'report' && p.value.message === 'RUNNING')).toBe(true);
     expect(kinds.some((p) => p.value.kind === 'end')).toBe(true);
