@@ -38,7 +38,12 @@ export async function startRunner(options: RunnerOptions = {}): Promise<RunningR
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
   const state = createState(config, functions);
-  if (config.runs.queue) state.queue = await RedisQueue.open(queueSettings(config, config.runs.queue));
+  if (config.runs.queue) {
+    const queue = await RedisQueue.open(queueSettings(config, config.runs.queue));
+    state.queue = queue;
+    // A request holds its key at most as long as a queued /execute waits, plus its admission.
+    state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
+  }
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.
     requestTimeout: config.limits.body_timeout_ms + 5_000,

@@ -17,6 +17,7 @@ import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
 import { jsonAnswer, problemAnswer, send, type Answer } from './http/respond.js';
 import { IdempotencyStore } from './idempotency.js';
+import type { RedisIdempotency } from './lifecycle/redisIdempotency.js';
 import { RateLimiter } from './rateLimit.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
@@ -52,7 +53,8 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 export interface RunnerState {
   config: ResolvedConfig;
   deck: ModelDeck;
-  idempotency: IdempotencyStore;
+  /** In memory, or in Redis with a queue (every server process knows every key). */
+  idempotency: IdempotencyStore | RedisIdempotency;
   rateLimiter?: RateLimiter;
   runs: RunRegistry;
   /** Background work (start runs and their callbacks) a graceful shutdown waits for. */
@@ -212,7 +214,7 @@ async function idempotent(
   if (!IDEMPOTENCY_KEY.test(key)) throw new Refusal('request.invalid', { field: 'Idempotency-Key' }, { detail: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' });
   const storeKey = `${identity.key}\u0000${routeName}\u0000${key}`;
   const digest = bodyDigest(body);
-  const admission = state.idempotency.admit(storeKey, digest);
+  const admission = await state.idempotency.admit(storeKey, digest);
   switch (admission.kind) {
     case 'conflict':
       throw new Refusal('request.idempotency_conflict');
@@ -236,12 +238,12 @@ async function idempotent(
     // The caller's mistakes are kept (repeating them gives the same answer); the runner's own
     // failures (5xx) free the key, since a retry may succeed.
     const status = isRefusal(error) ? (getEntry(error.code)?.status ?? 500) : 500;
-    if (isRefusal(error) && status < 500) state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
-    else state.idempotency.abandon(storeKey);
+    if (isRefusal(error) && status < 500) await state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
+    else await state.idempotency.abandon(storeKey);
     throw error;
   }
-  if (answer.status >= 500) state.idempotency.abandon(storeKey);
-  else state.idempotency.complete(storeKey, digest, answer);
+  if (answer.status >= 500) await state.idempotency.abandon(storeKey);
+  else await state.idempotency.complete(storeKey, digest, answer);
   return answer;
 }
 

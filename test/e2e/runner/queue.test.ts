@@ -128,10 +128,11 @@ describe.runIf(hasRedis)('runs on a Redis queue (processes)', () => {
     }
   }, 60_000);
 
-  it('is followed by the SDK sequence, waits on /execute, and refuses runs while Redis is unreachable', async () => {
+  it('is followed by the SDK sequence, waits on /execute, keeps idempotency keys across servers, and refuses runs while Redis is unreachable', async () => {
     const own = await startRedis();
     const config = writeConfig({ runs: { stall_timeout_ms: 1000, execute_wait_seconds: 10 }, models: { mock_latency_ms: 100 } });
-    const server = await startServe(own.url, 0, config, TOKEN);
+    const port = await freePort();
+    const server = await startServe(own.url, port, config, TOKEN);
     procs.push(server, await startWorkerProcess(own.url, 2, config));
     const base = server.line;
     try {
@@ -145,7 +146,23 @@ describe.runIf(hasRedis)('runs on a Redis queue (processes)', () => {
       expect(executed.status).toBe(200);
       expect(executed.json).toMatchObject({ state: 'COMPLETED', pipe_output: { working_memory: { root: { main_stuff: { concept: 'native.Text' } } } } });
 
+      // An idempotency key is kept in Redis: a restarted server replays the first answer.
+      const keyed = await post(`${base}/start`, run, { ...auth, 'Idempotency-Key': 'start-once' });
+      expect(keyed.status).toBe(202);
+      await server.kill('SIGKILL');
+      const again = await startServe(own.url, port, config, TOKEN);
+      procs.push(again);
+      const replay = await post(`${base}/start`, run, { ...auth, 'Idempotency-Key': 'start-once' });
+      expect(replay.status).toBe(202);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json.pipeline_run_id).toBe(keyed.json.pipeline_run_id);
+      expect(problemOf(await post(`${base}/start`, { ...run, inputs: { name: { concept: 'Text', content: 'Bob' } } }, { ...auth, 'Idempotency-Key': 'start-once' })).code).toBe('request.idempotency_conflict');
+
+      // The serving process read the run before Redis went away: it answers that record, degraded.
+      expect((await get(`${base}/runs/${id}/status`, auth)).json).toMatchObject({ status: 'COMPLETED', degraded: false });
+
       await own.stop();
+      expect(problemOf(await get(`${base}/runs/${keyed.json.pipeline_run_id}-x/status`, auth))).toMatchObject({ status: 503, code: 'mthdsls.runtime.unavailable' });
       const refused = await post(`${base}/start`, run, auth);
       expect(refused.status).toBe(503);
       expect(problemOf(refused)).toMatchObject({ code: 'mthdsls.runtime.unavailable', retry_after: 5 });

@@ -9,6 +9,8 @@ import type { Redis } from 'ioredis';
 import type { PreparedRun } from '../runs.js';
 import { processRun, pendingRecord, type ProcessDeps, type RunJob } from './process.js';
 import { storeUnavailable, type RunQueue } from './queue.js';
+import type { IdempotencyLimits } from '../idempotency.js';
+import { RedisIdempotency } from './redisIdempotency.js';
 import { connectRedis, RedisRunStore, whenReady } from './redisStore.js';
 
 export const QUEUE_NAME = 'mthds-runs';
@@ -80,6 +82,11 @@ export class RedisQueue implements RunQueue {
       await this.store.discard(job.runId).catch(() => undefined);
       throw storeUnavailable();
     }
+  }
+
+  /** Idempotency keys on this queue's Redis; a reservation outlives a request by `inFlightSeconds` at most. */
+  idempotency(limits: IdempotencyLimits, inFlightSeconds: number): RedisIdempotency {
+    return new RedisIdempotency(this.redis, limits, inFlightSeconds);
   }
 
   async healthy(): Promise<boolean> {
