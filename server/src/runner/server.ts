@@ -150,7 +150,7 @@ function handleVersion(): Answer {
     implementation: 'mthds-language-server',
     implementation_version: VERSION,
     error_registry_version: CORE_REGISTRY_VERSION,
-    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref'],
+    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref', 'run_lifecycle'],
   });
 }
 

@@ -117,6 +117,10 @@ describe('run lifecycle reads (embedded runner)', () => {
       expect(client.requests.slice(3).every((line) => line === `GET /v1/runs/${id}/results`)).toBe(true);
       expect(client.requests.length).toBeGreaterThan(4); // polled at least once while running
       expect((await client.getRunStatus(id)).status).toBe('COMPLETED');
+      // The SDK takes only "pipelex-api" for a runner without these routes; ours names them too.
+      const version = await get(`${r.url}/version`);
+      expect(version.json.implementation).not.toBe('pipelex-api');
+      expect(version.json.extensions).toContain('run_lifecycle');
     } finally {
       await r.close();
     }
