@@ -3,19 +3,9 @@
 // line of the "MTHDS Runs" output channel. Clicking the item opens a completed run's output.
 
 import * as vscode from 'vscode';
+import { RUN_STATUS_NOTIFICATION, type RunStatusParams } from '../../server/src/protocol/types.js';
 
-/** The language server's notification (server/src/lsp/runProgress.ts). */
-export const RUN_STATUS_NOTIFICATION = 'mthds/runStatus';
-
-export interface RunStatusParams {
-  pipeline_run_id: string;
-  pipe: string;
-  status: string;
-  attempts?: number;
-  degraded?: boolean;
-  outputUri?: string;
-  message?: string;
-}
+export { RUN_STATUS_NOTIFICATION, type RunStatusParams };
 
 export interface RunView {
   text: string;

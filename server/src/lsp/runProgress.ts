@@ -6,21 +6,8 @@
 
 import { MessageType, ShowMessageNotification, type Connection, type WorkDoneProgressServerReporter } from 'vscode-languageserver';
 import type { RunnerClient } from '../protocol/client.js';
+import { RUN_STATUS_NOTIFICATION, type RunStatusParams } from '../protocol/types.js';
 import { describeRunnerError } from './runnerMessages.js';
-
-export const RUN_STATUS_NOTIFICATION = 'mthds/runStatus';
-
-export interface RunStatusParams {
-  pipeline_run_id: string;
-  pipe: string;
-  status: string;
-  attempts?: number;
-  degraded?: boolean;
-  /** The written output of a completed run. */
-  outputUri?: string;
-  /** Why a run ended without a result, or why it cannot be followed. */
-  message?: string;
-}
 
 export interface FollowOptions {
   connection: Connection;

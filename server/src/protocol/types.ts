@@ -73,6 +73,24 @@ export interface RunResults {
   [ext: string]: unknown;
 }
 
+/**
+ * The language server's notification while it follows a run it started (mthds.runner.start): one
+ * per change of status, the last one with the written output of a completed run.
+ */
+export const RUN_STATUS_NOTIFICATION = 'mthds/runStatus';
+
+export interface RunStatusParams {
+  pipeline_run_id: string;
+  pipe: string;
+  status: string;
+  attempts?: number;
+  degraded?: boolean;
+  /** The written output of a completed run. */
+  outputUri?: string;
+  /** Why a run ended without a result, or why it cannot be followed. */
+  message?: string;
+}
+
 export interface ValidateRequest {
   mthds_contents: string[];
   allow_signatures?: boolean;
