@@ -75,7 +75,14 @@ export class RedisQueue implements RunQueue {
     }
     try {
       await withTimeout(
-        this.queue.add('run', job, { jobId: job.runId, removeOnComplete: { age: this.settings.retentionSeconds }, removeOnFail: { age: this.settings.retentionSeconds } }),
+        this.queue.add('run', job, {
+          jobId: job.runId,
+          // A worker that could not record its run (Redis blinked) tries again rather than leaving it RUNNING.
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 1_000 },
+          removeOnComplete: { age: this.settings.retentionSeconds },
+          removeOnFail: { age: this.settings.retentionSeconds },
+        }),
         5_000,
       );
     } catch {
