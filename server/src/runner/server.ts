@@ -24,6 +24,7 @@ import { parseRunRequest, parseValidateRequest } from './requests.js';
 import { admitRun, bodyDigest, executeRun, RunRegistry } from './runs.js';
 import { EmbeddedQueue, type RunQueue } from './lifecycle/queue.js';
 import { awaitRun } from './lifecycle/execute.js';
+import { pendingRecord } from './lifecycle/process.js';
 import { matchRunRead, readHealth, readRunResults, readRunStatus, RecentRuns } from './lifecycle/routes.js';
 import { validateContents } from './validate.js';
 import { materializeMethod } from './methodRef.js';
@@ -189,7 +190,10 @@ async function handleStart(state: RunnerState, body: Record<string, unknown>, id
   const prepared = await admitRun(request, state);
   const runId = ulid();
   const createdAt = new Date().toISOString();
-  await state.queue.submit({ runId, owner: identity.key, body, createdAt, requestId, instance, ...(request.pipeCode !== undefined ? { pipeCode: request.pipeCode } : {}) }, prepared);
+  const job = { runId, owner: identity.key, body, createdAt, requestId, instance, ...(request.pipeCode !== undefined ? { pipeCode: request.pipeCode } : {}) };
+  await state.queue.submit(job, prepared);
+  // What a status read says if the store becomes unreachable before anything else is read.
+  state.recentRuns.remember(pendingRecord(job));
   return jsonAnswer(202, { pipeline_run_id: runId, state: 'STARTED', created_at: createdAt, finished_at: null }, { Location: `${state.config.basePath}/runs/${runId}/status` });
 }
 

@@ -160,8 +160,11 @@ describe.runIf(hasRedis)('runs on a Redis queue (processes)', () => {
 
       // The serving process read the run before Redis went away: it answers that record, degraded.
       expect((await get(`${base}/runs/${id}/status`, auth)).json).toMatchObject({ status: 'COMPLETED', degraded: false });
+      const fresh = (await post(`${base}/start`, run, auth)).json.pipeline_run_id as string;
 
       await own.stop();
+      // A run this process accepted and never read since: its record as accepted, degraded.
+      expect((await get(`${base}/runs/${fresh}/status`, auth)).json).toMatchObject({ pipeline_run_id: fresh, status: 'PENDING', degraded: true });
       expect(problemOf(await get(`${base}/runs/${keyed.json.pipeline_run_id}-x/status`, auth))).toMatchObject({ status: 503, code: 'mthdsls.runtime.unavailable' });
       const refused = await post(`${base}/start`, run, auth);
       expect(refused.status).toBe(503);
