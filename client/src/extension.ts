@@ -22,6 +22,7 @@ import { readFormatSettings, withFormatOptions } from './format.js';
 import { GraphPanel, graphBackend } from './graph/panel.js';
 import { MESSAGE_ERROR, MESSAGE_WARNING, MessageGate } from './messages.js';
 import { formatRunAnswer } from './runs.js';
+import { RUN_STATUS_NOTIFICATION, RunsView, type RunStatusParams } from './runStatus.js';
 import { DOCUMENT_SELECTOR, serverModuleOptions, SERVER_MODULE } from './serverOptions.js';
 import { RunnerStatus, type Answer } from './status.js';
 import { configurationMiddleware, promptForToken, TokenStore } from './token.js';
@@ -115,6 +116,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     else if (type === MESSAGE_WARNING) void vscode.window.showWarningMessage(message);
     else void vscode.window.showInformationMessage(message);
   });
+
+  const runsView = new RunsView(runs);
+  context.subscriptions.push(runsView);
+  lc.onNotification(RUN_STATUS_NOTIFICATION, (params: RunStatusParams) => runsView.update(params));
 
   status = new RunnerStatus(
     {

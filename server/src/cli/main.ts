@@ -4,6 +4,7 @@ import { runCheck } from './check.js';
 import { runFormat } from './format.js';
 import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
+import { runWorker } from './worker.js';
 import { VERSION } from '../version.js';
 import { tuneHeap } from '../heap.js';
 import { CLOSED_OUTPUT_STATUS, stopQuietlyWhenOutputCloses } from './closedOutput.js';
@@ -17,7 +18,9 @@ Commands:
   check [paths...]     Check method bundles (.mthds) and packages (METHODS.toml), then dry-run them.
   format [paths...]    Format bundles and manifests in place (--check: list what would change).
   graph [paths...]     Print the method graph (mermaid, dot, json, svg or html).
-  serve                Serve the MTHDS runner protocol over HTTP (POST /execute, /start, /validate).
+  serve                Serve the MTHDS runner protocol over HTTP (POST /execute, /start, /validate),
+                       in-process or on a Redis queue (--queue redis://HOST:PORT).
+  worker               Run the started runs of a Redis queue (--queue redis://HOST:PORT).
 
   mthds <command> --help shows a command's options, exit status and examples.
 
@@ -46,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'check') return runCheck(rest, process.stdout, process.stderr);
   if (command === 'serve') return runServe(rest, process.stdout, process.stderr);
+  if (command === 'worker') return runWorker(rest, process.stdout, process.stderr);
   if (command === 'format') return runFormat(rest, process.stdout, process.stderr);
   if (command === 'graph') return runGraph(rest, process.stdout, process.stderr);
   process.stderr.write(`mthds: unknown command '${command}'\n\n${USAGE}\n`);

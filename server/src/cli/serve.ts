@@ -25,6 +25,7 @@ export const SERVE_OPTIONS = {
   functions: { type: 'string', multiple: true },
   library: { type: 'string', short: 'L', multiple: true },
   structures: { type: 'string' },
+  queue: { type: 'string' },
   workers: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -33,7 +34,8 @@ export const SERVE_OPTIONS = {
 export const SERVE_USAGE = `Usage: mthds serve [options]
 
 Serves the MTHDS runner protocol 0.6.0 over HTTP: POST /execute, /start, /validate, GET /models,
-/version under the base path. Every error is an RFC 7807 problem with a registry code. Prints the
+/version under the base path, the reads of started runs (GET /runs/{id}/status and
+/runs/{id}/results) and GET /health at the origin. Every error is an RFC 7807 problem with a registry code. Prints the
 runner URL on the first line of stdout; logs go to stderr, one line per request (time, method,
 path, status, duration, request id, the client's User-Agent). SIGINT or SIGTERM stops it gracefully
 (requests in flight finish). Without a configured provider, every model is the deterministic mock.
@@ -50,6 +52,10 @@ Options:
                        address (repeatable; added to the config file's libraries).
   --structures FILE    Host structures (TOML): the fields of structures the host program binds to
                        description-only concepts.
+  --queue URL          redis://HOST:PORT: put started runs (/start, and /execute past its wait) on
+                       a Redis queue (BullMQ) for \`mthds worker\` processes instead of running them
+                       here; run state, results and idempotency keys live in Redis, so any server
+                       answers reads for any run.
   --workers N          Serve with N processes on one port (default: the number of cores; 1 serves
                        in this process alone). Idempotency keys and rate limits are held by the
                        primary process and shared by all workers.
@@ -70,6 +76,49 @@ Examples:
   mthds serve --port 0 --config runner.toml
   MTHDS_RUNNER_TOKENS=secret mthds serve --host 0.0.0.0 --port 8080`;
 
+
+/** The options `serve` and `worker` share: the config file, function modules and the queue. */
+export function commonOptions(
+  command: string,
+  values: { config?: string | undefined; functions?: string[] | undefined; queue?: string | undefined },
+  stderr: Writable,
+): RunnerOptions | undefined {
+  let options: RunnerOptions = {};
+  try {
+    if (values.config) options = readConfigFile(values.config);
+  } catch (error) {
+    stderr.write(`mthds ${command}: cannot read ${values.config}: ${error instanceof ConfigError ? error.problems.join('; ') : error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  }
+  // Function modules of the command line are relative to the working folder.
+  if (values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...values.functions.map((f) => path.resolve(f))];
+  if (values.queue !== undefined) options.runs = { ...(options.runs ?? {}), queue: values.queue };
+  options.log = (line) => stderr.write(`${line}\n`);
+  return options;
+}
+
+/**
+ * Resolves when the first SIGINT / SIGTERM has stopped the work (`stop`'s status, default 0); a
+ * second signal means the operator wants out now (`now`, then 130).
+ */
+export function untilSignal(command: string, stderr: Writable, stop: () => Promise<number | void>, now?: () => void): Promise<number> {
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: string): void => {
+      if (stopping) {
+        now?.();
+        resolve(130);
+        return;
+      }
+      stopping = true;
+      stderr.write(`mthds ${command}: ${signal} received, stopping\n`);
+      void stop().then((status) => resolve(status ?? 0));
+    };
+    process.on('SIGINT', () => onSignal('SIGINT'));
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
+  });
+}
+
 export async function runServe(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
   let parsed;
   try {
@@ -85,13 +134,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
     stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
-  let options: RunnerOptions = {};
-  try {
-    if (parsed.values.config) options = readConfigFile(parsed.values.config);
-  } catch (error) {
-    stderr.write(`mthds serve: cannot read ${parsed.values.config}: ${error instanceof ConfigError ? error.problems.join('; ') : error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
+  const options = commonOptions('serve', parsed.values, stderr);
+  if (!options) return 2;
   if (parsed.values.port !== undefined) {
     const port = Number(parsed.values.port);
     if (!/^\d+$/.test(parsed.values.port) || port > 65535) {
@@ -110,11 +154,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   }
   if (parsed.values.host !== undefined) options.host = parsed.values.host;
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
-  // Function modules of the command line are relative to the working folder.
-  if (parsed.values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...parsed.values.functions.map((f) => path.resolve(f))];
   if (parsed.values.library) options.libraries = [...(Array.isArray(options.libraries) ? options.libraries : []), ...parsed.values.library.map((d) => path.resolve(d))];
   if (parsed.values.structures !== undefined) options.structures = path.resolve(parsed.values.structures);
-  options.log = (line) => stderr.write(`${line}\n`);
   if (!parsed.values.quiet) options.request_log = options.log;
 
   if (cluster.isWorker && process.env[WORKER_ENV] === '1') return serveWorker(options, stderr);
@@ -129,33 +170,11 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   }
   stdout.write(`${runner.url}\n`);
   stderr.write(`mthds runner listening on ${runner.url}\n`);
-  return untilSignal(stderr, () => runner.close().then(() => 0));
+  return untilSignal('serve', stderr, () => runner.close());
 }
 
 function describe(error: unknown): string {
   return error instanceof ConfigError ? error.problems.join('\n  ') : error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Resolves when the first SIGINT / SIGTERM has stopped the work (`stop`'s status); a second signal
- * means the operator wants out now (130).
- */
-function untilSignal(stderr: Writable, stop: () => Promise<number>, now?: () => void): Promise<number> {
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: string): void => {
-      if (stopping) {
-        now?.();
-        resolve(130);
-        return;
-      }
-      stopping = true;
-      stderr.write(`mthds serve: ${signal} received, stopping\n`);
-      void stop().then(resolve);
-    };
-    process.once('SIGINT', () => onSignal('SIGINT'));
-    process.once('SIGTERM', () => onSignal('SIGTERM'));
-  });
 }
 
 /**
@@ -208,6 +227,7 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     };
     for (let i = 0; i < workers; i++) fork();
     void untilSignal(
+      'serve',
       stderr,
       () => {
         stopping = true;

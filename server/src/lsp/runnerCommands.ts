@@ -1,6 +1,6 @@
 // The runner commands (workspace/executeCommand): version, models, validate (the verdict's errors
 // shown as diagnostics of source "runner"), execute (the output opened as a JSON document) and start
-// (the run id shown). Every command answers `{ ok, ... }` to the client and tells the user through
+// (the run id shown, then the run followed to its end: runProgress.ts). Every command answers `{ ok, ... }` to the client and tells the user through
 // window/showMessage; a runner failure is a message, never an exception.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import type { Diagnostics } from './diagnostics.js';
 import { describeRunnerError } from './runnerMessages.js';
 import type { LinkedRunner, RunnerLink } from './runnerLink.js';
 import { locateRunnerErrors } from './runnerLocate.js';
+import { followRun } from './runProgress.js';
 import { uriToFile } from './uris.js';
 
 export const RUNNER_COMMANDS = ['mthds.runner.version', 'mthds.runner.models', 'mthds.runner.validate', 'mthds.runner.execute', 'mthds.runner.start'] as const;
@@ -35,6 +36,10 @@ export interface RunnerCommandContext {
   diagnostics: Diagnostics;
   locator: TextLocator;
   canShowDocument: () => boolean;
+  /** Whether the client accepts work-done progress created by the server. */
+  canShowProgress?: () => boolean;
+  /** How often a started run's status is read (tests shorten it). */
+  followIntervalMs?: number;
 }
 
 /** Arguments of execute/start: `{ uri, pipe?, position?, inputs? }` or `[uri, position?, inputs?]`. */
@@ -228,6 +233,20 @@ async function run(ctx: RunnerCommandContext, args: RunArgs, route: 'execute' | 
   if (route === 'start') {
     const { value } = unwrap(linked, await linked.client.start(request));
     show(ctx, MessageType.Info, `Run of ${pipeCode} started: pipeline_run_id ${value.pipeline_run_id}.`);
+    // The command answers now; the run is followed in the background until it ends.
+    void followRun(
+      {
+        connection: ctx.connection,
+        client: linked.client,
+        runnerUrl: linked.url,
+        canShowProgress: ctx.canShowProgress?.() ?? false,
+        canShowDocument: ctx.canShowDocument(),
+        writeOutput,
+        ...(ctx.followIntervalMs !== undefined ? { intervalMs: ctx.followIntervalMs } : {}),
+      },
+      value.pipeline_run_id,
+      pipeCode,
+    );
     return { ok: true, pipe: pipeCode, pipeline_run_id: value.pipeline_run_id };
   }
   const { value, status } = unwrap(linked, await linked.client.execute(request));

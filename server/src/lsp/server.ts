@@ -316,7 +316,15 @@ export function startServer(connection: Connection): void {
   connection.onExecuteCommand(async (params) => {
     if (!diagnostics) return { ok: false, message: 'The server is not initialized.' };
     return executeRunnerCommand(
-      { connection, link: runner, session, diagnostics, locator, canShowDocument: () => capabilities.window?.showDocument?.support === true },
+      {
+        connection,
+        link: runner,
+        session,
+        diagnostics,
+        locator,
+        canShowDocument: () => capabilities.window?.showDocument?.support === true,
+        canShowProgress: () => capabilities.window?.workDoneProgress === true,
+      },
       params.command,
       params.arguments ?? [],
     );

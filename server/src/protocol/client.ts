@@ -7,9 +7,11 @@ import type {
   ModelDeck,
   ModelType,
   ProblemDocumentLike,
+  RunRead,
   RunRequest,
   RunResultExecute,
   RunResultStart,
+  RunResults,
   ValidateRequest,
   ValidationResult,
   VersionInfo,
@@ -69,6 +71,8 @@ const checks = {
     return undefined;
   },
   start: (v: unknown): string | undefined => (isRecord(v) && typeof v['pipeline_run_id'] === 'string' ? undefined : 'the body has no string pipeline_run_id'),
+  runStatus: (v: unknown): string | undefined => (isRecord(v) && typeof v['pipeline_run_id'] === 'string' && typeof v['status'] === 'string' ? undefined : 'the body has no string pipeline_run_id and status'),
+  runResults: (v: unknown): string | undefined => (isRecord(v) && typeof v['pipeline_run_id'] === 'string' ? undefined : 'the body has no string pipeline_run_id'),
 } satisfies Record<string, Check>;
 
 export class RunnerClient {
@@ -101,6 +105,16 @@ export class RunnerClient {
 
   start(request: RunRequest, call: CallOptions = {}): Promise<RunnerResult<RunResultStart>> {
     return this.send('POST', '/start', request, checks.start, SHORT, call);
+  }
+
+  /** A started run's record (the run lifecycle extension; a runner without it answers 404). */
+  runStatus(runId: string, call: CallOptions = {}): Promise<RunnerResult<RunRead>> {
+    return this.send('GET', `/runs/${encodeURIComponent(runId)}/status`, undefined, checks.runStatus, SHORT, call);
+  }
+
+  /** A run's results: 200 when completed, 202 while it runs, a 409 problem when it ended otherwise. */
+  runResults(runId: string, call: CallOptions = {}): Promise<RunnerResult<RunResults>> {
+    return this.send('GET', `/runs/${encodeURIComponent(runId)}/results`, undefined, checks.runResults, SHORT, call);
   }
 
   private async send<T>(method: 'GET' | 'POST', route: string, body: unknown, check: Check, defaultTimeout: number, call: CallOptions): Promise<RunnerResult<T>> {

@@ -53,6 +53,44 @@ export interface RunResultStart {
   [ext: string]: unknown;
 }
 
+/** GET /runs/{id}/status (the run lifecycle extension the hosted API and mthds-js follow). */
+export interface RunRead {
+  pipeline_run_id: string;
+  pipe_code?: string | null;
+  status: string;
+  created_at: string;
+  finished_at?: string | null;
+  degraded: boolean;
+  [ext: string]: unknown;
+}
+
+/** GET /runs/{id}/results: 200 when completed (`main_stuff ?? pipe_output`); 202 while running. */
+export interface RunResults {
+  pipeline_run_id: string;
+  main_stuff?: unknown;
+  pipe_output?: unknown;
+  graph_spec?: unknown;
+  [ext: string]: unknown;
+}
+
+/**
+ * The language server's notification while it follows a run it started (mthds.runner.start): one
+ * per change of status, the last one with the written output of a completed run.
+ */
+export const RUN_STATUS_NOTIFICATION = 'mthds/runStatus';
+
+export interface RunStatusParams {
+  pipeline_run_id: string;
+  pipe: string;
+  status: string;
+  attempts?: number;
+  degraded?: boolean;
+  /** The written output of a completed run. */
+  outputUri?: string;
+  /** Why a run ended without a result, or why it cannot be followed. */
+  message?: string;
+}
+
 export interface ValidateRequest {
   mthds_contents: string[];
   allow_signatures?: boolean;

@@ -1609,6 +1609,36 @@ const RUN = [
     explanation:
       'A read names a run this runner does not know: a wrong identifier, a run started on another runner, or a run forgotten since (the protocol keeps no run store).',
   }),
+  // 409 / no / runtime: the results of a run that ended without any (the status says how it ended).
+  problem({
+    code: 'mthdsls.run.not_completed',
+    title: 'Run ended without a result',
+    status: 409,
+    retry: false,
+    domain: 'runtime',
+    params: [
+      id('run_id', 'The pipeline_run_id asked for.'),
+      oneOf('status', { FAILED: 'FAILED', CANCELLED: 'CANCELLED', TIMED_OUT: 'TIMED_OUT' }, 'The terminal status of the run (clients read it from the detail).'),
+    ],
+    detail: 'Run {run_id} finished with status {status}; no result available.',
+    client: [step('read_run', 'Read GET /runs/{id}/status: its error member says why the run ended.'), step('retry', 'Start the run again if you still need its result.')],
+    others: [CLIENT_AUTHOR],
+    explanation: 'The run reached a terminal state other than COMPLETED, so it has no result to read; its status record carries the problem that ended it.',
+  }),
+  // 503 / yes / runtime: every attempt of a queued run lost its worker (killed or stalled).
+  problem({
+    code: 'mthdsls.run.abandoned',
+    title: 'Run abandoned',
+    status: 503,
+    retry: true,
+    domain: 'runtime',
+    params: [int('attempts', 'How many times a worker took the run up.')],
+    detail: 'The run was given up after {attempts} attempts: each time the worker running it stopped before it finished.',
+    client: [step('retry', 'Start the run again.')],
+    others: [step('contact_owner', 'The runner operator checks why its workers stop (memory, deployments, crashes).')],
+    explanation:
+      'A queued run is taken up again by another worker when its worker stops answering; after the configured number of attempts the run ends FAILED with this code rather than being retried forever.',
+  }),
 ] as const;
 
 // ---------------------------------------------------------------------------------------------

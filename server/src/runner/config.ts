@@ -10,9 +10,9 @@ import { parse as parseTomlValue } from 'smol-toml';
 import { dryRun } from './dryRun.js';
 import { defaultPackagesDir } from '../workspace/dependencies.js';
 import type { DryRunHook } from './validate.js';
+import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './deckConfig.js';
 
-export type ModelType = 'llm' | 'extract' | 'img_gen' | 'search';
-export const MODEL_TYPES: readonly ModelType[] = ['llm', 'extract', 'img_gen', 'search'];
+export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
 export interface TokenConfig {
   /** The bearer token in clear, or */
@@ -24,36 +24,6 @@ export interface TokenConfig {
   expires_at?: string;
   /** Route tags the token may use: run, validate, discovery. Absent: all. */
   scopes?: string[];
-}
-
-export interface ProviderModelConfig {
-  name: string;
-  type: ModelType;
-  /** The provider's own model id, when it differs from the deck name. */
-  model_id?: string;
-}
-
-export interface ProviderConfig {
-  name: string;
-  /** OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1. */
-  base_url: string;
-  /** Name of the environment variable holding the API key (never the key itself). */
-  api_key_env?: string;
-  models: ProviderModelConfig[];
-}
-
-export interface DeckConfig {
-  providers?: ProviderConfig[];
-  /** alias -> model name (bundles write `@alias`). */
-  aliases?: Record<string, string>;
-  /** waterfall -> ordered model names (bundles write `~waterfall`). */
-  waterfalls?: Record<string, string[]>;
-  /** The model a category uses when a bundle names one the deck does not know. */
-  defaults?: Partial<Record<ModelType, string>>;
-  /** Keep the built-in deterministic mock models in the deck (default true). */
-  mock?: boolean;
-  /** Refuse model references the deck does not know instead of using the category default. */
-  strict?: boolean;
 }
 
 export interface RunnerConfig {
@@ -140,6 +110,19 @@ export interface RunnerConfig {
    * (language/hostStructures.ts).
    */
   structures?: string;
+  /** Started runs (/start) and their reads (/runs/{id}/status, /runs/{id}/results). */
+  runs?: {
+    /** Where runs go: absent runs them in the server process; redis://HOST:PORT queues them (BullMQ). */
+    queue?: string;
+    /** How long a finished run (and its result) stays readable. Default 86400. */
+    retention_seconds?: number;
+    /** Times a queued run is taken up before it is given up (its workers kept stopping). Default 3. */
+    attempts?: number;
+    /** How long a queue worker may stay silent before its run is taken up by another. Default 30000. */
+    stall_timeout_ms?: number;
+    /** With a queue, how long /execute waits for its run before answering 202. Default 25. */
+    execute_wait_seconds?: number;
+  };
 }
 
 /** Programmatic-only members (not in a config file). */
@@ -174,6 +157,7 @@ export interface ResolvedConfig {
   network: NetworkPolicy;
   models: DeckConfig;
   mockSeed: string;
+  runs: { queue?: string; retentionSeconds: number; attempts: number; stallTimeoutMs: number; executeWaitSeconds: number };
   /** Absolute paths of the function modules (empty: no function registry, PipeFunc refused). */
   functions: string[];
   /** The package store (absolute). */
@@ -185,13 +169,6 @@ export interface ResolvedConfig {
   dryRun?: DryRunHook;
   log: (line: string) => void;
   env: Readonly<Record<string, string | undefined>>;
-}
-
-/** Where runs may reach on a caller's behalf (see network.ts). */
-export interface NetworkPolicy {
-  allowPrivate: boolean;
-  downloadMaxBytes: number;
-  downloadTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -339,6 +316,9 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
   }
 
   const models = options.models ?? {};
+  if (models.mock_latency_ms !== undefined && !(typeof models.mock_latency_ms === 'number' && Number.isFinite(models.mock_latency_ms) && models.mock_latency_ms >= 0)) {
+    problems.push('models.mock_latency_ms must be a number of milliseconds from 0');
+  }
   for (const [i, p] of (models.providers ?? []).entries()) {
     const where = `models.providers[${i}]`;
     if (typeof p?.name !== 'string' || p.name === '') problems.push(`${where}.name must be a non-empty string`);
@@ -378,6 +358,16 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
       }
     }
   }
+  const runs: ResolvedConfig['runs'] = {
+    retentionSeconds: positiveInt(options.runs?.retention_seconds, 'runs.retention_seconds', problems) ?? 86_400,
+    attempts: positiveInt(options.runs?.attempts, 'runs.attempts', problems) ?? 3,
+    stallTimeoutMs: positiveInt(options.runs?.stall_timeout_ms, 'runs.stall_timeout_ms', problems) ?? 30_000,
+    executeWaitSeconds: positiveInt(options.runs?.execute_wait_seconds, 'runs.execute_wait_seconds', problems, true) ?? 25,
+  };
+  if (options.runs?.queue !== undefined) {
+    if (typeof options.runs.queue !== 'string' || !/^rediss?:\/\/[^\s]+$/.test(options.runs.queue)) problems.push('runs.queue must be a redis:// URL');
+    else runs.queue = options.runs.queue;
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   const resolved: ResolvedConfig = {
@@ -392,6 +382,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     network,
     models,
     mockSeed: options.mock_seed ?? '',
+    runs,
     functions,
     packagesDir,
     libraries,

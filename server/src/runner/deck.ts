@@ -8,7 +8,7 @@
 // the models of the runtime they were written for and the mock serves any of them.
 
 import { suggest } from '../util/suggest.js';
-import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './config.js';
+import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './deckConfig.js';
 import { MockProvider } from './providers/mock.js';
 import { OpenAICompatibleProvider } from './providers/openaiCompatible.js';
 import type { DeckModel, Provider } from './providers/types.js';
@@ -39,7 +39,7 @@ export class ModelDeck {
       for (const m of p.models) this.add({ name: m.name, type: m.type, provider: p.name, modelId: m.model_id ?? m.name });
     }
     if (config.mock !== false) {
-      this.providers.set('mock', new MockProvider());
+      this.providers.set('mock', new MockProvider(mockLatencyMs(config, env)));
       for (const m of MOCK_MODELS) this.add(m);
     }
     for (const type of MODEL_TYPES) {
@@ -107,4 +107,10 @@ export class ModelDeck {
     for (const [t, m] of this.defaults) if (!type || t === type) defaults[t] = m.name;
     return { models, aliases, waterfalls, defaults };
   }
+}
+
+/** The deck's mock latency, else MTHDS_MOCK_LATENCY_MS; anything not a finite number from 0 is 0. */
+export function mockLatencyMs(config: DeckConfig, env: Readonly<Record<string, string | undefined>>): number {
+  const raw = config.mock_latency_ms ?? (env['MTHDS_MOCK_LATENCY_MS'] !== undefined && env['MTHDS_MOCK_LATENCY_MS'] !== '' ? Number(env['MTHDS_MOCK_LATENCY_MS']) : 0);
+  return Number.isFinite(raw) && raw > 0 ? Math.floor(raw) : 0;
 }

@@ -11,7 +11,7 @@ import type { PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { ModelDeck } from './deck.js';
 import { contentFault } from './execute/contents.js';
-import { runPipe, WorkingMemory, type RunContext } from './execute/index.js';
+import { PIPE_RUNNERS, runPipe, WorkingMemory, type RunContext } from './execute/index.js';
 import { qualifiedPipeRef } from './method.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { DryRunHook } from './validate.js';
@@ -69,6 +69,7 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
       continue;
     }
     const ctx: RunContext = {
+      runners: PIPE_RUNNERS,
       tree,
       catalog,
       deck: (mockDeck ??= new ModelDeck({}, {})),

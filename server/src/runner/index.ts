@@ -13,7 +13,10 @@ import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
 import { logWhenDone } from './http/accessLog.js';
 import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
+import { RedisQueue, startRunWorker, type QueueSettings, type RunWorker } from './lifecycle/redisQueue.js';
+import { ModelDeck } from './deck.js';
 
+import { ConfigError } from './config.js';
 export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
 export { FindingLocator, inputForm, pendingSignatures, validateContents, validateMethod, type DryRunHook, type DryRunInput, type DryRunOutcome, type InputForm, type ValidateOptions, type ValidationErrorItem, type ValidationVerdict } from './validate.js';
 export { loadMethod, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
@@ -53,6 +56,12 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
   const state = createState(config, functions, stores ?? localStores(config));
+  if (config.runs.queue) {
+    const queue = await RedisQueue.open(queueSettings(config, config.runs.queue));
+    state.queue = queue;
+    // A request holds its key at most as long as a queued /execute waits, plus its admission.
+    state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
+  }
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.
     requestTimeout: config.limits.body_timeout_ms + 5_000,
@@ -157,8 +166,29 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
         await Promise.race([Promise.all([...inFlight]), new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
         server.closeAllConnections();
         await closed;
+        await state.queue.close();
       })();
       return closing;
     },
   };
+}
+
+function queueSettings(config: ReturnType<typeof resolveConfig>, url: string): QueueSettings {
+  return { url, retentionSeconds: config.runs.retentionSeconds, stallMs: config.runs.stallTimeoutMs, maxAttempts: config.runs.attempts };
+}
+
+/**
+ * A queue worker (`mthds worker`): takes runs from the configured queue, `concurrency` at once,
+ * with this config's deck, limits and function modules.
+ */
+export async function startWorker(options: RunnerOptions, concurrency: number): Promise<RunWorker> {
+  const config = resolveConfig(options);
+  if (!config.runs.queue) throw new ConfigError(['runs.queue must name the queue (redis://HOST:PORT) a worker takes runs from']);
+  let functions: FunctionRegistry | undefined;
+  if (config.functions.length > 0) {
+    functions = await loadFunctionRegistry(config.functions);
+    for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
+  }
+  const deck = new ModelDeck(config.models, config.env, config.network);
+  return startRunWorker(queueSettings(config, config.runs.queue), concurrency, { config, deck, ...(functions ? { functions } : {}) });
 }

@@ -13,7 +13,7 @@ import { resolvePipe, type MethodTree } from '../language/tree.js';
 import type { ProblemItemInput } from '../registry/index.js';
 import type { ResolvedConfig } from './config.js';
 import type { ModelDeck } from './deck.js';
-import { runPipe, type Invocation, type RunContext, type Stuff, type WorkingMemory } from './execute/index.js';
+import { PIPE_RUNNERS, runPipe, type Invocation, type RunContext, type Stuff, type WorkingMemory } from './execute/index.js';
 import { bindInputs } from './execute/inputs.js';
 import { MAIN_STUFF } from './execute/memory.js';
 import type { FunctionRegistry } from './functions.js';
@@ -196,6 +196,7 @@ export async function executePrepared(prepared: PreparedRun, deps: RunDeps, runI
   const combined = AbortSignal.any([signal, timeout]);
   const { memory } = prepared;
   const ctx: RunContext = {
+    runners: PIPE_RUNNERS,
     tree: prepared.tree,
     catalog: prepared.catalog,
     deck: deps.deck,

@@ -8,29 +8,35 @@ import type { Socket } from 'node:net';
 import { CORE_REGISTRY_VERSION, getEntry, PROBLEM_CONTENT_TYPE, PROTOCOL_VERSION } from '../registry/index.js';
 import { VERSION } from '../version.js';
 import { authenticate, authorize, type Identity, type Scope } from './auth.js';
-import { checkCallbackUrl, deliverCallback } from './callbacks.js';
+import { checkCallbackUrl } from './callbacks.js';
 import { MODEL_TYPES, type ModelType, type ResolvedConfig } from './config.js';
 import { ModelDeck } from './deck.js';
 import type { FunctionRegistry } from './functions.js';
 import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
-import { jsonAnswer, jsonTextAnswer, problemAnswer, problemDocument, send, type Answer } from './http/respond.js';
+import { jsonAnswer, jsonTextAnswer, problemAnswer, send, type Answer } from './http/respond.js';
 import { localStores, type IdempotencyBackend, type RateLimitBackend, type SharedStores } from './sharedStores.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
-import { admitRun, bodyDigest, executePrepared, executeRun, RunRegistry } from './runs.js';
+import { admitRun, bodyDigest, executeRun, RunRegistry } from './runs.js';
+import { EmbeddedQueue, type RunQueue } from './lifecycle/queue.js';
+import { awaitRun } from './lifecycle/execute.js';
+import { pendingRecord } from './lifecycle/process.js';
+import { matchRunRead, readHealth, readRunResults, readRunStatus, RecentRuns } from './lifecycle/routes.js';
 import { validateMethod, type ValidateOptions } from './validate.js';
 import { loadMethod, loadOptionsOf } from './method.js';
 import { VerdictCache } from './verdictCache.js';
 import { materializeMethod } from './methodRef.js';
 
-type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version';
+type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version' | 'run_status' | 'run_results' | 'health';
 
 interface Route {
   name: RouteName;
   methods: readonly string[];
   scope?: Scope;
+  /** The run a lifecycle read names. */
+  runId?: string;
 }
 
 const ROUTES: Readonly<Record<string, Route>> = {
@@ -41,13 +47,17 @@ const ROUTES: Readonly<Record<string, Route>> = {
   '/version': { name: 'version', methods: ['GET', 'HEAD'] },
 };
 
+const RUN_READ_METHODS = ['GET', 'HEAD'];
+
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-const USER_AGENT = `mthds-runner/${VERSION}`;
 
 export interface RunnerState {
   config: ResolvedConfig;
   deck: ModelDeck;
-  /** Shared by every process serving the runner (see sharedStores.ts). */
+  /**
+   * Shared by every process serving the runner (see sharedStores.ts); in Redis with a queue, so
+   * that every server process knows every key.
+   */
   idempotency: IdempotencyBackend;
   rateLimiter?: RateLimitBackend;
   /** Verdicts of /validate by content (this process's own: a cache, never shared state). */
@@ -59,17 +69,27 @@ export interface RunnerState {
   bodies: BodyBudget;
   /** The function registry of PipeFunc, when function modules are configured. */
   functions?: FunctionRegistry;
+  /** Where /start runs go and where they are read from (in-process unless a queue is configured). */
+  queue: RunQueue;
+  recentRuns: RecentRuns;
 }
 
 export function createState(config: ResolvedConfig, functions?: FunctionRegistry, stores: SharedStores = localStores(config)): RunnerState {
+  const deck = new ModelDeck(config.models, config.env, config.network);
+  const runs = new RunRegistry(config.limits.max_runs_in_flight);
+  const background = new Set<Promise<unknown>>();
+  const log = (error: unknown): void => void internal({ config }, error, 'background');
+  const queue = new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}) });
   const state: RunnerState = {
     config,
-    deck: new ModelDeck(config.models, config.env, config.network),
+    deck,
     idempotency: stores.idempotency,
     verdicts: new VerdictCache(config.validateCache),
-    runs: new RunRegistry(config.limits.max_runs_in_flight),
-    background: new Set(),
+    runs,
+    background,
     bodies: new BodyBudget(config.limits.max_body_bytes_in_flight),
+    queue,
+    recentRuns: new RecentRuns(),
   };
   if (stores.rateLimiter) state.rateLimiter = stores.rateLimiter;
   if (functions) state.functions = functions;
@@ -79,7 +99,15 @@ export function createState(config: ResolvedConfig, functions?: FunctionRegistry
 function route(state: RunnerState, pathname: string, method: string): Route {
   const base = state.config.basePath;
   const rest = base === '' ? pathname : pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : undefined;
-  const found = rest !== undefined && Object.hasOwn(ROUTES, rest) ? ROUTES[rest] : undefined;
+  const read = rest !== undefined ? matchRunRead(rest) : undefined;
+  const found =
+    pathname === '/health'
+      ? { name: 'health' as const, methods: RUN_READ_METHODS }
+      : read
+        ? { name: read.name, methods: RUN_READ_METHODS, scope: 'run' as const, runId: read.runId }
+        : rest !== undefined && Object.hasOwn(ROUTES, rest)
+          ? ROUTES[rest]
+          : undefined;
   if (!found) throw new Refusal('request.not_found');
   if (!found.methods.includes(method)) throw new Refusal('request.method_not_allowed', {}, { headers: { Allow: found.methods.join(', ') } });
   return found;
@@ -137,7 +165,7 @@ function handleVersion(): Answer {
     implementation: 'mthds-language-server',
     implementation_version: VERSION,
     error_registry_version: CORE_REGISTRY_VERSION,
-    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref'],
+    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref', 'run_lifecycle'],
   });
 }
 
@@ -157,9 +185,16 @@ async function handleValidate(state: RunnerState, body: Record<string, unknown>)
   return answer;
 }
 
-async function handleExecute(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
+async function handleExecute(state: RunnerState, body: Record<string, unknown>, identity: Identity, requestId: string, instance: string): Promise<Answer> {
   const request = parseRunRequest(body, 'execute', state.config);
   if (request.method) request.method = await materializeMethod(request.method, state.config);
+  // With a queue, /execute is a started run that is waited for (202 with its Location past the wait).
+  if (state.queue.kind !== 'embedded') {
+    const prepared = await admitRun(request, state);
+    const job = { runId: ulid(), owner: identity.key, body, createdAt: new Date().toISOString(), requestId, instance, ...(request.pipeCode !== undefined ? { pipeCode: request.pipeCode } : {}) };
+    await state.queue.submit(job, prepared);
+    return awaitRun(state.queue.store, job.runId, state.config.runs.executeWaitSeconds * 1000, `${state.config.basePath}/runs/${job.runId}/status`);
+  }
   const runId = ulid();
   const controller = state.runs.open(runId, false);
   try {
@@ -169,38 +204,22 @@ async function handleExecute(state: RunnerState, body: Record<string, unknown>):
   }
 }
 
-async function handleStart(state: RunnerState, body: Record<string, unknown>, requestId: string, instance: string): Promise<Answer> {
+async function handleStart(state: RunnerState, body: Record<string, unknown>, identity: Identity, requestId: string, instance: string): Promise<Answer> {
   const request = parseRunRequest(body, 'start', state.config);
   if (request.method) request.method = await materializeMethod(request.method, state.config);
   if (request.callbackUrl) await checkCallbackUrl(request.callbackUrl, state.config.callbacks.allowPrivate);
   // Everything that can refuse the request is checked before the 202, as on /execute.
   const prepared = await admitRun(request, state);
   const runId = ulid();
-  const controller = state.runs.open(runId, true);
   const createdAt = new Date().toISOString();
-  const work = (async () => {
-    let payload: Record<string, unknown>;
-    try {
-      const result = await executePrepared(prepared, state, runId, controller.signal);
-      payload = { pipeline_run_id: runId, status: 'COMPLETED', result };
-    } catch (error) {
-      const refusal = isRefusal(error) ? error : internal(state, error, requestId);
-      payload = { pipeline_run_id: runId, status: 'FAILED', error: problemDocument(refusal, requestId, instance) };
-    } finally {
-      state.runs.close(runId);
-    }
-    if (request.callbackUrl) {
-      const { allowPrivate, timeoutMs, retries, secret } = state.config.callbacks;
-      const delivered = await deliverCallback(request.callbackUrl, runId, payload, { allowPrivate, timeoutMs, retries, userAgent: USER_AGENT, ...(secret ? { secret } : {}) });
-      if (!delivered) state.config.log(`run ${runId}: the completion callback could not be delivered`);
-    }
-  })();
-  state.background.add(work);
-  void work.finally(() => state.background.delete(work));
-  return jsonAnswer(202, { pipeline_run_id: runId, state: 'STARTED', created_at: createdAt, finished_at: null });
+  const job = { runId, owner: identity.key, body, createdAt, requestId, instance, ...(request.pipeCode !== undefined ? { pipeCode: request.pipeCode } : {}) };
+  await state.queue.submit(job, prepared);
+  // What a status read says if the store becomes unreachable before anything else is read.
+  state.recentRuns.remember(pendingRecord(job));
+  return jsonAnswer(202, { pipeline_run_id: runId, state: 'STARTED', created_at: createdAt, finished_at: null }, { Location: `${state.config.basePath}/runs/${runId}/status` });
 }
 
-function internal(state: RunnerState, error: unknown, requestId: string): Refusal {
+function internal(state: { config: ResolvedConfig }, error: unknown, requestId: string): Refusal {
   state.config.log(`request ${requestId}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return new Refusal('mthdsls.runtime.internal');
 }
@@ -303,6 +322,7 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
   try {
     const found = route(state, url.pathname, method);
     if (found.name === 'version') answer = handleVersion();
+    else if (found.name === 'health') answer = await readHealth(state.queue, VERSION);
     else {
       const identity = authenticate(req.headers.authorization, state.config.tokens, clientAddress(req));
       authorize(identity, found.scope!);
@@ -321,14 +341,20 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
           break;
         case 'execute': {
           const body = await readJson(state, req, res);
-          answer = await idempotent(state, req, identity, 'execute', body, { requestId, instance }, () => handleExecute(state, body));
+          answer = await idempotent(state, req, identity, 'execute', body, { requestId, instance }, () => handleExecute(state, body, identity, requestId, instance));
           break;
         }
         case 'start': {
           const body = await readJson(state, req, res);
-          answer = await idempotent(state, req, identity, 'start', body, { requestId, instance }, () => handleStart(state, body, requestId, instance));
+          answer = await idempotent(state, req, identity, 'start', body, { requestId, instance }, () => handleStart(state, body, identity, requestId, instance));
           break;
         }
+        case 'run_status':
+          answer = await readRunStatus(state.queue, state.recentRuns, identity, found.runId!);
+          break;
+        case 'run_results':
+          answer = await readRunResults(state.queue, state.recentRuns, identity, found.runId!);
+          break;
       }
     }
   } catch (error) {

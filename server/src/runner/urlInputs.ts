@@ -8,7 +8,7 @@
 
 import { nativeBase, type ConceptCatalog, type ConceptInfo } from '../language/jsonSchema.js';
 import { CONCEPT_CODE_KEY } from '../language/templates/render.js';
-import type { NetworkPolicy } from './config.js';
+import type { NetworkPolicy } from './deckConfig.js';
 import type { WorkingMemory } from './execute/memory.js';
 import { checkUrlAddress, hostOf, literalVerdict } from './network.js';
 import { fieldPath, Refusal } from './refusal.js';

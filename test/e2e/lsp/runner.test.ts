@@ -114,6 +114,30 @@ describe('runner commands with the built-in runner', () => {
     expect(client.messages.some((m) => m.type === 1 && m.message === missing.message)).toBe(true);
   });
 
+  it('follows a started run from the run reads: progress, status notifications, the output at the end', async () => {
+    const ws = examples();
+    const lsp = await startClient({ folders: [ws], env: { MTHDS_MOCK_LATENCY_MS: '300' } });
+    client = lsp;
+    const statuses: Array<{ pipeline_run_id: string; status: string; outputUri?: string }> = [];
+    lsp.connection.onNotification('mthds/runStatus', (p: { pipeline_run_id: string; status: string; outputUri?: string }) => statuses.push(p));
+    const uri = uriOf(path.join(ws, 'news/news.mthds'));
+    const started = await lsp.executeCommand<{ ok: boolean; pipeline_run_id: string }>('mthds.runner.start', { uri, inputs: { article: { concept: 'news.Article', content: 'News.' } } });
+    expect(started.ok).toBe(true);
+    await lsp.waitFor(() => lsp.messages.some((m) => m.message.startsWith('Run of ') && m.message.includes('completed')), 'the completed run message', 20_000);
+    const ids = statuses.map((s) => s.pipeline_run_id);
+    expect(new Set(ids)).toEqual(new Set([started.pipeline_run_id]));
+    expect(statuses.map((s) => s.status)).toContain('RUNNING');
+    const done = statuses.at(-1)!;
+    expect(done.status).toBe('COMPLETED');
+    const output = JSON.parse(readFileSync(fileURLToPath(done.outputUri!), 'utf8'));
+    expect(output.working_memory.root).toBeDefined();
+    // Work-done progress: begun with the pipe, reported RUNNING, ended.
+    const kinds = lsp.progress.filter((p) => p.value.title?.startsWith('Run of') || p.value.message === 'RUNNING' || p.value.kind === 'end');
+    expect(kinds.some((p) => p.value.kind === 'begin' && p.value.title?.startsWith('Run of'))).toBe(true);
+    expect(kinds.some((p) => p.value.kind === 'report' && p.value.message === 'RUNNING')).toBe(true);
+    expect(kinds.some((p) => p.value.kind === 'end')).toBe(true);
+  });
+
   it('puts Run and Validate lenses above each pipe', async () => {
     const ws = examples();
     client = await startClient({ folders: [ws] });

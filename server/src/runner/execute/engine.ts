@@ -8,7 +8,7 @@ import { formatRef, type Multiplicity } from '../../language/references.js';
 import { resolvePipe, type MethodTree } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
 import { toPlainValue } from '../../syntax/values.js';
-import type { ModelType } from '../config.js';
+import type { ModelType } from '../deckConfig.js';
 import type { ModelDeck } from '../deck.js';
 import type { DeckModel, ModelSettings, Provider } from '../providers/types.js';
 import type { RegisteredFunction } from '../functions.js';
@@ -18,6 +18,8 @@ import { contentFault, templateView } from './contents.js';
 import type { Stuff, WorkingMemory } from './memory.js';
 
 export interface RunContext {
+  /** The pipe runners by pipe type: the table of pipeRunners.ts (given, so this module imports none). */
+  runners: Readonly<Record<string, PipeRunner>>;
   tree: MethodTree;
   catalog: ConceptCatalog;
   deck: ModelDeck;
@@ -54,14 +56,8 @@ export interface OutputTarget {
   optional: boolean;
 }
 
-type Runner = (ctx: RunContext, pipe: PipeDecl, memory: WorkingMemory, inv: Invocation, target: OutputTarget) => Promise<Stuff | undefined>;
-
-const runners = new Map<string, Runner>();
-
-/** Operators and controllers register themselves by pipe type (keeps this module free of them). */
-export function registerPipeRunner(type: string, runner: Runner): void {
-  runners.set(type, runner);
-}
+/** How one pipe type runs: an operator or a controller (the table is pipeRunners.ts). */
+export type PipeRunner = (ctx: RunContext, pipe: PipeDecl, memory: WorkingMemory, inv: Invocation, target: OutputTarget) => Promise<Stuff | undefined>;
 
 export function failure(pipe: PipeDecl, finding: string): Refusal {
   return new Refusal('mthdsls.pipe.execution_failed', { pipe: pipe.code, finding });
@@ -92,7 +88,7 @@ export async function runPipe(ctx: RunContext, pipe: PipeDecl, memory: WorkingMe
   const type = pipe.type?.value ?? '';
   if (ctx.dry && (pipe.typeless || type === 'PipeFunc' || type === 'PipeDocGen')) return mintedOutput(ctx, pipe, inv);
   if (pipe.typeless) throw new Refusal('method.not_runnable', { pipe: pipe.code });
-  const runner = runners.get(type);
+  const runner = Object.hasOwn(ctx.runners, type) ? ctx.runners[type] : undefined;
   if (!runner) throw failure(pipe, `the pipe type ${type || '(none)'} cannot run on this runner`);
   const target = outputTarget(ctx, pipe, inv);
 

@@ -1,14 +1,5 @@
-// The executor: every pipe type registers its runner with the engine on import.
-import './operators/llm.js';
-import './operators/media.js';
-import './operators/judge.js';
-import './operators/compose.js';
-import './operators/func.js';
-import './operators/unsupported.js';
-import './controllers/sequence.js';
-import './controllers/parallel.js';
-import './controllers/condition.js';
-import './controllers/batch.js';
+// The executor: the engine runs pipes with the runners of the one table (pipeRunners.ts).
 
-export { runPipe, type RunContext, type Invocation } from './engine.js';
+export { runPipe, type PipeRunner, type RunContext, type Invocation } from './engine.js';
+export { PIPE_RUNNERS } from './pipeRunners.js';
 export { WorkingMemory, wireStuff, type Stuff, type WireMemory, type WireStuff } from './memory.js';

@@ -15,16 +15,38 @@ function excerpt(text: string, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** Waits `ms`, or until the call is cancelled. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export class MockProvider implements Provider {
   readonly name = 'mock';
 
+  /** `latencyMs`: how long every call takes (a model's answer is never instant). */
+  constructor(private readonly latencyMs = 0) {}
+
   async generateText(request: TextRequest): Promise<string> {
+    await pause(this.latencyMs, request.signal);
     const rng = createRng(`${request.seed}|${request.prompt}|${request.system ?? ''}`);
     const words = ['clear', 'concise', 'grounded', 'careful', 'brief', 'plain'];
     return `Mock ${rng.pick(words)} answer ${digest(request.seed + request.prompt)} from ${request.model.name} to: ${excerpt(request.prompt) || '(empty prompt)'}`;
   }
 
   async generateObject(request: ObjectRequest): Promise<unknown> {
+    await pause(this.latencyMs, request.signal);
     const rng = createRng(`${request.seed}|${request.prompt}`);
     const concept = request.concept;
     if (concept) {
@@ -39,6 +61,7 @@ export class MockProvider implements Provider {
   }
 
   async generateImages(request: ImageRequest): Promise<Array<Record<string, unknown>>> {
+    await pause(this.latencyMs, request.signal);
     const out: Array<Record<string, unknown>> = [];
     for (let i = 0; i < request.count; i++) {
       const id = digest(`${request.seed}|${request.prompt}|${i}`);
@@ -56,6 +79,7 @@ export class MockProvider implements Provider {
   }
 
   async extractPages(request: ExtractRequest): Promise<Array<Record<string, unknown>>> {
+    await pause(this.latencyMs, request.signal);
     const rng = createRng(`${request.seed}|${String(request.source['url'])}`);
     const count = request.sourceKind === 'image' ? 1 : rng.int(1, 3);
     return Array.from({ length: count }, (_, i) => {
@@ -68,6 +92,7 @@ export class MockProvider implements Provider {
   }
 
   async search(request: SearchRequest): Promise<Record<string, unknown>> {
+    await pause(this.latencyMs, request.signal);
     const id = digest(`${request.seed}|${request.query}`);
     const n = Math.min(request.maxResults ?? 2, 5);
     return {

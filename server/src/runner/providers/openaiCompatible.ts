@@ -7,7 +7,7 @@
 
 import { createOpenAICompatible, type OpenAICompatibleProvider as SdkProvider } from '@ai-sdk/openai-compatible';
 import { APICallError, generateImage, generateObject, generateText, jsonSchema, NoObjectGeneratedError, RetryError } from 'ai';
-import type { NetworkPolicy, ProviderConfig } from '../config.js';
+import type { NetworkPolicy, ProviderConfig } from '../deckConfig.js';
 import { guardedDownload } from '../network.js';
 import { Refusal } from '../refusal.js';
 import type { Attachment, ExtractRequest, ImageRequest, ModelSettings, ObjectRequest, Provider, SearchRequest, TextRequest } from './types.js';

@@ -3,7 +3,7 @@
 // default) and OpenAI-compatible endpoints through the Vercel AI SDK.
 
 import type { ConceptCatalog, ConceptInfo, JsonSchema } from '../../language/jsonSchema.js';
-import type { ModelType } from '../config.js';
+import type { ModelType } from '../deckConfig.js';
 
 export interface DeckModel {
   /** The name in the deck (what GET /models lists and bundles may name). */

@@ -4,7 +4,7 @@
 
 import type { ConceptInfo } from '../../../language/jsonSchema.js';
 import type { PipeDecl } from '../../../language/model.js';
-import { childPipe, failure, mapLimit, outputTarget, registerPipeRunner, runPipe, stringSetting, type Invocation, type RunContext } from '../engine.js';
+import { childPipe, failure, mapLimit, outputTarget, runPipe, stringSetting, type Invocation, type RunContext, type PipeRunner } from '../engine.js';
 import type { Stuff, WorkingMemory } from '../memory.js';
 import { PathError, walkPath } from '../paths.js';
 
@@ -43,11 +43,11 @@ export async function runBatch(
   return { concept, content: contents, list: true };
 }
 
-registerPipeRunner('PipeBatch', async (ctx, pipe, memory, inv, target) => {
+export const runPipeBatch: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const listName = stringSetting(pipe, 'input_list_name');
   const itemName = stringSetting(pipe, 'input_item_name');
   if (!listName || !itemName) throw failure(pipe, 'it needs input_list_name and input_item_name');
   const site = pipe.pipeRefs.find((s) => s.context === 'branch_pipe_code');
   const branch = childPipe(ctx, pipe, site);
   return runBatch(ctx, pipe, branch, memory, listName, itemName, { path: inv.path, depth: inv.depth + 1 }, target.info);
-});
+};

@@ -6,9 +6,9 @@
 import { renderExpression, renderTemplate, TemplateError } from '../../../language/templates/render.js';
 import { fieldPath, Refusal } from '../../refusal.js';
 import { templateView } from '../contents.js';
-import { childPipe, failure, registerPipeRunner, runPipe, setting, stringSetting } from '../engine.js';
+import { childPipe, failure, runPipe, setting, stringSetting, type PipeRunner } from '../engine.js';
 
-registerPipeRunner('PipeCondition', async (ctx, pipe, memory, inv) => {
+export const runPipeCondition: PipeRunner = async (ctx, pipe, memory, inv) => {
   const context: Record<string, unknown> = {};
   for (const [name, stuff] of memory.root) context[name] = templateView(ctx.catalog, stuff, name);
   for (const [alias, target] of memory.aliases) {
@@ -42,4 +42,4 @@ registerPipeRunner('PipeCondition', async (ctx, pipe, memory, inv) => {
   const child = childPipe(ctx, pipe, site);
   const next = { path: `${inv.path}/outcome.${matched ? rendered.slice(0, 64) : 'default'}`, depth: inv.depth + 1, ...(inv.multiplicity ? { multiplicity: inv.multiplicity } : {}) };
   return runPipe(ctx, child, memory, next);
-});
+};

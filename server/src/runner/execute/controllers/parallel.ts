@@ -2,10 +2,10 @@
 // memory; their outputs are combined into the declared output — a Composite with one member per
 // branch result, or a structured concept whose fields are filled by the branches of the same name.
 
-import { failure, childPipe, finishOutput, registerPipeRunner, runPipe, setting } from '../engine.js';
+import { failure, childPipe, finishOutput, runPipe, setting, type PipeRunner } from '../engine.js';
 import { coerceToField } from '../contents.js';
 
-registerPipeRunner('PipeParallel', async (ctx, pipe, memory, inv, target) => {
+export const runPipeParallel: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const results = await Promise.all(
     pipe.steps.map(async (step) => {
       const child = childPipe(ctx, pipe, step.pipe);
@@ -33,4 +33,4 @@ registerPipeRunner('PipeParallel', async (ctx, pipe, memory, inv, target) => {
   for (const r of results) if (r.out) composite[r.name] = r.out.content;
   const concept = target.info.shape === 'open' ? target.info : ctx.catalog.byRef('native.Composite')!;
   return { concept, content: composite, list: false };
-});
+};

@@ -4,7 +4,7 @@
 
 import type { Multiplicity } from '../../../language/references.js';
 import type { StepDecl } from '../../../language/model.js';
-import { childPipe, failure, registerPipeRunner, runPipe, type Invocation } from '../engine.js';
+import { childPipe, failure, runPipe, type Invocation, type PipeRunner } from '../engine.js';
 import type { Stuff } from '../memory.js';
 import { PathError, walkPath } from '../paths.js';
 import { runBatch } from './batch.js';
@@ -15,7 +15,7 @@ function stepMultiplicity(step: StepDecl): Multiplicity | undefined {
   return undefined;
 }
 
-registerPipeRunner('PipeSequence', async (ctx, pipe, memory, inv, target) => {
+export const runPipeSequence: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   let last: Stuff | undefined;
   const lastPipeStep = [...pipe.steps].reverse().find((s) => s.pipe);
   for (const step of pipe.steps) {
@@ -48,4 +48,4 @@ registerPipeRunner('PipeSequence', async (ctx, pipe, memory, inv, target) => {
   }
   if (!last && target.multiplicity.kind !== 'single') return { concept: target.info, content: [], list: true };
   return last;
-});
+};

@@ -6,7 +6,7 @@ import { nativeBase, type ConceptInfo } from '../../../language/jsonSchema.js';
 import { coerceToField } from '../contents.js';
 import type { PipeDecl } from '../../../language/model.js';
 import type { TemplateCategory } from '../../../language/spec/values.js';
-import { finishOutput, failure, registerPipeRunner, setting, templateContext, type RunContext } from '../engine.js';
+import { finishOutput, failure, setting, templateContext, type RunContext, type PipeRunner } from '../engine.js';
 import type { WorkingMemory } from '../memory.js';
 import { rawAt } from '../paths.js';
 import { render, styleOf } from './templates.js';
@@ -40,7 +40,7 @@ function construct(ctx: RunContext, pipe: PipeDecl, memory: WorkingMemory, spec:
   return out;
 }
 
-registerPipeRunner('PipeCompose', async (ctx, pipe, memory, inv, target) => {
+export const runPipeCompose: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const context = templateContext(ctx, pipe, memory, inv);
   const spec = setting(pipe, 'construct');
   if (isRecord(spec)) return finishOutput(ctx, pipe, target, [construct(ctx, pipe, memory, spec, target.info, context, '')]);
@@ -58,5 +58,5 @@ registerPipeRunner('PipeCompose', async (ctx, pipe, memory, inv, target) => {
   const text = render(pipe, 'template', source, context, category, { style: styleOf(styleRaw, category) }).text;
   const html = nativeBase(target.info)?.code === 'Html';
   return finishOutput(ctx, pipe, target, [html ? { inner_html: text } : { text }]);
-});
+};
 

@@ -6,7 +6,7 @@
 
 import { Refusal } from '../../refusal.js';
 import { listItems, normalizeItem } from '../contents.js';
-import { failure, finishOutput, registerPipeRunner, stringSetting } from '../engine.js';
+import { failure, finishOutput, stringSetting, type PipeRunner } from '../engine.js';
 
 function messageOf(error: unknown): string {
   const raw = error instanceof Error ? `${error.name !== 'Error' ? `${error.name}: ` : ''}${error.message}` : String(error);
@@ -25,7 +25,7 @@ function asJson(value: unknown): { value: unknown } | undefined {
   }
 }
 
-registerPipeRunner('PipeFunc', async (ctx, pipe, memory, _inv, target) => {
+export const runPipeFunc: PipeRunner = async (ctx, pipe, memory, _inv, target) => {
   const name = stringSetting(pipe, 'function_name') ?? pipe.code;
   if (!ctx.functions) throw new Refusal('mthdsls.pipe.func_unsupported', { pipe: pipe.code, function: name || pipe.code });
   const fn = ctx.functions.get(name);
@@ -61,4 +61,4 @@ registerPipeRunner('PipeFunc', async (ctx, pipe, memory, _inv, target) => {
   const items = listItems(json.value);
   if (!items) throw new Refusal('pipe.output_multiplicity', { pipe: pipe.code, expected: target.multiplicity.kind === 'fixed' ? 'fixed' : 'list', ...(target.multiplicity.kind === 'fixed' ? { expected_count: target.multiplicity.count } : {}), produced_count: 1 });
   return finishOutput(ctx, pipe, target, items.map((item) => normalizeItem(target.info, item)));
-});
+};

@@ -6,7 +6,7 @@
 import type { JsonSchema } from '../../../language/jsonSchema.js';
 import type { PipeDecl } from '../../../language/model.js';
 import { Refusal } from '../../refusal.js';
-import { callSeed, finishOutput, modelFor, registerPipeRunner, setting, stringSetting, templateContext } from '../engine.js';
+import { callSeed, finishOutput, modelFor, setting, stringSetting, templateContext, type PipeRunner } from '../engine.js';
 import { attachmentsOf, render, styleOf } from './templates.js';
 
 interface Question {
@@ -84,7 +84,7 @@ function questionsOf(pipe: PipeDecl, context: Record<string, unknown>, style: Re
   );
 }
 
-registerPipeRunner('PipeJudge', async (ctx, pipe, memory, inv, target) => {
+export const runPipeJudge: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const context = templateContext(ctx, pipe, memory, inv);
   const style = styleOf(setting(pipe, 'templating_style'), 'llm_prompt');
   const promptSource = stringSetting(pipe, 'prompt');
@@ -111,4 +111,4 @@ registerPipeRunner('PipeJudge', async (ctx, pipe, memory, inv, target) => {
     ? Object.fromEntries(questions.map((q) => [q.name!, finishVerdict(q, (answer as Record<string, unknown>)[q.name!])]))
     : finishVerdict(questions[0]!, answer);
   return finishOutput(ctx, pipe, target, [verdict]);
-});
+};

@@ -8,7 +8,7 @@ import type { InsertedImage } from '../../../language/templates/render.js';
 import { Refusal } from '../../refusal.js';
 import type { DeckModel, ModelSettings, Provider } from '../../providers/types.js';
 import { textOf } from '../contents.js';
-import { callSeed, failure, finishOutput, modelFor, registerPipeRunner, setting, stringSetting, templateContext, type Invocation, type OutputTarget, type RunContext } from '../engine.js';
+import { callSeed, failure, finishOutput, modelFor, setting, stringSetting, templateContext, type Invocation, type OutputTarget, type RunContext, type PipeRunner } from '../engine.js';
 import type { Stuff, WorkingMemory } from '../memory.js';
 import { attachmentsOf, render, styleOf } from './templates.js';
 
@@ -62,7 +62,7 @@ async function generate(g: Generation): Promise<unknown[]> {
   return items;
 }
 
-registerPipeRunner('PipeLLM', async (ctx: RunContext, pipe: PipeDecl, memory: WorkingMemory, inv: Invocation, target: OutputTarget): Promise<Stuff> => {
+export const runPipeLLM: PipeRunner = async (ctx: RunContext, pipe: PipeDecl, memory: WorkingMemory, inv: Invocation, target: OutputTarget): Promise<Stuff> => {
   if (nativeBase(target.info)?.code === 'Image') throw failure(pipe, 'a PipeLLM cannot produce images; use a PipeImgGen');
   const context = templateContext(ctx, pipe, memory, inv);
   const style = styleOf(setting(pipe, 'templating_style'), 'llm_prompt');
@@ -79,9 +79,9 @@ registerPipeRunner('PipeLLM', async (ctx: RunContext, pipe: PipeDecl, memory: Wo
   const g: Generation = { ctx, pipe, inv, target, model, provider, settings, prompt: r.text, images: r.images };
   if (system !== undefined) g.system = system;
   return finishOutput(ctx, pipe, target, await generate(g));
-});
+};
 
-registerPipeRunner('PipeStructure', async (ctx, pipe, memory, inv, target) => {
+export const runPipeStructure: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const input = pipe.inputs[0];
   const stuff = input ? memory.get(input.name) : undefined;
   const text = stuff ? (stuff.list ? (stuff.content as unknown[]).map(textOf).join('\n\n') : textOf(stuff.content)) : undefined;
@@ -89,4 +89,4 @@ registerPipeRunner('PipeStructure', async (ctx, pipe, memory, inv, target) => {
   const { model, provider, settings } = modelFor(ctx, pipe, 'llm');
   const prompt = `Extract the structured data described by the schema from the following text.\n\n${text}`;
   return finishOutput(ctx, pipe, target, await generate({ ctx, pipe, inv, target, model, provider, settings, prompt, images: [] }));
-});
+};

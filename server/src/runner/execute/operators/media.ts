@@ -2,7 +2,7 @@
 // document or image, a web search answered with its sources, each through the provider.
 
 import { conceptJsonSchema, conceptListJsonSchema, nativeBase } from '../../../language/jsonSchema.js';
-import { callSeed, failure, finishOutput, modelFor, registerPipeRunner, setting, stringSetting, templateContext } from '../engine.js';
+import { callSeed, failure, finishOutput, modelFor, setting, stringSetting, templateContext, type PipeRunner } from '../engine.js';
 import { attachmentsOf, render, styleOf } from './templates.js';
 
 const ASPECT_RATIOS: Readonly<Record<string, string>> = {
@@ -30,7 +30,7 @@ function sizeOf(raw: unknown): string | undefined {
   return undefined;
 }
 
-registerPipeRunner('PipeImgGen', async (ctx, pipe, memory, inv, target) => {
+export const runPipeImgGen: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const context = templateContext(ctx, pipe, memory, inv);
   const style = styleOf(setting(pipe, 'templating_style'), 'img_gen_prompt');
   const prompt = render(pipe, 'prompt', stringSetting(pipe, 'prompt') ?? '', context, 'img_gen_prompt', { style });
@@ -57,9 +57,9 @@ registerPipeRunner('PipeImgGen', async (ctx, pipe, memory, inv, target) => {
   const format = stringSetting(pipe, 'output_format');
   if (format) request.outputFormat = format;
   return finishOutput(ctx, pipe, target, await provider.generateImages(request));
-});
+};
 
-registerPipeRunner('PipeExtract', async (ctx, pipe, memory, inv, target) => {
+export const runPipeExtract: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const input = pipe.inputs[0];
   const stuff = input ? memory.get(input.name) : undefined;
   if (!stuff || stuff.list) throw failure(pipe, 'it extracts from exactly one Document or Image input');
@@ -77,9 +77,9 @@ registerPipeRunner('PipeExtract', async (ctx, pipe, memory, inv, target) => {
     pageViews: setting(pipe, 'page_views') === true,
   });
   return finishOutput(ctx, pipe, target, pages);
-});
+};
 
-registerPipeRunner('PipeSearch', async (ctx, pipe, memory, inv, target) => {
+export const runPipeSearch: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const context = templateContext(ctx, pipe, memory, inv);
   const query = render(pipe, 'prompt', stringSetting(pipe, 'prompt') ?? '', context, 'llm_prompt', { style: styleOf(undefined, 'basic') });
   const { model, provider, settings } = modelFor(ctx, pipe, 'search');
@@ -117,4 +117,4 @@ registerPipeRunner('PipeSearch', async (ctx, pipe, memory, inv, target) => {
   const items = isList ? ((structured as Record<string, unknown> | undefined)?.['items'] as unknown[] | undefined) : [structured];
   if (!Array.isArray(items)) throw failure(pipe, 'the structured search findings hold no list of items');
   return finishOutput(ctx, pipe, target, items);
-});
+};
