@@ -9,7 +9,8 @@
 #    installing node-pty's helpers unless npm_config_yes is set;
 #  - @vscode/ripgrep's postinstall downloads `rg` from GitHub: its download cache is seeded from the
 #    system's ripgrep (Debian's `ripgrep` package), so nothing is fetched outside the npm registry;
-#  - the kerberos native module needs the Kerberos headers (Debian's `libkrb5-dev`).
+#  - the kerberos native module needs the Kerberos headers (Debian's `libkrb5-dev`), and native
+#    modules a compiler (make, g++, python3).
 set -euo pipefail
 
 VERSION=4.100.3
@@ -44,6 +45,13 @@ mkdir -p "$SEED"
 tar czf "$SEED/ripgrep-$RIPGREP_TAG-x86_64-unknown-linux-musl.tar.gz" -C "$(dirname "$RG")" rg
 
 [ -f "$DIR/package.json" ] || echo '{ "private": true, "description": "code-server for npm run test:vscode (git-ignored cache)" }' > "$DIR/package.json"
+
+# Its native modules are compiled against the running Node's headers: those installed beside it
+# when there are (no download of headers), unless npm is told otherwise.
+NODE_PREFIX="$(dirname "$(dirname "$(command -v node)")")"
+if [ -z "$(npm config get nodedir 2>/dev/null | grep -v '^undefined$' || true)" ] && [ -f "$NODE_PREFIX/include/node/node_version.h" ]; then
+  export npm_config_nodedir="$NODE_PREFIX"
+fi
 
 echo "installing code-server $VERSION into $DIR (a few minutes)..."
 npm_config_unsafe_perm=true npm_config_yes=true \

@@ -84,7 +84,10 @@ async function command(label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await input.fill(`>${label}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: UI_TIMEOUT });
+  // Enter runs the highlighted entry: it must be this command, not a near namesake ranked first.
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused .label-name');
+  await focused.first().waitFor({ timeout: UI_TIMEOUT });
+  await until(async () => (await focused.first().innerText()).trim(), label);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 }
