@@ -4,7 +4,7 @@
 // server: stopping it kills them all), with its own profile in a temp folder.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,7 @@ export class CodeServer {
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
+    private readonly home: string,
   ) {
     child.stdout?.on('data', (c: Buffer) => (this.log += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (this.log += c.toString()));
@@ -81,7 +82,7 @@ export class CodeServer {
       // Its own process group, so that stop() reaches the extension host and the language server.
       { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const server = new CodeServer(child, `http://127.0.0.1:${port}/`);
+    const server = new CodeServer(child, `http://127.0.0.1:${port}/`, home);
     process.once('exit', () => server.killGroup('SIGKILL'));
     try {
       await server.answering(timeoutMs);
@@ -127,5 +128,6 @@ export class CodeServer {
     while (this.exited === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // The extension host and the language server may outlive the main process: the group goes.
     this.killGroup('SIGKILL');
+    rmSync(this.home, { recursive: true, force: true, maxRetries: 5 });
   }
 }

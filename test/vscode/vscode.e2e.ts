@@ -66,7 +66,7 @@ function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort((a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
 }
 
-let workspace: string;
+let scratch: string | undefined;
 let examples: string;
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
@@ -100,7 +100,6 @@ async function goTo(line: number, column: number): Promise<void> {
   await input.fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
-  await page.locator('.monaco-editor .inputarea, .monaco-editor .native-edit-context').first().waitFor({ timeout: UI_TIMEOUT });
 }
 
 /** The rows of the Problems panel for the open file. */
@@ -142,10 +141,9 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
   beforeAll(async () => {
     // Failure pictures of an earlier run would mislead.
     if (existsSync(SHOTS)) for (const old of readdirSync(SHOTS)) if (old.startsWith('failure-')) rmSync(path.join(SHOTS, old));
-    const scratch = mkdtempSync(path.join(tmpdir(), 'mthds-vscode-'));
+    scratch = mkdtempSync(path.join(tmpdir(), 'mthds-vscode-'));
     // A copy of the examples: the quick fix edits and saves the broken bundle.
-    workspace = scratch;
-    examples = path.join(workspace, 'examples');
+    examples = path.join(scratch, 'examples');
     cpSync(path.join(REPO, 'examples'), examples, { recursive: true });
     const vsix = path.join(scratch, 'mthds.vsix');
     await packageVsix(vsix);
@@ -169,12 +167,15 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }, 60_000);
 
   it('activates on the examples folder and shows the runner status bar item', async () => {
     const item = page.locator('.statusbar-item', { hasText: 'MTHDS runner (built-in)' });
     await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     expect(await item.innerText()).toMatch(/MTHDS runner \(built-in\)/);
+    // The check mark: the built-in runner answered the extension's probe.
+    expect(await item.locator('.codicon-check').count()).toBe(1);
   });
 
   it('shows the broken bundle\'s findings as squiggles and in the Problems panel, as `mthds check` does', async () => {
