@@ -115,14 +115,8 @@ async function panelProblems(): Promise<Problem[]> {
 }
 
 /** Polls `read` until it equals `expected` (UI state settles at its own pace); the last reading fails the test. */
-async function until<T>(read: () => Promise<T>, expected: T, timeout = UI_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last: T = await read();
-  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await page.waitForTimeout(250);
-    last = await read();
-  }
-  expect(last).toEqual(expected);
+async function until<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  await expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 }).toEqual(expected);
 }
 
 /** The 1-based lines of the editor that carry an error squiggle. */
