@@ -6,7 +6,7 @@
 // (no node_modules anywhere near it) over Node IPC, as the client starts it, and checks a bundle.
 
 import { execFile, fork } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import type { DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_COMMANDS } from '../../client/src/commands.js';
+import { packageVsix } from '../helpers/vsix.js';
 import { LspClient, PULL_CAPABILITIES, REPO, tempWorkspace, uriOf } from './lsp/harness.js';
 
 const run = promisify(execFile);
@@ -69,24 +70,14 @@ function runnerCommandsInSource(): string[] {
   return [...list[1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
 }
 
-const rootManifest = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as Manifest;
 let files: Map<string, Buffer>;
 let manifest: Manifest;
 let unpacked: string;
 let vsceOutput: string;
 
 beforeAll(async () => {
-  for (const built of ['client/dist/extension.js', 'client/dist/graph.js', 'server/dist/server.js']) {
-    if (!existsSync(path.join(REPO, built))) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
-  }
-  // The vsce part of `npm run package` (its build step already ran), with the output in a temp dir.
-  const script = rootManifest.scripts['package'] ?? '';
-  const vsceCall = script.split('&&').map((s) => s.trim()).find((s) => s.startsWith('vsce '));
-  if (!vsceCall) throw new Error(`the package script does not call vsce: ${script}`);
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'mthds-vsix-')), 'mthds.vsix');
-  const vsce = path.join(REPO, 'node_modules/@vscode/vsce/vsce');
-  const result = await run(process.execPath, [vsce, ...vsceCall.split(/\s+/).slice(1), '--out', out], { cwd: REPO, timeout: 120_000, env: { ...process.env, CI: 'true' } });
-  vsceOutput = result.stdout + result.stderr;
+  vsceOutput = await packageVsix(out);
   files = await readZip(out);
   manifest = JSON.parse(files.get('extension/package.json')!.toString('utf8')) as Manifest;
   unpacked = mkdtempSync(path.join(tmpdir(), 'mthds-vsix-unpacked-'));
