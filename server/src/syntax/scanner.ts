@@ -72,6 +72,9 @@ export class Scanner {
     this.s = text;
     this.n = text.length;
     this.toml10 = toml10;
+    const slots = nameSlots(text.length);
+    this.names = new Array<string | undefined>(slots).fill(undefined);
+    this.nameMask = slots - 1;
   }
 
   error(message: string, start: number, end: number): void {
@@ -336,8 +339,12 @@ export class Scanner {
   // ---------------------------------------------------------------------------------------------
   // Keys
 
-  /** A direct-mapped cache of bare key names (see name()). */
-  private readonly names: (string | undefined)[] = new Array<string | undefined>(512).fill(undefined);
+  /**
+   * A direct-mapped cache of bare key names (see name()), sized to the text: most bundles are a
+   * few kilobytes, and a fixed 512 slots would cost more to allocate than the file has keys.
+   */
+  private readonly names: (string | undefined)[];
+  private readonly nameMask: number;
 
   /**
    * The bare key text in [a, b), shared among equal keys: the same few names repeat throughout a
@@ -347,7 +354,7 @@ export class Scanner {
   name(a: number, b: number): string {
     const s = this.s;
     const len = b - a;
-    const slot = (len * 31 + s.charCodeAt(a) * 7 + s.charCodeAt(b - 1)) & 511;
+    const slot = (len * 31 + s.charCodeAt(a) * 7 + s.charCodeAt(b - 1)) & this.nameMask;
     const known = this.names[slot];
     if (known !== undefined && known.length === len && s.startsWith(known, a)) return known;
     const text = s.slice(a, b);
@@ -676,6 +683,13 @@ export class Scanner {
     }
     return { type: 'datetime', kind, value: s.slice(a, b), range: { start: a, end: b } };
   }
+}
+
+/** Slots of the name cache for a text of `n` characters: a power of two, 32 to 512. */
+function nameSlots(n: number): number {
+  let slots = 32;
+  while (slots < 512 && slots * 32 < n) slots *= 2;
+  return slots;
 }
 
 /**

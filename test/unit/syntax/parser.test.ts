@@ -196,6 +196,30 @@ describe('duplicate keys and redefined tables (the first definition is kept)', (
   });
 });
 
+describe('key names (read through a small cache of the names seen)', () => {
+  // Names of one length with the same first and last characters fall into the same cache slot.
+  const names = ['axb', 'ayb', 'azb', 'a-b', 'a_b', 'a1b'];
+
+  it('keeps names that share a cache slot apart, in small and large documents', () => {
+    for (const padding of [0, 40_000]) {
+      const text = names.map((n, i) => `${n} = ${i}\n${n}x.${n} = ${i}\n`).join('') + '#'.repeat(padding);
+      const d = parseTomlSyntax(text);
+      expect(d.errors).toEqual([]);
+      const expected = Object.fromEntries(names.flatMap((n, i) => [[n, i], [`${n}x`, { [n]: i }]]));
+      expect(toPlainValue(d.root)).toEqual(expected);
+    }
+  });
+
+  it('finds duplicates among names that share a cache slot', () => {
+    const text = 'axb = 1\nayb = 2\n[t]\nazb = 3\n[u]\naxb = 4\n[t.ayb]\n';
+    expect(parseTomlSyntax(text).errors).toEqual([]);
+    const dup = text + '[u]\n';
+    expect(parseTomlSyntax(dup).errors.map((e) => e.line)).toEqual([8]);
+    const again = 'axb = 1\nayb = 2\naxb = 3\n';
+    expect(parseTomlSyntax(again).errors.map((e) => [e.line, e.message])).toEqual([[3, "duplicate key 'axb': it is already defined"]]);
+  });
+});
+
 describe('error recovery', () => {
   it('keeps every table and key before and after errors', () => {
     const text = `domain = "demo"
