@@ -13,6 +13,7 @@ import type {
   WorkspaceDiagnosticReport,
   WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
+import type { Finding } from '../check/finding.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
@@ -20,6 +21,8 @@ import { findingToDiagnostic, type TextLocator } from './convert.js';
 interface Published {
   treeKey: string;
   uri: string;
+  /** The findings the own diagnostics were made of (the same list means the same diagnostics). */
+  source?: readonly Finding[];
   /** The diagnostics of the checks (source mthds). */
   own: Diagnostic[];
   /** What the client gets: the own ones and the runner's (source runner). */
@@ -68,7 +71,12 @@ export class Diagnostics {
   documentChanged(file: FileId, id: TreeId): void {
     this.touched.add(file);
     // The runner's verdict was about the text before this change: its positions no longer hold.
-    for (const [f, r] of this.runner) if (r.treeKey === id.key) this.runner.delete(f);
+    for (const [f, r] of this.runner) {
+      if (r.treeKey !== id.key) continue;
+      this.runner.delete(f);
+      // Published with the runner's: to be made again.
+      delete this.published.get(f)?.source;
+    }
     this.schedule(id);
   }
 
@@ -160,9 +168,17 @@ export class Diagnostics {
     const key = result.id.key;
     let othersChanged = false;
     for (const [file, findings] of result.findings) {
-      const own = findings.map((f) => findingToDiagnostic(f, this.locator));
       const wasTouched = this.touched.delete(file);
-      if (this.update(file, this.locator.uriOf(file), key, own, wasTouched) && !wasTouched) othersChanged = true;
+      const previous = this.published.get(file);
+      if (previous?.source === findings && previous.treeKey === key) {
+        // The same findings: nothing to convert or compare (the edited document still hears back).
+        if (wasTouched && !this.options.pull) this.send(previous.uri, file, previous.diagnostics);
+        continue;
+      }
+      const own = findings.map((f) => findingToDiagnostic(f, this.locator));
+      // A file's URI is made once; an edited document's may be the client's own spelling, just opened.
+      const uri = previous && !wasTouched ? previous.uri : this.locator.uriOf(file);
+      if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged = true;
     }
     for (const [file, p] of this.published) {
       if (p.treeKey === key && !result.findings.has(file)) {
@@ -177,7 +193,7 @@ export class Diagnostics {
    * Records the diagnostics of a file and pushes them when they changed (or when `force`: an
    * edited document always hears back). Returns whether they changed.
    */
-  private update(file: FileId, uri: string, treeKey: string, own: Diagnostic[], force: boolean): boolean {
+  private update(file: FileId, uri: string, treeKey: string, own: Diagnostic[], force: boolean, source?: readonly Finding[]): boolean {
     const extra = this.runner.get(file)?.diagnostics;
     const diagnostics = extra ? [...own, ...extra] : own;
     const json = JSON.stringify(diagnostics);
@@ -185,11 +201,15 @@ export class Diagnostics {
     if (previous && previous.json === json && previous.uri === uri) {
       previous.treeKey = treeKey;
       previous.own = own;
+      if (source) previous.source = source;
+      else delete previous.source;
       if (force && !this.options.pull) this.send(uri, file, diagnostics);
       return false;
     }
     if (previous && previous.uri !== uri && !this.options.pull) void this.connection.sendDiagnostics({ uri: previous.uri, diagnostics: [] });
-    this.published.set(file, { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() });
+    const entry: Published = { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() };
+    if (source) entry.source = source;
+    this.published.set(file, entry);
     // A closed file never reported before and still clean needs no message.
     if (!this.options.pull && (previous || force || diagnostics.length > 0)) this.send(uri, file, diagnostics);
     return true;

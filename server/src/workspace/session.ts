@@ -207,9 +207,7 @@ export class Session {
    * on disk (watcher), or, for clients that watch no files, after dependencyRecheckMs.
    */
   private dependenciesOf(key: string, tree: MethodTree): Finding[] {
-    const addresses = tree.bundles
-      .flatMap((b) => prefixedRefs(b).filter((r) => r.prefix.includes('/')).map((r) => `${b.file}:${r.prefix}@${r.range.start}`))
-      .join('\n');
+    const addresses = tree.bundles.map(addressRefs).filter((a) => a !== '').join('\n');
     const memo = this.dependencyMemo.get(key);
     const fresh = !this.validateDisk || Date.now() - (memo?.at ?? 0) < this.dependencyRecheckMs;
     if (memo && fresh && memo.manifest === tree.manifest && memo.addresses === addresses) {
@@ -362,7 +360,8 @@ export class Session {
         manifest = parsed.manifest;
       }
     }
-    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names);
+    const last = this.results.get(id.key);
+    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, last?.tree);
     if (manifestFile !== undefined && manifest) {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
       const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);
@@ -392,7 +391,12 @@ export class Session {
       if (!list) findings.set(f.file, (list = []));
       list.push(f);
     }
-    for (const list of findings.values()) list.sort(compareFindings);
+    for (const [file, list] of findings) {
+      list.sort(compareFindings);
+      // The same findings as before keep their list, so that publishing can skip the file.
+      const before = last?.findings.get(file);
+      if (before && before.length === list.length && before.every((f, i) => f === list[i])) findings.set(file, before);
+    }
     const result: TreeCheck = { id, tree, findings };
     this.results.set(id.key, result);
     return result;
@@ -506,6 +510,18 @@ export class Session {
 }
 
 type FileKind = 'bundle' | 'manifest' | 'lock';
+
+const addressRefsOf = new WeakMap<Bundle, string>();
+
+/** A bundle's address-qualified references (what dependency resolution depends on), per version. */
+function addressRefs(b: Bundle): string {
+  let refs = addressRefsOf.get(b);
+  if (refs === undefined) {
+    refs = prefixedRefs(b).filter((r) => r.prefix.includes('/')).map((r) => `${b.file}:${r.prefix}@${r.range.start}`).join('\n');
+    addressRefsOf.set(b, refs);
+  }
+  return refs;
+}
 
 function parse(file: FileId, text: string, stamp: string, kind: FileKind): ParsedFile {
   try {
