@@ -69,10 +69,8 @@ export function createCheckCache(): CheckCache {
 /** Every finding of a tree, sorted by file and position. */
 export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache()): Finding[] {
   const ctx: CheckContext = { tree, out: [] };
-  const byFile = new Map<string, Bundle>();
-  for (const b of tree.bundles) byFile.set(b.file, b);
   const outline = treeOutline(tree);
-  const delta = compare(cache, tree, byFile, outline);
+  const { delta, byFile } = compare(cache, tree, outline);
   if (delta.reset) {
     cache.byBundle = new WeakMap();
     cache.duplicates.clear();
@@ -173,20 +171,36 @@ interface Delta {
   graphKept: boolean;
 }
 
-function compare(cache: CheckCache, tree: MethodTree, byFile: Map<string, Bundle>, outline: string): Delta {
+function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta: Delta; byFile: Map<string, Bundle> } {
   const prev = cache.previous;
   const delta: Delta = { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), graphKept: false };
+  const before = prev?.tree.bundles ?? [];
+  const sameOrder = before.length === tree.bundles.length && tree.bundles.every((b, i) => before[i]!.file === b.file);
+  const pairs: Array<[Bundle | undefined, Bundle | undefined]> = [];
+  let byFile: Map<string, Bundle>;
+  if (prev && sameOrder) {
+    // The same files in the same order: the previous index, patched where versions changed.
+    byFile = prev.byFile;
+    tree.bundles.forEach((b, i) => {
+      if (before[i] === b) return;
+      pairs.push([before[i], b]);
+      byFile.set(b.file, b);
+    });
+  } else {
+    byFile = new Map();
+    for (const b of tree.bundles) byFile.set(b.file, b);
+    if (prev) {
+      for (const [file, b] of byFile) {
+        const old = prev.byFile.get(file);
+        if (old !== b) pairs.push([old, b]);
+      }
+      for (const [file, old] of prev.byFile) if (!byFile.has(file)) pairs.push([old, undefined]);
+    }
+  }
   if (!prev || prev.outline !== outline || prev.tree.root !== tree.root || !sameFiles(prev.tree.files, tree.files)) {
     delta.reset = true;
-    return delta;
+    return { delta, byFile };
   }
-  const pairs: Array<[Bundle | undefined, Bundle | undefined]> = [];
-  for (const [file, b] of byFile) {
-    const old = prev.byFile.get(file);
-    if (old !== b) pairs.push([old, b]);
-  }
-  for (const [file, old] of prev.byFile) if (!byFile.has(file)) pairs.push([old, undefined]);
-  const sameOrder = prev.tree.bundles.length === tree.bundles.length && tree.bundles.every((b, i) => prev.tree.bundles[i]!.file === b.file);
   const keys = new Set<string>();
   for (const [old, now] of pairs) {
     for (const b of [old, now]) {
@@ -201,7 +215,7 @@ function compare(cache: CheckCache, tree: MethodTree, byFile: Map<string, Bundle
     // Main pipes are read across bundles (what a package makes public).
     if ((old?.mainPipe ?? now?.mainPipe) && (old?.mainPipe?.value !== now?.mainPipe?.value || old?.domain?.value !== now?.domain?.value)) {
       delta.reset = true;
-      return delta;
+      return { delta, byFile };
     }
   }
   if (!sameOrder) {
@@ -214,7 +228,7 @@ function compare(cache: CheckCache, tree: MethodTree, byFile: Map<string, Bundle
   }
   for (const key of keys) if (declarers(prev.tree, key) !== declarers(tree, key)) delta.names.add(key);
   delta.graphKept = sameOrder && delta.names.size === 0 && pairs.every(([old, now]) => old !== undefined && now !== undefined && digestOf(prev.tree, old) === digestOf(tree, now));
-  return delta;
+  return { delta, byFile };
 }
 
 /** Who declares a name, in order (file, and for pipes whether a signature). */
