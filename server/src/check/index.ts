@@ -2,7 +2,7 @@
 // needs a part that failed to parse simply finds nothing there, so one broken table never hides
 // the findings of the others.
 
-import { bundleOutline, nameKey, recordingAccess, treeOfBundle, type MethodTree } from '../language/tree.js';
+import { bundleOutline, fileKey, nameKey, recordingAccess, treeOfBundle, type MethodTree } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
 import type { CheckContext } from './context.js';
 import { compareFindings, type Finding } from './finding.js';
@@ -68,81 +68,83 @@ export function createCheckCache(): CheckCache {
 
 /** Every finding of a tree, sorted by file and position. */
 export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache()): Finding[] {
+  const steps = checkTreeSteps(tree, cache);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+
+/**
+ * The check of a tree in steps: it pauses (yields) after every `bundlesPerStep` bundles it checks, so that a caller can
+ * serve other work in between, and returns the findings. The cache is changed only when the last
+ * step is done: a check left unfinished (a newer version came) leaves the cache as it was.
+ */
+export function* checkTreeSteps(tree: MethodTree, cache: CheckCache, bundlesPerStep = 16): Generator<void, Finding[]> {
   const ctx: CheckContext = { tree, out: [] };
   const outline = treeOutline(tree);
   const { delta, byFile } = compare(cache, tree, outline);
-  if (delta.reset) {
-    cache.byBundle = new WeakMap();
-    cache.duplicates.clear();
-    cache.signatures.clear();
-    delete cache.graph;
-  }
-  const generation = ++cache.generation;
+  const fresh = delta.reset;
+  const generation = cache.generation + 1;
+  // Units found valid are stamped with this check's number; an unfinished check may have stamped
+  // some already (they were valid against the same last finished check, so they still are).
   const valid = (unit: Unit | undefined): unit is Unit => {
-    if (unit === undefined || unit.generation !== generation - 1) return false;
+    if (fresh || unit === undefined || (unit.generation !== cache.generation && unit.generation !== generation)) return false;
     if (!unit.reads.every((b) => byFile.get(b.file) === b)) return false;
-    if (delta.names.size > 0 && (unit.wide || unit.names.some((n) => delta.names.has(n)))) return false;
+    if (unit.wide && delta.symbols) return false;
+    if (delta.names.size > 0 && unit.names.some((n) => delta.names.has(n))) return false;
     unit.generation = generation;
     return true;
   };
+  const units = new Map<Bundle, Unit>();
+  let work = 0;
   for (const bundle of tree.bundles) {
     const kept = cache.byBundle.get(bundle);
     if (valid(kept)) {
       for (const f of kept.findings) ctx.out.push(f);
       continue;
     }
-    cache.byBundle.set(bundle, record(ctx, bundle, generation, () => checkBundle(ctx, bundle)));
+    units.set(bundle, record(ctx, bundle, generation, () => checkBundle(ctx, bundle)));
+    if (++work % bundlesPerStep === 0) yield;
   }
   // The rules over the whole tree, in a fixed order (findings at one place keep it).
-  const domains = new Set(tree.symbols.keys());
-  for (const d of cache.duplicates.keys()) if (!domains.has(d)) cache.duplicates.delete(d);
-  for (const d of cache.signatures.keys()) if (!domains.has(d)) cache.signatures.delete(d);
+  const duplicates = new Map<string, Finding[]>();
   for (const [domain, symbols] of tree.symbols) {
-    let kept = cache.duplicates.get(domain);
-    if (!kept || delta.domains.has(domain)) cache.duplicates.set(domain, (kept = []));
-    else {
-      for (const f of kept) ctx.out.push(f);
-      continue;
-    }
-    checkDuplicates(symbols, kept);
+    let kept = fresh || delta.domains.has(domain) ? undefined : cache.duplicates.get(domain);
+    if (!kept) checkDuplicates(symbols, (kept = []));
+    duplicates.set(domain, kept);
     for (const f of kept) ctx.out.push(f);
   }
   for (const bundle of tree.bundles) for (const f of bundleNames(bundle)) ctx.out.push(f);
-  const graph = delta.graphKept && cache.graph ? cache.graph : undefined;
-  if (graph) reportCycles(ctx, graph.cycles, (file) => byFile.get(file)!);
-  else {
-    const cycles = findTreeCycles(tree);
-    cache.graph = { cycles, absent: new Map(), force: new Map() };
-    reportCycles(ctx, cycles, (file) => byFile.get(file)!);
-  }
+  const kept = !fresh && delta.graphKept ? cache.graph : undefined;
+  const graph = { cycles: kept?.cycles ?? findTreeCycles(tree), absent: kept?.absent ?? absentByPipe(tree), force: new Map<string, Finding[]>() };
+  reportCycles(ctx, graph.cycles, (file) => byFile.get(file)!);
+  const signatures = new Map<string, Unit>();
   for (const [domain, symbols] of tree.symbols) {
-    const kept = cache.signatures.get(domain);
-    if (!delta.domains.has(domain) && valid(kept)) {
-      for (const f of kept.findings) ctx.out.push(f);
-      continue;
-    }
-    cache.signatures.set(domain, record(ctx, undefined, generation, () => checkDomainSignatures(ctx, symbols)));
-  }
-  const g = cache.graph!;
-  if (!graph) {
-    g.absent = absentByPipe(tree);
-    g.force.clear();
+    let unit = cache.signatures.get(domain);
+    if (delta.domains.has(domain) || !valid(unit)) unit = record(ctx, undefined, generation, () => checkDomainSignatures(ctx, symbols));
+    else for (const f of unit.findings) ctx.out.push(f);
+    signatures.set(domain, unit);
   }
   for (const bundle of tree.bundles) {
-    let kept = g.force.get(bundle.file);
-    if (!kept || delta.bundles.has(bundle.file)) {
-      kept = [];
-      redundantForceMarkers(bundle, (pipe, index) => g.absent.get(pipeKey(pipe, index)), kept);
-      g.force.set(bundle.file, kept);
-    }
-    for (const f of kept) ctx.out.push(f);
+    let markers = kept && !delta.bundles.has(bundle.file) ? kept.force.get(bundle.file) : undefined;
+    if (!markers) redundantForceMarkers(bundle, (pipe, index) => graph.absent.get(pipeKey(pipe, index)), (markers = []));
+    graph.force.set(bundle.file, markers);
+    for (const f of markers) ctx.out.push(f);
   }
-  for (const file of g.force.keys()) if (!byFile.has(file)) g.force.delete(file);
   if (tree.manifest) {
     checkTomlSyntax(tree.manifest.file, tree.manifest.doc, ctx.out);
     checkManifest(tree, tree.manifest, ctx.out);
   }
   checkLockFile(tree, ctx.out);
+  // Done: what this check found becomes what the next one starts from.
+  if (fresh) cache.byBundle = new WeakMap();
+  for (const [bundle, unit] of units) cache.byBundle.set(bundle, unit);
+  cache.duplicates = duplicates;
+  cache.signatures = signatures;
+  cache.graph = graph;
+  cache.generation = generation;
   cache.previous = { tree, byFile, outline };
   return ctx.out.sort(compareFindings);
 }
@@ -165,22 +167,24 @@ interface Delta {
   bundles: Set<string>;
   /** Domains those bundles declare (or declared) in. */
   domains: Set<string>;
-  /** Names whose list of declarations (by file) differs. */
+  /** Names whose list of declarations (by file) differs, and files of the tree come or gone (`f path`). */
   names: Set<string>;
+  /** A declared name changed (what lists every name, as suggestions do, is stale). */
+  symbols: boolean;
   /** The cycles and markers found before still hold (ranges apart). */
   graphKept: boolean;
 }
 
 function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta: Delta; byFile: Map<string, Bundle> } {
   const prev = cache.previous;
-  const delta: Delta = { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), graphKept: false };
+  const delta: Delta = { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, graphKept: false };
   const before = prev?.tree.bundles ?? [];
   const sameOrder = before.length === tree.bundles.length && tree.bundles.every((b, i) => before[i]!.file === b.file);
   const pairs: Array<[Bundle | undefined, Bundle | undefined]> = [];
   let byFile: Map<string, Bundle>;
   if (prev && sameOrder) {
     // The same files in the same order: the previous index, patched where versions changed.
-    byFile = prev.byFile;
+    byFile = new Map(prev.byFile);
     tree.bundles.forEach((b, i) => {
       if (before[i] === b) return;
       pairs.push([before[i], b]);
@@ -197,10 +201,18 @@ function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta:
       for (const [file, old] of prev.byFile) if (!byFile.has(file)) pairs.push([old, undefined]);
     }
   }
-  if (!prev || prev.outline !== outline || prev.tree.root !== tree.root || !sameFiles(prev.tree.files, tree.files)) {
+  if (!prev || prev.outline !== outline || prev.tree.root !== tree.root) {
     delta.reset = true;
     return { delta, byFile };
   }
+  // Files came or went: a rule that looked one up (resources) is stale.
+  if (prev.tree.files !== tree.files) {
+    for (const f of tree.files) if (!prev.tree.files.has(f)) delta.names.add(fileKey(f));
+    for (const f of prev.tree.files) if (!tree.files.has(f)) delta.names.add(fileKey(f));
+  }
+  // Bundles that stay keep their order (files were added or removed around them): only the names
+  // of the added and removed bundles may have another list of declarations.
+  const kept = sameOrder || sameRelativeOrder(before, tree.bundles, prev.byFile, byFile);
   const keys = new Set<string>();
   for (const [old, now] of pairs) {
     for (const b of [old, now]) {
@@ -218,16 +230,20 @@ function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta:
       return { delta, byFile };
     }
   }
-  if (!sameOrder) {
-    // Bundles came, went or moved: every name's list may have changed, and every domain's order.
+  if (!kept) {
+    // Bundles moved: every name's list may have changed, and every domain's order.
     for (const [domain, t] of [...tree.symbols, ...prev.tree.symbols]) {
       delta.domains.add(domain);
       for (const code of t.concepts.keys()) keys.add(nameKey('c', domain, code));
       for (const code of t.pipes.keys()) keys.add(nameKey('p', domain, code));
     }
   }
-  for (const key of keys) if (declarers(prev.tree, key) !== declarers(tree, key)) delta.names.add(key);
-  delta.graphKept = sameOrder && delta.names.size === 0 && pairs.every(([old, now]) => old !== undefined && now !== undefined && digestOf(prev.tree, old) === digestOf(tree, now));
+  for (const key of keys) {
+    if (declarers(prev.tree, key) === declarers(tree, key)) continue;
+    delta.names.add(key);
+    delta.symbols = true;
+  }
+  delta.graphKept = sameOrder && !delta.symbols && pairs.every(([old, now]) => old !== undefined && now !== undefined && digestOf(prev.tree, old) === digestOf(tree, now));
   return { delta, byFile };
 }
 
@@ -242,10 +258,15 @@ function declarers(tree: MethodTree, key: string): string {
   return (t.pipes.get(code) ?? []).map((d) => `${d.bundle.file}${d.typeless ? '?' : ''}`).join('\n');
 }
 
-function sameFiles(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const f of a) if (!b.has(f)) return false;
+/** Whether the bundles present in both lists come in the same order in both. */
+function sameRelativeOrder(before: readonly Bundle[], now: readonly Bundle[], beforeFiles: ReadonlyMap<string, Bundle>, nowFiles: ReadonlyMap<string, Bundle>): boolean {
+  let j = 0;
+  for (const b of now) {
+    if (!beforeFiles.has(b.file)) continue;
+    while (j < before.length && !nowFiles.has(before[j]!.file)) j++;
+    if (j >= before.length || before[j]!.file !== b.file) return false;
+    j++;
+  }
   return true;
 }
 

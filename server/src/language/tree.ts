@@ -92,6 +92,17 @@ function noteName(kind: 'c' | 'p', domain: string, code: string): void {
   accessLog?.names.add(nameKey(kind, domain, code));
 }
 
+/** The key of a file of the tree looked up (a resource), as recorded. */
+export function fileKey(name: string): string {
+  return `f ${name}`;
+}
+
+/** Whether a tree holds a file (relative to its root), recorded as read. */
+export function treeHasFile(tree: MethodTree, name: string): boolean {
+  accessLog?.names.add(fileKey(name));
+  return tree.files.has(name);
+}
+
 function noteWide(): void {
   if (accessLog) accessLog.wide = true;
 }

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkTree, createCheckCache, type Finding } from '../../../server/src/check/index.js';
+import { checkTree, checkTreeSteps, createCheckCache, type Finding } from '../../../server/src/check/index.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { buildManifest, type Manifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
@@ -95,6 +95,12 @@ class Checker {
     expect(strip(cached), label).toBe(strip(fresh));
     return fresh;
   }
+
+  /** Starts a check of another version of the tree and leaves it unfinished (a newer change came). */
+  abandon(bundles: readonly Bundle[], manifest: Manifest | undefined, files: ReadonlySet<string>, steps: number): void {
+    const run = checkTreeSteps(createTree(this.root, [...bundles], manifest, files, this.previous), this.cache, 1);
+    for (let i = 0; i < steps; i++) if (run.next().done) throw new Error('the check ended before it could be left');
+  }
 }
 
 const strip = (fs: readonly Finding[]): string => JSON.stringify(fs);
@@ -141,7 +147,7 @@ function ref(codes: readonly string[], random: () => number): string {
 function snippet(n: number, random: () => number): string {
   const concept = pick(CODES, random);
   const pipe = `${pick(PIPES, random)}${Math.floor(random() * 3)}`;
-  switch (Math.floor(random() * 8)) {
+  switch (Math.floor(random() * 9)) {
     case 0:
       return `[concept.${concept}]\ndescription = "c${n}"\nrefines = "${ref(CODES, random)}"\n`;
     case 1:
@@ -156,6 +162,9 @@ function snippet(n: number, random: () => number): string {
       return `[pipe.${pipe}]\ntype = "PipeLLM"\ndescription = "f${n}"\ninputs = { text = "Text!" }\noutput = "Text"\nprompt = "@text"\n`;
     case 6:
       return `[pipe.${pipe}]\ntype = "PipeCondition"\ndescription = "c${n}"\ninputs = { text = "Text" }\noutput = "Text"\nexpression = "text"\noutcomes = { yes = "${ref(PIPES.map((p) => `${p}0`), random)}" }\ndefault_outcome = "continue"\n`;
+    case 7:
+      // A resource of the tree: a file that may come and go.
+      return `[pipe.${pipe}]\ntype = "PipeCompose"\ndescription = "t${n}"\ninputs = { text = "Text" }\noutput = "Text"\ntemplate_file = "b${10 + Math.floor(random() * 4)}.mthds"\n`;
     default:
       return `[concept.${concept}]\ndescription = "plain ${n}"\n`;
   }
@@ -244,6 +253,14 @@ function runMultiSequence(seed: number, edits: number, seen: Set<string>): void 
         put(random() < 0.5 ? `b${10 + created++}.mthds` : `new${created++}.mthds`, bundleText(random, 2 + Math.floor(random() * 3)));
       } else {
         const name = pick(names, random);
+        if (random() < 0.25) {
+          // A version that never gets checked to the end: its check is left after its first steps.
+          const other = pick(names, random);
+          const before = files.get(other)!;
+          files.set(other, buildBundle(path.join(root, other), parseToml(mutateMulti(texts.get(other)!, random))));
+          checker.abandon(order(), manifest, new Set([...files.keys(), 'METHODS.toml']), 1);
+          files.set(other, before);
+        }
         put(name, mutateMulti(texts.get(name)!, random));
       }
     }
@@ -258,7 +275,7 @@ describe('the per-bundle check cache', () => {
     const codes = new Set<string>();
     for (let seed = 1; seed <= 10; seed++) runMultiSequence(seed, 70, codes);
     // The sequences reach the tree-level rules the cache keeps between edits.
-    for (const code of ['method.cycle', 'method.name_conflict', 'method.signature_mismatch', 'method.optional_force_redundant', 'method.concept_unresolved', 'method.pipe_unresolved']) expect(codes, code).toContain(code);
+    for (const code of ['method.resource_missing', 'method.cycle', 'method.name_conflict', 'method.signature_mismatch', 'method.optional_force_redundant', 'method.concept_unresolved', 'method.pipe_unresolved']) expect(codes, code).toContain(code);
   });
 
   it('gives the findings of a fresh check after every edit, on generated trees', () => {
