@@ -122,10 +122,15 @@ function homeOf(tree: MethodTree, from: Bundle): MethodTree {
  * otherwise they are built again.
  */
 export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): MethodTree {
-  const tree: MethodTree = { root, bundles, files, symbols: (previous && patchSymbols(previous, bundles)) ?? buildSymbols(bundles) };
+  const tree: MethodTree = { root, bundles, files, symbols: symbolsOf(bundles, previous) };
   if (manifest) tree.manifest = manifest;
   for (const bundle of bundles) ownerTree.set(bundle, tree);
   return tree;
+}
+
+/** The symbol tables of `bundles`, patched from those of `previous` when it can (see patchSymbols). */
+export function symbolsOf(bundles: readonly Bundle[], previous?: MethodTree): Map<string, DomainSymbols> {
+  return (previous && patchSymbols(previous, bundles)) ?? buildSymbols(bundles);
 }
 
 export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymbols> {

@@ -39,7 +39,12 @@ export interface DiagnosticsOptions {
   debounceMs: () => number;
   versionOf: (file: FileId) => number | undefined;
   log: (message: string) => void;
+  /** Traces each finished check of a tree (`$/logTrace` when the client asks for traces). */
+  trace?: (message: string) => void;
 }
+
+/** How long a slice of a background check runs before it yields to the message loop (ms). */
+const SLICE_MS = 8;
 
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
 const WORKSPACE_PULL_HOLD_MS = 60_000;
@@ -57,6 +62,8 @@ export class Diagnostics {
   /** Diagnostics of the runner's last validation, per file, with the tree they belong to. */
   private readonly runner = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
   private flushing: Promise<void> | undefined;
+  /** A background update is scheduled (file events arriving meanwhile join it). */
+  private updateScheduled = false;
 
   constructor(
     private readonly connection: Connection,
@@ -115,29 +122,65 @@ export class Diagnostics {
   checkNow(id: TreeId): TreeCheck {
     this.timers.get(id.key)?.();
     this.timers.delete(id.key);
+    const t0 = performance.now();
     const result = this.session.check(id);
     this.publish(result);
+    this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
     return result;
   }
 
-  /** Makes the tree of `file` current (a pull or a code action must not see stale results). */
+  /**
+   * Makes the tree of `file` current (a pull or a code action must not see stale results), except
+   * while a background update of files changed on disk is under way and no document of the tree
+   * changed since: then the latest consistent state answers, and the update publishes.
+   */
   ensureCurrent(file: FileId): TreeCheck {
     const id = this.session.treeOf(file);
     const last = this.session.lastCheck(id.key);
     if (last?.tree && !this.session.isDirty(id.key)) return last;
+    if (last?.tree && this.updating() && !this.hasTouched(id.key)) return last;
     return this.checkNow(id);
   }
 
-  /** Checks every tree due for a check, yielding between trees so requests are served. */
+  private updating(): boolean {
+    return this.updateScheduled || this.flushing !== undefined;
+  }
+
+  private hasTouched(key: string): boolean {
+    for (const file of this.touched) if (this.session.treeOf(file).key === key) return true;
+    return false;
+  }
+
+  /**
+   * Files changed on disk (their trees are marked): one background update follows. Every event
+   * arriving while it is scheduled or running joins it (the running one re-checks what was marked
+   * meanwhile before it ends), so N notifications cost one update, not N.
+   */
+  requestUpdate(): void {
+    if (this.updateScheduled) return;
+    this.updateScheduled = true;
+    setImmediate(() => {
+      this.updateScheduled = false;
+      void this.flushDirty();
+    });
+  }
+
+  /**
+   * Checks every tree due for a check (trees of open documents first), in slices that yield to the
+   * message loop so that requests are served meanwhile; trees marked while it runs are checked
+   * before it ends.
+   */
   flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
     const run = async (): Promise<void> => {
       for (;;) {
         const due = this.session.dirtyTrees();
         if (due.length === 0) break;
+        const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
+        due.sort((a, b) => Number(open.has(b.key)) - Number(open.has(a.key)));
         let done = 0;
         for (const id of due) {
           if (this.session.isDirty(id.key)) {
-            this.guard(() => this.checkNow(id));
+            await this.checkInSlices(id);
             this.session.releaseTree(id.key);
           }
           done += 1;
@@ -155,6 +198,51 @@ export class Diagnostics {
     });
     this.flushing = next;
     return next;
+  }
+
+  /**
+   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) makes this one stale: it
+   * is left unfinished, and the tree stays due when it was marked again.
+   */
+  private async checkInSlices(id: TreeId): Promise<void> {
+    const started = this.session.checksOf(id.key);
+    const t0 = performance.now();
+    let steps: Generator<void, TreeCheck>;
+    try {
+      steps = this.session.checkSteps(id);
+    } catch (error) {
+      this.guard(() => {
+        throw error;
+      });
+      return;
+    }
+    this.timers.get(id.key)?.();
+    for (;;) {
+      const sliceEnd = performance.now() + SLICE_MS;
+      let result: TreeCheck | undefined;
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            result = step.value;
+            break;
+          }
+          if (performance.now() >= sliceEnd) break;
+        }
+      } catch (error) {
+        this.guard(() => {
+          throw error;
+        });
+        return;
+      }
+      if (result) {
+        this.guard(() => this.publish(result));
+        this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
+        return;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.session.checksOf(id.key) !== started) return;
+    }
   }
 
   /** The background check of the workspace: pulls of the whole workspace wait for it. */

@@ -7,7 +7,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { checkTree, createCheckCache, type CheckCache } from '../check/index.js';
+import { checkTreeSteps, createCheckCache, type CheckCache } from '../check/index.js';
 import { compareFindings, makeFinding, type Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
@@ -104,7 +104,7 @@ export class Session {
   private readonly parsed = new Map<FileId, ParsedFile | Unreadable>();
   private readonly listings = new Map<string, Listing>();
   private readonly trees = new Map<string, TreeId>();
-  private readonly dirty = new Set<string>();
+  private readonly dirty = new DirtyTrees();
   private readonly results = new Map<string, TreeCheck>();
   private readonly validateDisk: boolean;
   private packagesDir: string | undefined;
@@ -118,6 +118,7 @@ export class Session {
   /** The text size of each checked tree whose parsed files are kept. */
   private readonly treeSizes = new Map<string, number>();
   private readonly keepParsed: number;
+  private readonly checkCounts = new Map<string, number>();
 
   constructor(options: SessionOptions = {}) {
     this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
@@ -361,15 +362,38 @@ export class Session {
 
   /** Checks a tree now (whatever its state) and keeps the result. */
   check(id: TreeId): TreeCheck {
+    const steps = this.checkSteps(id);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** How many checks of a tree have ended (a check in steps that sees this change is stale). */
+  checksOf(key: string): number {
+    return this.checkCounts.get(key) ?? 0;
+  }
+
+  /**
+   * A check of a tree in steps (parsing files, then checking bundles, a few at a time); the tree is
+   * due again at the end when it was marked while the check ran. Left unfinished, it changes
+   * nothing but the parsed files it read.
+   */
+  *checkSteps(id: TreeId): Generator<void, TreeCheck> {
     this.trees.set(id.key, id);
-    this.dirty.delete(id.key);
+    const mark = this.dirty.mark(id.key);
     const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);
     const findings = new Map<FileId, Finding[]>();
     const extra: Finding[] = id.kind === 'package' ? [...(this.listing(id).layout ?? [])] : [];
     const bundles: Bundle[] = [];
     let size = 0;
+    let parses = parseCount;
     for (const file of bundleFiles) {
       const parsed = this.load(file, 'bundle', id, extra);
+      if (parseCount - parses >= PARSES_PER_STEP) {
+        parses = parseCount;
+        yield;
+      }
       if (parsed === undefined) continue;
       size += parsed.text.length;
       findings.set(file, NO_FINDINGS);
@@ -400,7 +424,7 @@ export class Session {
     try {
       let cache = this.checkCaches.get(id.key);
       if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
-      all = checkTree(tree, cache);
+      all = yield* checkTreeSteps(tree, cache);
     } catch (error) {
       // What the cache kept may be half updated: the next check starts afresh.
       this.checkCaches.delete(id.key);
@@ -427,6 +451,8 @@ export class Session {
     }
     const result: TreeCheck = { id, tree, findings };
     this.results.set(id.key, result);
+    this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
+    if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
     return result;
   }
 
@@ -552,6 +578,26 @@ export class Session {
 
 type FileKind = 'bundle' | 'manifest' | 'lock';
 
+/** How many files a check in steps parses between two pauses. */
+const PARSES_PER_STEP = 8;
+let parseCount = 0;
+
+/** The trees due for a check, each marked with a count of the times it was made due. */
+class DirtyTrees extends Set<string> {
+  private readonly marks = new Map<string, number>();
+  private counter = 0;
+
+  override add(key: string): this {
+    this.marks.set(key, ++this.counter);
+    return super.add(key);
+  }
+
+  /** Changes when the tree is marked again. */
+  mark(key: string): number {
+    return this.marks.get(key) ?? 0;
+  }
+}
+
 /** The findings of a file with none (shared: a list is never changed once made). */
 const NO_FINDINGS: Finding[] = [];
 
@@ -580,6 +626,7 @@ function addressRefs(b: Bundle): string {
 }
 
 function parse(file: FileId, text: string, stamp: string, kind: FileKind): ParsedFile {
+  parseCount += 1;
   try {
     const doc = parseToml(text);
     const parsed: ParsedFile = { text, stamp, lineStarts: doc.lineStarts };
