@@ -45,6 +45,10 @@ export interface DiagnosticsOptions {
 
 /** How long a slice of a background check runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
+/** File events wait this long for the next of a burst before their update starts (ms)... */
+const UPDATE_QUIET_MS = 15;
+/** ...but never longer than this after the first (ms). */
+const UPDATE_MAX_WAIT_MS = 250;
 
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
 const WORKSPACE_PULL_HOLD_MS = 60_000;
@@ -64,6 +68,8 @@ export class Diagnostics {
   private flushing: Promise<void> | undefined;
   /** A background update is scheduled (file events arriving meanwhile join it). */
   private updateScheduled = false;
+  private updateTimer: NodeJS.Timeout | undefined;
+  private burstStart = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -157,12 +163,19 @@ export class Diagnostics {
    * meanwhile before it ends), so N notifications cost one update, not N.
    */
   requestUpdate(): void {
-    if (this.updateScheduled) return;
+    const now = Date.now();
+    if (this.updateScheduled) {
+      // A burst (a checkout, a generator) keeps coming: wait for it to pause, but not for ever.
+      if (now - this.burstStart < UPDATE_MAX_WAIT_MS) this.updateTimer?.refresh();
+      return;
+    }
     this.updateScheduled = true;
-    setImmediate(() => {
+    this.burstStart = now;
+    this.updateTimer = setTimeout(() => {
       this.updateScheduled = false;
+      this.updateTimer = undefined;
       void this.flushDirty();
-    });
+    }, UPDATE_QUIET_MS);
   }
 
   /**
