@@ -185,7 +185,9 @@ export class Diagnostics {
    */
   flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
     const run = async (): Promise<void> => {
-      for (;;) {
+      for (let round = 0; ; round++) {
+        // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
+        if (round > 0 && this.updateScheduled) break;
         const due = this.session.dirtyTrees();
         if (due.length === 0) break;
         const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
