@@ -270,8 +270,9 @@ function sameRelativeOrder(before: readonly Bundle[], now: readonly Bundle[], be
   return true;
 }
 
-// A bundle version's declarations and what the graph rules see of it, computed once.
-const digests = new WeakMap<Bundle, { tree: MethodTree; digest: string }>();
+// What the graph rules see of a bundle version in a tree, computed once. Kept by tree, then by
+// bundle: an entry never keeps a tree alive (a tree holds every bundle version it was made of).
+const digests = new WeakMap<MethodTree, WeakMap<Bundle, string>>();
 
 /**
  * What the cycle and force-marker rules see of a bundle in a tree, without ranges: its
@@ -279,14 +280,16 @@ const digests = new WeakMap<Bundle, { tree: MethodTree; digest: string }>();
  * markers. Kept per bundle version with the tree it was computed in.
  */
 function digestOf(tree: MethodTree, bundle: Bundle): string {
-  const kept = digests.get(bundle);
-  if (kept?.tree === tree) return kept.digest;
+  let ofTree = digests.get(tree);
+  if (!ofTree) digests.set(tree, (ofTree = new WeakMap()));
+  const kept = ofTree.get(bundle);
+  if (kept !== undefined) return kept;
   const handOffs = absentHandOffs(tree, bundle)
     .map(({ target, names }) => `${pipeKey(target, target.bundle.pipes.indexOf(target))}:${[...names].sort().join(',')}`)
     .join(';');
   const markers = bundle.pipes.map((p) => p.output?.io?.marker ?? '').join(',');
   const digest = `${bundleOutline(bundle)}\n${cycleOutline(tree, bundle)}\n${handOffs}\n${markers}`;
-  digests.set(bundle, { tree, digest });
+  ofTree.set(bundle, digest);
   return digest;
 }
 
