@@ -5,7 +5,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.j
 import { startServer } from './server.js';
 import { tuneHeap } from '../heap.js';
 
-tuneHeap();
+tuneHeap({ longLived: true });
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
 if (!process.argv.some((a) => transports.some((t) => a.startsWith(t)))) {
