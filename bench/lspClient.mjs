@@ -16,8 +16,8 @@ export function percentile(xs, p) {
 
 /** Starts the server on `folder`; `checked` resolves when its start-up check has ended. */
 export async function startServer(folder, { capabilities, initializationOptions, onPublish = () => undefined, trace, onTrace = () => undefined } = {}) {
-  // SERVER_NODE_OPTIONS: flags for the server's node (`--cpu-prof` to profile a run).
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // SERVER_NODE_ARGS: flags for the server's node (`--cpu-prof` to profile a run), as in lsp.mjs.
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   let ended;
   const checked = new Promise((r) => (ended = r));
