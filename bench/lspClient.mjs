@@ -15,14 +15,16 @@ export function percentile(xs, p) {
 }
 
 /** Starts the server on `folder`; `checked` resolves when its start-up check has ended. */
-export async function startServer(folder, { capabilities, initializationOptions, onPublish = () => undefined } = {}) {
-  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startServer(folder, { capabilities, initializationOptions, onPublish = () => undefined, trace, onTrace = () => undefined } = {}) {
+  // SERVER_NODE_ARGS: flags for the server's node (`--cpu-prof` to profile a run), as in lsp.mjs.
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   let ended;
   const checked = new Promise((r) => (ended = r));
   connection.onNotification('$/progress', (p) => p.value?.kind === 'end' && ended());
   connection.onNotification('textDocument/publishDiagnostics', onPublish);
   connection.onNotification('window/logMessage', () => undefined);
+  connection.onNotification('$/logTrace', (p) => onTrace(p.message));
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
@@ -32,6 +34,7 @@ export async function startServer(folder, { capabilities, initializationOptions,
     workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'bench' }],
     capabilities,
     initializationOptions,
+    ...(trace ? { trace } : {}),
   });
   await connection.sendNotification('initialized', {});
   return { child, connection, checked };

@@ -8,6 +8,16 @@ import v8 from 'node:v8';
 
 export const SEMI_SPACE_MB = 64;
 
-export function tuneHeap(): void {
+/**
+ * How much V8 lets the old space grow past what the last full collection kept, for a long-lived
+ * process (the language server): V8's default factor lets the reserved heap of a server holding a
+ * large workspace climb with every burst of work and stay there (measured: 1,000 open/edit/close
+ * cycles on 5,000 bundles took RSS from 1.0x to 3x start-up with a flat live heap); 15% keeps it
+ * close to the live heap, at the price of more frequent full collections.
+ */
+export const LONG_LIVED_HEAP_GROWING_PERCENT = 15;
+
+export function tuneHeap(options: { longLived?: boolean } = {}): void {
   v8.setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  if (options.longLived) v8.setFlagsFromString(`--heap-growing-percent=${LONG_LIVED_HEAP_GROWING_PERCENT}`);
 }

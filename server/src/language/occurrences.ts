@@ -51,12 +51,15 @@ type Pending =
 // Tree-independent collection (templates analysed once per bundle object), then the keys per tree:
 // a tree is rebuilt at each check while most bundle objects are reused.
 const collected = new WeakMap<Bundle, Pending[]>();
-const resolved = new WeakMap<Bundle, { tree: MethodTree; list: readonly Occurrence[] }>();
+// By tree, then by bundle: an entry never keeps an older tree (and its bundle versions) alive.
+const resolved = new WeakMap<MethodTree, WeakMap<Bundle, readonly Occurrence[]>>();
 
 /** Every occurrence of a bundle, in source order (cached per bundle and tree). */
 export function occurrencesOf(tree: MethodTree, bundle: Bundle): readonly Occurrence[] {
-  const cached = resolved.get(bundle);
-  if (cached && cached.tree === tree) return cached.list;
+  let ofTree = resolved.get(tree);
+  if (!ofTree) resolved.set(tree, (ofTree = new WeakMap()));
+  const cached = ofTree.get(bundle);
+  if (cached) return cached;
   let pending = collected.get(bundle);
   if (!pending) {
     pending = collect(bundle);
@@ -64,7 +67,7 @@ export function occurrencesOf(tree: MethodTree, bundle: Bundle): readonly Occurr
   }
   const list = pending.map((p) => resolve(tree, bundle, p));
   list.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
-  resolved.set(bundle, { tree, list });
+  ofTree.set(bundle, list);
   return list;
 }
 

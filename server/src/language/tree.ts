@@ -51,26 +51,63 @@ export interface DependencyPackage {
 // it is written in, so that a dependency's own references resolve in the dependency.
 const ownerTree = new WeakMap<Bundle, MethodTree>();
 
-// Which bundles' declarations resolution handed out while a check of one bundle ran: that
-// bundle's findings depend on them (see check/index.ts, the per-bundle cache).
-let accessLog: Set<Bundle> | undefined;
+// What resolution handed out while a check of one bundle ran: that bundle's findings depend on it
+// (see check/index.ts, the per-bundle cache). `bundles`: the bundles whose declarations were
+// handed out; `names`: the names looked up in the tree's tables, found or not (`c domain.Code`,
+// `p domain.code`); `wide`: whole tables were listed (suggestions), so any name counts.
+export interface AccessLog {
+  bundles: Set<Bundle>;
+  names: Set<string>;
+  wide: boolean;
+}
 
-/** Runs `fn`, recording the bundles whose declarations it was handed. */
-export function recordingAccess<T>(fn: () => T): { value: T; bundles: Set<Bundle> } {
+let accessLog: AccessLog | undefined;
+
+/** Runs `fn`, recording what of the tree it was handed. */
+export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
   const outer = accessLog;
-  const log = new Set<Bundle>();
+  const log: AccessLog = { bundles: new Set(), names: new Set(), wide: false };
   accessLog = log;
   try {
-    return { value: fn(), bundles: log };
+    const value = fn();
+    return { value, ...log };
   } finally {
     accessLog = outer;
-    if (outer) for (const b of log) outer.add(b);
+    if (outer) {
+      for (const b of log.bundles) outer.bundles.add(b);
+      for (const n of log.names) outer.names.add(n);
+      if (log.wide) outer.wide = true;
+    }
   }
 }
 
 /** Records that a declaration of `bundle` was read (no-op outside recordingAccess). */
 export function noteAccess(bundle: Bundle): void {
-  accessLog?.add(bundle);
+  accessLog?.bundles.add(bundle);
+}
+
+/** The key of a name in a tree's tables, as recorded and as compared between versions. */
+export function nameKey(kind: 'c' | 'p', domain: string, code: string): string {
+  return `${kind} ${domain}.${code}`;
+}
+
+function noteName(kind: 'c' | 'p', domain: string, code: string): void {
+  accessLog?.names.add(nameKey(kind, domain, code));
+}
+
+/** The key of a file of the tree looked up (a resource), as recorded. */
+export function fileKey(name: string): string {
+  return `f ${name}`;
+}
+
+/** Whether a tree holds a file (relative to its root), recorded as read. */
+export function treeHasFile(tree: MethodTree, name: string): boolean {
+  accessLog?.names.add(fileKey(name));
+  return tree.files.has(name);
+}
+
+function noteWide(): void {
+  if (accessLog) accessLog.wide = true;
 }
 
 /** The tree a bundle was last assembled into. */
@@ -82,11 +119,21 @@ function homeOf(tree: MethodTree, from: Bundle): MethodTree {
   return ownerTree.get(from) ?? tree;
 }
 
-export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set()): MethodTree {
-  const tree: MethodTree = { root, bundles, files, symbols: buildSymbols(bundles) };
+/**
+ * Assembles a tree. With `previous` (the tree of the same files before an edit), the symbol tables
+ * are patched where only bundles whose declarations kept their codes changed (see patchSymbols);
+ * otherwise they are built again.
+ */
+export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): MethodTree {
+  const tree: MethodTree = { root, bundles, files, symbols: symbolsOf(bundles, previous) };
   if (manifest) tree.manifest = manifest;
   for (const bundle of bundles) ownerTree.set(bundle, tree);
   return tree;
+}
+
+/** The symbol tables of `bundles`, patched from those of `previous` when it can (see patchSymbols). */
+export function symbolsOf(bundles: readonly Bundle[], previous?: MethodTree): Map<string, DomainSymbols> {
+  return (previous && patchSymbols(previous, bundles)) ?? buildSymbols(bundles);
 }
 
 export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymbols> {
@@ -103,6 +150,60 @@ export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymb
     for (const pipe of bundle.pipes) push(table.pipes, pipe.code, pipe);
   }
   return symbols;
+}
+
+/** What a bundle declares, in order: equal outlines give equal symbol tables, object for object. */
+export function bundleOutline(bundle: Bundle): string {
+  let outline = outlines.get(bundle);
+  if (outline === undefined) {
+    outline = [bundle.file, bundle.domain?.value ?? '', bundle.mainPipe?.value ?? '', bundle.concepts.map((c) => c.code).join(','), bundle.pipes.map((p) => `${p.code}${p.typeless ? '?' : ''}`).join(',')].join('\t');
+    outlines.set(bundle, outline);
+  }
+  return outline;
+}
+
+const outlines = new WeakMap<Bundle, string>();
+
+/**
+ * The symbol tables of `bundles` from those of the previous tree, when the bundles are the same
+ * files in the same order and every changed one declares the same codes in the same order: the
+ * tables keep their order and only the changed declarations are swapped (domains copied on
+ * write, the previous tree keeps its tables). Undefined when that does not hold.
+ */
+function patchSymbols(previous: MethodTree, bundles: readonly Bundle[]): Map<string, DomainSymbols> | undefined {
+  const old = previous.bundles;
+  if (old.length !== bundles.length) return undefined;
+  const changed: Array<[Bundle, Bundle]> = [];
+  for (let i = 0; i < bundles.length; i++) {
+    const a = old[i]!;
+    const b = bundles[i]!;
+    if (a === b) continue;
+    if (a.file !== b.file || bundleOutline(a) !== bundleOutline(b)) return undefined;
+    changed.push([a, b]);
+  }
+  if (changed.length === 0) return previous.symbols;
+  const symbols = new Map(previous.symbols);
+  const copied = new Set<string>();
+  for (const [a, b] of changed) {
+    const domain = b.domain?.value;
+    if (domain === undefined) continue;
+    let table = symbols.get(domain)!;
+    if (!copied.has(domain)) {
+      copied.add(domain);
+      table = { concepts: new Map(table.concepts), pipes: new Map(table.pipes) };
+      symbols.set(domain, table);
+    }
+    a.concepts.forEach((c, i) => swap(table.concepts, c.code, c, b.concepts[i]!));
+    a.pipes.forEach((p, i) => swap(table.pipes, p.code, p, b.pipes[i]!));
+  }
+  return symbols;
+}
+
+function swap<T>(map: Map<string, T[]>, key: string, from: T, to: T): void {
+  const list = map.get(key)!;
+  const copy = list.slice();
+  copy[copy.indexOf(from)] = to;
+  map.set(key, copy);
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -163,6 +264,7 @@ export function resolveConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedR
   }
   const domain = ref.domain ?? from.domain?.value;
   if (domain === undefined) return { kind: 'unresolved' };
+  noteName('c', domain, ref.code);
   const decl = tree.symbols.get(domain)?.concepts.get(ref.code)?.[0];
   if (!decl) return { kind: 'unresolved' };
   noteAccess(decl.bundle);
@@ -189,6 +291,7 @@ export function resolvePipe(tree: MethodTree, from: Bundle, ref: Pick<ParsedRef,
   }
   const domain = ref.domain ?? from.domain?.value;
   if (domain === undefined) return { kind: 'unresolved' };
+  noteName('p', domain, ref.code);
   const decls = tree.symbols.get(domain)?.pipes.get(ref.code);
   if (!decls || decls.length === 0) return { kind: 'unresolved' };
   for (const d of decls) noteAccess(d.bundle);
@@ -252,6 +355,7 @@ function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {
 
 /** Every concept code visible from a bundle, for suggestions and completion. */
 export function visibleConceptCodes(tree: MethodTree, from: Bundle): string[] {
+  noteWide();
   const domain = from.domain?.value;
   const codes = new Set<string>();
   if (domain !== undefined) for (const code of tree.symbols.get(domain)?.concepts.keys() ?? []) codes.add(code);
@@ -262,6 +366,7 @@ export function visibleConceptCodes(tree: MethodTree, from: Bundle): string[] {
 
 /** Every pipe code visible from a bundle (same domain bare, others qualified). */
 export function visiblePipeCodes(tree: MethodTree, from: Bundle): string[] {
+  noteWide();
   const domain = from.domain?.value;
   const codes = new Set<string>();
   for (const p of from.pipes) codes.add(p.code);

@@ -13,6 +13,7 @@ import type {
   WorkspaceDiagnosticReport,
   WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
+import type { Finding } from '../check/finding.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
@@ -20,6 +21,8 @@ import { findingToDiagnostic, type TextLocator } from './convert.js';
 interface Published {
   treeKey: string;
   uri: string;
+  /** The findings the own diagnostics were made of (the same list means the same diagnostics). */
+  source?: readonly Finding[];
   /** The diagnostics of the checks (source mthds). */
   own: Diagnostic[];
   /** What the client gets: the own ones and the runner's (source runner). */
@@ -36,7 +39,16 @@ export interface DiagnosticsOptions {
   debounceMs: () => number;
   versionOf: (file: FileId) => number | undefined;
   log: (message: string) => void;
+  /** Traces each finished check of a tree (`$/logTrace` when the client asks for traces). */
+  trace?: (message: string) => void;
 }
+
+/** How long a slice of a background check runs before it yields to the message loop (ms). */
+const SLICE_MS = 8;
+/** File events wait this long for the next of a burst before their update starts (ms)... */
+const UPDATE_QUIET_MS = 15;
+/** ...but never longer than this after the first (ms). */
+const UPDATE_MAX_WAIT_MS = 250;
 
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
 const WORKSPACE_PULL_HOLD_MS = 60_000;
@@ -54,6 +66,10 @@ export class Diagnostics {
   /** Diagnostics of the runner's last validation, per file, with the tree they belong to. */
   private readonly runner = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
   private flushing: Promise<void> | undefined;
+  /** A background update is scheduled (file events arriving meanwhile join it). */
+  private updateScheduled = false;
+  private updateTimer: NodeJS.Timeout | undefined;
+  private burstStart = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -68,7 +84,12 @@ export class Diagnostics {
   documentChanged(file: FileId, id: TreeId): void {
     this.touched.add(file);
     // The runner's verdict was about the text before this change: its positions no longer hold.
-    for (const [f, r] of this.runner) if (r.treeKey === id.key) this.runner.delete(f);
+    for (const [f, r] of this.runner) {
+      if (r.treeKey !== id.key) continue;
+      this.runner.delete(f);
+      // Published with the runner's: to be made again.
+      delete this.published.get(f)?.source;
+    }
     this.schedule(id);
   }
 
@@ -107,29 +128,74 @@ export class Diagnostics {
   checkNow(id: TreeId): TreeCheck {
     this.timers.get(id.key)?.();
     this.timers.delete(id.key);
+    const t0 = performance.now();
     const result = this.session.check(id);
     this.publish(result);
+    this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
     return result;
   }
 
-  /** Makes the tree of `file` current (a pull or a code action must not see stale results). */
+  /**
+   * Makes the tree of `file` current (a pull or a code action must not see stale results), except
+   * while a background update of files changed on disk is under way and no document of the tree
+   * changed since: then the latest consistent state answers, and the update publishes.
+   */
   ensureCurrent(file: FileId): TreeCheck {
     const id = this.session.treeOf(file);
     const last = this.session.lastCheck(id.key);
     if (last?.tree && !this.session.isDirty(id.key)) return last;
+    if (last?.tree && this.updating() && !this.hasTouched(id.key)) return last;
     return this.checkNow(id);
   }
 
-  /** Checks every tree due for a check, yielding between trees so requests are served. */
+  private updating(): boolean {
+    return this.updateScheduled || this.flushing !== undefined;
+  }
+
+  private hasTouched(key: string): boolean {
+    for (const file of this.touched) if (this.session.treeOf(file).key === key) return true;
+    return false;
+  }
+
+  /**
+   * Files changed on disk (their trees are marked): one background update follows. Every event
+   * arriving while it is scheduled or running joins it (the running one re-checks what was marked
+   * meanwhile before it ends), so N notifications cost one update, not N.
+   */
+  requestUpdate(): void {
+    const now = Date.now();
+    if (this.updateScheduled) {
+      // A burst (a checkout, a generator) keeps coming: wait for it to pause, but not for ever.
+      if (now - this.burstStart < UPDATE_MAX_WAIT_MS) this.updateTimer?.refresh();
+      return;
+    }
+    this.updateScheduled = true;
+    this.burstStart = now;
+    this.updateTimer = setTimeout(() => {
+      this.updateScheduled = false;
+      this.updateTimer = undefined;
+      void this.flushDirty();
+    }, UPDATE_QUIET_MS);
+  }
+
+  /**
+   * Checks every tree due for a check (trees of open documents first), in slices that yield to the
+   * message loop so that requests are served meanwhile; trees marked while it runs are checked
+   * before it ends.
+   */
   flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
     const run = async (): Promise<void> => {
-      for (;;) {
+      for (let round = 0; ; round++) {
+        // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
+        if (round > 0 && this.updateScheduled) break;
         const due = this.session.dirtyTrees();
         if (due.length === 0) break;
+        const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
+        due.sort((a, b) => Number(open.has(b.key)) - Number(open.has(a.key)));
         let done = 0;
         for (const id of due) {
           if (this.session.isDirty(id.key)) {
-            this.guard(() => this.checkNow(id));
+            await this.checkInSlices(id);
             this.session.releaseTree(id.key);
           }
           done += 1;
@@ -149,6 +215,51 @@ export class Diagnostics {
     return next;
   }
 
+  /**
+   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) makes this one stale: it
+   * is left unfinished, and the tree stays due when it was marked again.
+   */
+  private async checkInSlices(id: TreeId): Promise<void> {
+    const started = this.session.checksOf(id.key);
+    const t0 = performance.now();
+    let steps: Generator<void, TreeCheck>;
+    try {
+      steps = this.session.checkSteps(id);
+    } catch (error) {
+      this.guard(() => {
+        throw error;
+      });
+      return;
+    }
+    this.timers.get(id.key)?.();
+    for (;;) {
+      const sliceEnd = performance.now() + SLICE_MS;
+      let result: TreeCheck | undefined;
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            result = step.value;
+            break;
+          }
+          if (performance.now() >= sliceEnd) break;
+        }
+      } catch (error) {
+        this.guard(() => {
+          throw error;
+        });
+        return;
+      }
+      if (result) {
+        this.guard(() => this.publish(result));
+        this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
+        return;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.session.checksOf(id.key) !== started) return;
+    }
+  }
+
   /** The background check of the workspace: pulls of the whole workspace wait for it. */
   setWorkspaceReady(ready: Promise<void>): void {
     this.workspaceReady = ready;
@@ -160,9 +271,17 @@ export class Diagnostics {
     const key = result.id.key;
     let othersChanged = false;
     for (const [file, findings] of result.findings) {
-      const own = findings.map((f) => findingToDiagnostic(f, this.locator));
       const wasTouched = this.touched.delete(file);
-      if (this.update(file, this.locator.uriOf(file), key, own, wasTouched) && !wasTouched) othersChanged = true;
+      const previous = this.published.get(file);
+      if (previous?.source === findings && previous.treeKey === key) {
+        // The same findings: nothing to convert or compare (the edited document still hears back).
+        if (wasTouched && !this.options.pull) this.send(previous.uri, file, previous.diagnostics);
+        continue;
+      }
+      const own = findings.map((f) => findingToDiagnostic(f, this.locator));
+      // A file's URI is made once; an edited document's may be the client's own spelling, just opened.
+      const uri = previous && !wasTouched ? previous.uri : this.locator.uriOf(file);
+      if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged = true;
     }
     for (const [file, p] of this.published) {
       if (p.treeKey === key && !result.findings.has(file)) {
@@ -177,7 +296,7 @@ export class Diagnostics {
    * Records the diagnostics of a file and pushes them when they changed (or when `force`: an
    * edited document always hears back). Returns whether they changed.
    */
-  private update(file: FileId, uri: string, treeKey: string, own: Diagnostic[], force: boolean): boolean {
+  private update(file: FileId, uri: string, treeKey: string, own: Diagnostic[], force: boolean, source?: readonly Finding[]): boolean {
     const extra = this.runner.get(file)?.diagnostics;
     const diagnostics = extra ? [...own, ...extra] : own;
     const json = JSON.stringify(diagnostics);
@@ -185,11 +304,15 @@ export class Diagnostics {
     if (previous && previous.json === json && previous.uri === uri) {
       previous.treeKey = treeKey;
       previous.own = own;
+      if (source) previous.source = source;
+      else delete previous.source;
       if (force && !this.options.pull) this.send(uri, file, diagnostics);
       return false;
     }
     if (previous && previous.uri !== uri && !this.options.pull) void this.connection.sendDiagnostics({ uri: previous.uri, diagnostics: [] });
-    this.published.set(file, { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() });
+    const entry: Published = { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() };
+    if (source) entry.source = source;
+    this.published.set(file, entry);
     // A closed file never reported before and still clean needs no message.
     if (!this.options.pull && (previous || force || diagnostics.length > 0)) this.send(uri, file, diagnostics);
     return true;

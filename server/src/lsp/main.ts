@@ -45,6 +45,8 @@ if (args.includes('--version') || args.includes('-v')) {
   process.exit(0);
 }
 
+tuneHeap({ longLived: true });
+
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
 if (!args.some((a) => transports.some((t) => a.startsWith(t)))) {
   process.stderr.write(`mthds-language-server: no transport given\n\n${USAGE}\n`);

@@ -106,6 +106,7 @@ export function startServer(connection: Connection): void {
       debounceMs: () => settings.diagnostics.debounceMs,
       versionOf,
       log,
+      trace: (message) => connection.tracer.log(message),
     });
     return {
       capabilities: {
@@ -273,7 +274,7 @@ export function startServer(connection: Connection): void {
       }
       // A manifest came or went: trees regroup, so find them all again.
       if (structural) session.scanWorkspace();
-      void diagnostics?.flushDirty();
+      diagnostics?.requestUpdate();
     });
   });
 

@@ -9,7 +9,7 @@ import type { Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import type { Bundle } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
-import { buildSymbols, type MethodTree } from '../language/tree.js';
+import { symbolsOf, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 
@@ -72,7 +72,7 @@ export class Views {
       const d = this.derived;
       if (d && d.base === base && d.bundles.length === bundles.length && d.bundles.every((b, i) => b === bundles[i])) tree = d.tree;
       else {
-        tree = { ...base, bundles, symbols: buildSymbols(bundles) };
+        tree = { ...base, bundles, symbols: symbolsOf(bundles, base) };
         this.derived = { base, bundles, tree };
       }
     }

@@ -7,7 +7,7 @@
 
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { checkTree, createCheckCache, type CheckCache } from '../check/index.js';
+import { checkTreeSteps, createCheckCache, type CheckCache } from '../check/index.js';
 import { compareFindings, makeFinding, type Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
@@ -40,6 +40,12 @@ export interface SessionOptions {
   packagesDir?: string;
   /** With validateDisk, how long a dependency resolution is trusted before it is redone (ms). */
   dependencyRecheckMs?: number;
+  /**
+   * How much text (UTF-16 units) of trees without open documents stays parsed, so that opening a
+   * document of a checked tree costs one parse, not the whole tree's (default 32 M: about 20,000
+   * bundles of the average size). Beyond it, such trees keep only their findings.
+   */
+  keepParsed?: number;
 }
 
 /** The latest check of one tree. */
@@ -73,6 +79,8 @@ interface Unreadable {
 
 interface Listing {
   bundles: string[];
+  /** The same files, for lookups. */
+  members: Set<string>;
   manifest?: string;
   /** Every file name of the tree relative to its root (resource lookups). */
   names: Set<string>;
@@ -82,6 +90,8 @@ interface Listing {
 
 interface DependencyMemo {
   manifest: Manifest | undefined;
+  /** The bundles whose address-qualified references `addresses` lists. */
+  bundles: readonly Bundle[];
   addresses: string;
   at: number;
   dependencies?: Map<string, DependencyPackage>;
@@ -95,7 +105,7 @@ export class Session {
   private readonly parsed = new Map<FileId, ParsedFile | Unreadable>();
   private readonly listings = new Map<string, Listing>();
   private readonly trees = new Map<string, TreeId>();
-  private readonly dirty = new Set<string>();
+  private readonly dirty = new DirtyTrees();
   private readonly results = new Map<string, TreeCheck>();
   private readonly validateDisk: boolean;
   private packagesDir: string | undefined;
@@ -108,6 +118,10 @@ export class Session {
   private readonly dependencyRecheckMs: number;
   /** Per-bundle findings kept between checks of a tree (check/index.ts). */
   private readonly checkCaches = new Map<string, CheckCache>();
+  /** The text size of each checked tree whose parsed files are kept. */
+  private readonly treeSizes = new Map<string, number>();
+  private readonly keepParsed: number;
+  private readonly checkCounts = new Map<string, number>();
 
   constructor(options: SessionOptions = {}) {
     this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
@@ -115,6 +129,7 @@ export class Session {
     this.packagesDir = options.packagesDir;
     this.packages = new PackageCache(this.validateDisk);
     this.dependencyRecheckMs = options.dependencyRecheckMs ?? 2000;
+    this.keepParsed = options.keepParsed ?? 32 * 2 ** 20;
   }
 
   // ---- documents -------------------------------------------------------------------------------
@@ -136,7 +151,7 @@ export class Session {
     this.trees.set(id.key, id);
     const listing = this.listings.get(id.key);
     // A file the listing does not know (created while no watcher told us): list again.
-    if (!wasOpen && listing && isFilePath(file) && !listing.bundles.includes(file) && listing.manifest !== file && path.basename(file) !== LOCK_FILE) this.listings.delete(id.key);
+    if (!wasOpen && listing && isFilePath(file) && !listing.members.has(file) && listing.manifest !== file && path.basename(file) !== LOCK_FILE) this.listings.delete(id.key);
     this.dirty.add(id.key);
     return id;
   }
@@ -232,17 +247,16 @@ export class Session {
    * on disk (watcher), or, for clients that watch no files, after dependencyRecheckMs.
    */
   private dependenciesOf(key: string, tree: MethodTree): Finding[] {
-    const addresses = tree.bundles
-      .flatMap((b) => prefixedRefs(b).filter((r) => r.prefix.includes('/')).map((r) => `${b.file}:${r.prefix}@${r.range.start}`))
-      .join('\n');
     const memo = this.dependencyMemo.get(key);
+    const addresses = memo && sameAddresses(memo.bundles, tree.bundles) ? memo.addresses : tree.bundles.map(addressRefs).filter((a) => a !== '').join('\n');
+    if (memo) memo.bundles = tree.bundles;
     const fresh = !this.validateDisk || Date.now() - (memo?.at ?? 0) < this.dependencyRecheckMs;
     if (memo && fresh && memo.manifest === tree.manifest && memo.addresses === addresses) {
       if (memo.dependencies) tree.dependencies = memo.dependencies;
       return memo.findings;
     }
     const findings = resolveDependencies(tree, { cache: this.packages, workspace: this.getFolders(), libraries: this.libraries, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
-    const entry: DependencyMemo = { manifest: tree.manifest, addresses, at: Date.now(), findings };
+    const entry: DependencyMemo = { manifest: tree.manifest, bundles: tree.bundles, addresses, at: Date.now(), findings };
     if (tree.dependencies) entry.dependencies = tree.dependencies;
     this.dependencyMemo.set(key, entry);
     return findings;
@@ -338,17 +352,18 @@ export class Session {
     if (id.kind === 'package') {
       const found = listTreeFiles(id.root);
       const manifest = path.join(id.root, MANIFEST_FILE);
-      listing = { bundles: found.files.filter(isBundlePath), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
+      const bundles = found.files.filter(isBundlePath);
+      listing = { bundles, members: new Set(bundles), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
       if (existsSync(manifest)) {
         listing.manifest = manifest;
         listing.layout = layoutFindings(id.root, manifest, found);
       }
     } else if (id.kind === 'folder') {
       const { bundles, names, unreadable } = listFolderFiles(id.root);
-      listing = { bundles, names: new Set(names) };
+      listing = { bundles, members: new Set(bundles), names: new Set(names) };
       if (unreadable) listing.layout = unreadableFindings(id.root, [unreadable]);
     } else {
-      listing = { bundles: [], names: new Set() };
+      listing = { bundles: [], members: new Set(), names: new Set() };
     }
     this.listings.set(id.key, listing);
     return listing;
@@ -358,17 +373,22 @@ export class Session {
   members(id: TreeId): { bundles: FileId[]; manifest?: FileId; names: Set<string> } {
     if (id.kind === 'single') return { bundles: [id.root], names: new Set() };
     const listing = this.listing(id);
-    const bundles = [...listing.bundles];
+    // The listing's own lists unless open documents add to them (the common case: they do not).
+    let bundles = listing.bundles;
     let manifest = listing.manifest;
-    const names = new Set(listing.names);
+    let names = listing.names;
     for (const file of this.open.keys()) {
       if (!isFilePath(file) || this.locator.locate(file).key !== id.key) continue;
       if (path.basename(file) === MANIFEST_FILE) {
         if (path.dirname(file) === id.root) manifest = file;
       } else if (path.basename(file) === LOCK_FILE) {
         continue;
-      } else if (!bundles.includes(file)) {
+      } else if (!listing.members.has(file) && !bundles.includes(file)) {
         // Any other open document the session was given is a bundle (its language says so).
+        if (bundles === listing.bundles) {
+          bundles = [...bundles];
+          names = new Set(names);
+        }
         bundles.push(file);
         names.add(relativeTo(id.root, file));
       }
@@ -378,27 +398,54 @@ export class Session {
 
   /** Checks a tree now (whatever its state) and keeps the result. */
   check(id: TreeId): TreeCheck {
+    const steps = this.checkSteps(id);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** How many checks of a tree have ended (a check in steps that sees this change is stale). */
+  checksOf(key: string): number {
+    return this.checkCounts.get(key) ?? 0;
+  }
+
+  /**
+   * A check of a tree in steps (parsing files, then checking bundles, a few at a time); the tree is
+   * due again at the end when it was marked while the check ran. Left unfinished, it changes
+   * nothing but the parsed files it read.
+   */
+  *checkSteps(id: TreeId): Generator<void, TreeCheck> {
     this.trees.set(id.key, id);
-    this.dirty.delete(id.key);
+    const mark = this.dirty.mark(id.key);
     const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);
     const findings = new Map<FileId, Finding[]>();
     const extra: Finding[] = id.kind !== 'single' ? [...(this.listing(id).layout ?? [])] : [];
     const bundles: Bundle[] = [];
+    let size = 0;
+    let parses = parseCount;
     for (const file of bundleFiles) {
       const parsed = this.load(file, 'bundle', id, extra);
+      if (parseCount - parses >= PARSES_PER_STEP) {
+        parses = parseCount;
+        yield;
+      }
       if (parsed === undefined) continue;
-      findings.set(file, []);
+      size += parsed.text.length;
+      findings.set(file, NO_FINDINGS);
       if (parsed.bundle) bundles.push(parsed.bundle);
     }
     let manifest: Manifest | undefined;
     if (manifestFile !== undefined) {
       const parsed = this.load(manifestFile, 'manifest', id, extra);
       if (parsed !== undefined) {
-        findings.set(manifestFile, []);
+        findings.set(manifestFile, NO_FINDINGS);
         manifest = parsed.manifest;
       }
     }
-    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names);
+    this.treeSizes.set(id.key, size);
+    const last = this.results.get(id.key);
+    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, last?.tree);
     if (this.hostStructures) tree.hostStructures = this.hostStructures;
     if (manifestFile !== undefined && manifest) {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
@@ -406,7 +453,7 @@ export class Session {
       const lock = this.open.has(lockFile) || existsSync(lockFile) ? this.load(lockFile, 'lock', id, extra) : undefined;
       if (lock?.lock) {
         tree.lock = { file: lockFile, doc: lock.lock };
-        findings.set(lockFile, []);
+        findings.set(lockFile, NO_FINDINGS);
       }
     }
     if (id.kind !== 'single') extra.push(...this.dependenciesOf(id.key, tree));
@@ -414,8 +461,10 @@ export class Session {
     try {
       let cache = this.checkCaches.get(id.key);
       if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
-      all = checkTree(tree, cache);
+      all = yield* checkTreeSteps(tree, cache);
     } catch (error) {
+      // What the cache kept may be half updated: the next check starts afresh.
+      this.checkCaches.delete(id.key);
       // A rule that throws must not take the editor down: report it on the first file instead.
       const first = bundleFiles[0] ?? manifestFile;
       all = [];
@@ -424,14 +473,23 @@ export class Session {
         all.push(f);
       }
     }
+    const grouped = new Map<FileId, Finding[]>();
     for (const f of [...extra, ...all]) {
-      let list = findings.get(f.file);
-      if (!list) findings.set(f.file, (list = []));
+      let list = grouped.get(f.file);
+      if (!list) grouped.set(f.file, (list = []));
       list.push(f);
     }
-    for (const list of findings.values()) list.sort(compareFindings);
+    for (const [file, list] of grouped) {
+      findings.set(file, list);
+      list.sort(compareFindings);
+      // The same findings as before keep their list, so that publishing can skip the file.
+      const before = last?.findings.get(file);
+      if (before && before.length === list.length && before.every((f, i) => f === list[i])) findings.set(file, before);
+    }
     const result: TreeCheck = { id, tree, findings };
     this.results.set(id.key, result);
+    this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
+    if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
     return result;
   }
 
@@ -479,7 +537,18 @@ export class Session {
    * workspace check holds one tree at a time rather than the whole workspace.
    */
   releaseTree(key: string): void {
-    if (this.hasOpenDocument(key)) return;
+    if (this.hasOpenDocument(key) || this.keptSize() <= this.keepParsed) return;
+    this.release(key);
+  }
+
+  /** The text size of the trees whose parsed files are kept. */
+  private keptSize(): number {
+    let total = 0;
+    for (const [key, result] of this.results) if (result.tree) total += this.treeSizes.get(key) ?? 0;
+    return total;
+  }
+
+  private release(key: string): void {
     const result = this.results.get(key);
     if (!result) return;
     for (const file of result.findings.keys()) if (!this.open.has(file)) this.parsed.delete(file);
@@ -493,15 +562,17 @@ export class Session {
    */
   releaseClosedTrees(keep: (key: string) => boolean = () => false): void {
     const openTrees = new Set(this.openFiles().map((f) => this.locator.locate(f).key));
-    const released = (key: string): boolean => !openTrees.has(key) && !keep(key);
-    for (const [file] of this.parsed) {
-      if (!this.open.has(file) && released(this.locator.locate(file).key)) this.parsed.delete(file);
-    }
+    let kept = this.keptSize();
     for (const [key, result] of this.results) {
-      if (!released(key)) continue;
-      delete result.tree;
-      this.checkCaches.delete(key);
+      if (kept <= this.keepParsed) break;
+      if (openTrees.has(key) || keep(key) || !result.tree) continue;
+      kept -= this.treeSizes.get(key) ?? 0;
+      this.release(key);
     }
+    // Parsed files of no kept tree (trees gone, files moved).
+    const live = new Set<FileId>();
+    for (const result of this.results.values()) if (result.tree) for (const file of result.findings.keys()) live.add(file);
+    for (const [file] of this.parsed) if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
   }
 
   /** Parses (or reuses) one file; undefined when it is gone from disk. Faults become findings. */
@@ -544,7 +615,55 @@ export class Session {
 
 type FileKind = 'bundle' | 'manifest' | 'lock';
 
+/** How many files a check in steps parses between two pauses. */
+const PARSES_PER_STEP = 8;
+let parseCount = 0;
+
+/** The trees due for a check, each marked with a count of the times it was made due. */
+class DirtyTrees extends Set<string> {
+  private readonly marks = new Map<string, number>();
+  private counter = 0;
+
+  override add(key: string): this {
+    this.marks.set(key, ++this.counter);
+    return super.add(key);
+  }
+
+  /** Changes when the tree is marked again. */
+  mark(key: string): number {
+    return this.marks.get(key) ?? 0;
+  }
+}
+
+/** The findings of a file with none (shared: a list is never changed once made). */
+const NO_FINDINGS: Finding[] = [];
+
+/** Whether two trees' bundles have the same address-qualified references. */
+function sameAddresses(before: readonly Bundle[], now: readonly Bundle[]): boolean {
+  if (before === now) return true;
+  if (before.length !== now.length) return false;
+  for (let i = 0; i < now.length; i++) {
+    const a = before[i]!;
+    const b = now[i]!;
+    if (a !== b && (a.file !== b.file || addressRefs(a) !== addressRefs(b))) return false;
+  }
+  return true;
+}
+
+const addressRefsOf = new WeakMap<Bundle, string>();
+
+/** A bundle's address-qualified references (what dependency resolution depends on), per version. */
+function addressRefs(b: Bundle): string {
+  let refs = addressRefsOf.get(b);
+  if (refs === undefined) {
+    refs = prefixedRefs(b).filter((r) => r.prefix.includes('/')).map((r) => `${b.file}:${r.prefix}@${r.range.start}`).join('\n');
+    addressRefsOf.set(b, refs);
+  }
+  return refs;
+}
+
 function parse(file: FileId, text: string, stamp: string, kind: FileKind): ParsedFile {
+  parseCount += 1;
   try {
     const doc = parseToml(text);
     const parsed: ParsedFile = { text, stamp, lineStarts: doc.lineStarts };

@@ -49,6 +49,8 @@ export interface StartOptions {
   noWorkspace?: boolean;
   /** The server's whole command line (stdio only; default: the built server), e.g. as another user. */
   command?: string[];
+  /** The trace level asked for in initialize (`$/logTrace` messages are kept in `traces`). */
+  trace?: 'off' | 'messages' | 'verbose';
 }
 
 /** What a capable editor announces: push diagnostics, progress, dynamic file watching, markdown, snippets. */
@@ -86,6 +88,8 @@ export class LspClient {
   readonly progress: Array<{ token: unknown; value: { kind: string; title?: string; message?: string; percentage?: number } }> = [];
   readonly registrations: Array<{ method: string; registerOptions?: unknown }> = [];
   readonly logs: string[] = [];
+  /** Every `$/logTrace` message, in order. */
+  readonly traces: string[] = [];
   readonly messages: Array<{ type: number; message: string }> = [];
   readonly shownDocuments: Array<{ uri: string; takeFocus?: boolean }> = [];
   /** The method of every request the server sent, in order (answered or not). */
@@ -107,6 +111,10 @@ export class LspClient {
     });
     connection.onNotification('$/progress', (p: LspClient['progress'][number]) => {
       this.progress.push(p);
+      this.poke();
+    });
+    connection.onNotification('$/logTrace', (p: { message: string }) => {
+      this.traces.push(p.message);
       this.poke();
     });
     connection.onNotification('window/logMessage', (p: { message: string }) => {
@@ -349,6 +357,7 @@ export async function startClient(options: StartOptions = {}): Promise<LspClient
     workspaceFolders: options.noWorkspace ? null : folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })),
     capabilities: options.capabilities ?? PUSH_CAPABILITIES,
     initializationOptions: options.initializationOptions,
+    ...(options.trace ? { trace: options.trace } : {}),
   });
   await connection.sendNotification('initialized', {});
   return client;

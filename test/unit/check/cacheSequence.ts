@@ -1,15 +1,16 @@
-// Random edit sequences over a tree, comparing the findings of the per-bundle check cache with a
-// check from scratch after every edit (test/unit/check/checkCache.test.ts over generated trees and
-// fixture folders, test/corpus/checkCache.test.ts over the shared corpus).
+// Random edit sequences over a tree, comparing the findings of the per-bundle check cache (the tree
+// patched from the previous one, as the session does) with a check from scratch after every edit:
+// test/unit/check/checkCache.test.ts over generated, multi-domain and fixture trees,
+// test/corpus/checkCache.test.ts over the shared corpus.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { checkTree, createCheckCache } from '../../../server/src/check/index.js';
+import { checkTree, checkTreeSteps, createCheckCache, type Finding } from '../../../server/src/check/index.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
-import { buildManifest } from '../../../server/src/language/manifest.js';
+import { buildManifest, type Manifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
-import { createTree } from '../../../server/src/language/tree.js';
+import { createTree, type MethodTree } from '../../../server/src/language/tree.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
 
 /** Folders under `root` holding several bundles side by side: trees whose bundles read each other. */
@@ -31,7 +32,7 @@ export function bundleFolders(root: string): Record<string, string>[] {
   return out;
 }
 
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -75,6 +76,31 @@ function mutate(text: string, original: string, words: readonly string[], random
   }
 }
 
+/** Checks `bundles` incrementally (the tree patched from the previous one, as the session does) and from scratch. */
+export class Checker {
+  private readonly cache = createCheckCache();
+  private previous: MethodTree | undefined;
+
+  constructor(private readonly root: string) {}
+
+  compare(bundles: readonly Bundle[], manifest: Manifest | undefined, files: ReadonlySet<string>, label: string): Finding[] {
+    const fresh = checkTree(createTree(this.root, [...bundles], manifest, files));
+    const tree = createTree(this.root, [...bundles], manifest, files, this.previous);
+    const cached = checkTree(tree, this.cache);
+    this.previous = tree;
+    expect(strip(cached), label).toBe(strip(fresh));
+    return fresh;
+  }
+
+  /** Starts a check of another version of the tree and leaves it unfinished (a newer change came). */
+  abandon(bundles: readonly Bundle[], manifest: Manifest | undefined, files: ReadonlySet<string>, steps: number): void {
+    const run = checkTreeSteps(createTree(this.root, [...bundles], manifest, files, this.previous), this.cache, 1);
+    for (let i = 0; i < steps; i++) if (run.next().done) throw new Error('the check ended before it could be left');
+  }
+}
+
+const strip = (fs: readonly Finding[]): string => JSON.stringify(fs);
+
 export function runSequence(files: Record<string, string>, seed: number, edits: number): void {
   const random = rng(seed);
   const root = '/virtual/cache';
@@ -84,7 +110,7 @@ export function runSequence(files: Record<string, string>, seed: number, edits: 
   const texts = names.map((n) => files[n]!);
   const bundles: Bundle[] = names.map((n, i) => buildBundle(path.join(root, n), parseToml(texts[i]!)));
   const words = [...new Set(texts.join('\n').match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? [])];
-  const cache = createCheckCache();
+  const checker = new Checker(root);
   const fileSet = new Set(Object.keys(files));
   for (let step = 0; step <= edits; step++) {
     if (step > 0) {
@@ -93,9 +119,7 @@ export function runSequence(files: Record<string, string>, seed: number, edits: 
       // Only the edited bundle is a new object, as in the language server.
       bundles[i] = buildBundle(path.join(root, names[i]!), parseToml(texts[i]!));
     }
-    const cached = checkTree(createTree(root, [...bundles], manifest, fileSet), cache);
-    const fresh = checkTree(createTree(root, [...bundles], manifest, fileSet));
-    const strip = (fs: typeof fresh): string => JSON.stringify(fs.map((f) => ({ ...f, fix: f.fix, alternatives: f.alternatives })));
-    expect(strip(cached), `seed ${seed}, step ${step}`).toBe(strip(fresh));
+    checker.compare(bundles, manifest, fileSet, `seed ${seed}, step ${step}`);
   }
 }
+

@@ -2,18 +2,170 @@
 // the findings of a check from scratch: random edit sequences over multi-bundle trees, comparing
 // both after every edit.
 
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkTree, createCheckCache } from '../../../server/src/check/index.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
+import { buildManifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
 import { createTree } from '../../../server/src/language/tree.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
 import { FIXTURE_BUNDLES } from '../../helpers/files.js';
-import { bundleFolders, runSequence } from './cacheSequence.js';
+import { bundleFolders, Checker, rng, runSequence } from './cacheSequence.js';
 // @ts-expect-error: a plain ES module of the benchmarks
 import { generateTree } from '../../../bench/generate.mjs';
 
+// ---- multi-domain trees: cross-bundle references, cycles, conflicts, files coming and going -------
+
+const DOMAINS = ['alpha', 'beta', 'gamma'];
+const CODES = ['Report', 'Summary', 'Draft', 'Note', 'Text'];
+const PIPES = ['draft', 'review', 'summarize', 'polish', 'route'];
+
+function pick<T>(xs: readonly T[], random: () => number): T {
+  return xs[Math.floor(random() * xs.length)]!;
+}
+
+/** A reference to a pipe or concept, bare or qualified by another domain. */
+function ref(codes: readonly string[], random: () => number): string {
+  const code = pick(codes, random);
+  return random() < 0.35 ? `${pick(DOMAINS, random)}.${code}` : code;
+}
+
+/** One table a bundle may hold: concepts (refining, structured), pipes of every family the rules read. */
+function snippet(n: number, random: () => number): string {
+  const concept = pick(CODES, random);
+  const pipe = `${pick(PIPES, random)}${Math.floor(random() * 3)}`;
+  switch (Math.floor(random() * 9)) {
+    case 0:
+      return `[concept.${concept}]\ndescription = "c${n}"\nrefines = "${ref(CODES, random)}"\n`;
+    case 1:
+      return `[concept.${concept}]\ndescription = "c${n}"\n\n[concept.${concept}.structure]\npart = { type = "concept", concept_ref = "${ref(CODES, random)}", description = "p" }\n`;
+    case 2:
+      return `[pipe.${pipe}]\ntype = "PipeLLM"\ndescription = "p${n}"\ninputs = { text = "Text" }\noutput = "${ref(CODES, random)}${random() < 0.3 ? '?' : ''}"\nprompt = "@text"\n`;
+    case 3:
+      return `[pipe.${pipe}]\ntype = "PipeSequence"\ndescription = "s${n}"\ninputs = { text = "Text${random() < 0.3 ? '?' : ''}" }\noutput = "${ref(CODES, random)}"\nsteps = [\n  { pipe = "${ref(PIPES.map((p) => `${p}${Math.floor(random() * 3)}`), random)}", result = "a" },\n  { pipe = "${ref(PIPES.map((p) => `${p}${Math.floor(random() * 3)}`), random)}", result = "b" },\n]\n`;
+    case 4:
+      return `[pipe.${pipe}]\ndescription = "sig${n}"\ninputs = { text = "Text" }\noutput = "${ref(CODES, random)}"\n`;
+    case 5:
+      return `[pipe.${pipe}]\ntype = "PipeLLM"\ndescription = "f${n}"\ninputs = { text = "Text!" }\noutput = "Text"\nprompt = "@text"\n`;
+    case 6:
+      return `[pipe.${pipe}]\ntype = "PipeCondition"\ndescription = "c${n}"\ninputs = { text = "Text" }\noutput = "Text"\nexpression = "text"\noutcomes = { yes = "${ref(PIPES.map((p) => `${p}0`), random)}" }\ndefault_outcome = "continue"\n`;
+    case 7:
+      // A resource of the tree: a file that may come and go.
+      return `[pipe.${pipe}]\ntype = "PipeCompose"\ndescription = "t${n}"\ninputs = { text = "Text" }\noutput = "Text"\ntemplate_file = "b${10 + Math.floor(random() * 4)}.mthds"\n`;
+    default:
+      return `[concept.${concept}]\ndescription = "plain ${n}"\n`;
+  }
+}
+
+function bundleText(random: () => number, tables: number): string {
+  const head = `domain = "${pick(DOMAINS, random)}"\ndescription = "generated"\n${random() < 0.15 ? `main_pipe = "${pick(PIPES, random)}0"\n` : ''}\n`;
+  return head + Array.from({ length: tables }, (_, n) => snippet(n, random)).join('\n');
+}
+
+/** One edit of a bundle: typing, tables added or removed, codes renamed, the domain changed. */
+function mutateMulti(text: string, random: () => number): string {
+  const tables = text.split(/\n(?=\[)/);
+  switch (Math.floor(random() * 8)) {
+    case 0: {
+      // Typing inside a description: no declaration changes.
+      return text.replace(/description = "([^"]*)"/, (_m, d: string) => `description = "${d}${random() < 0.5 ? 'x' : ''}"`);
+    }
+    case 1:
+      return `${text}\n${snippet(Math.floor(random() * 100), random)}`;
+    case 2:
+      if (tables.length > 1) tables.splice(1 + Math.floor(random() * (tables.length - 1)), 1);
+      return tables.join('\n');
+    case 3: {
+      // Rename one code (declarations and references alike).
+      const from = pick([...CODES, ...PIPES.map((p) => `${p}0`), ...PIPES.map((p) => `${p}1`)], random);
+      const to = pick([...CODES, ...PIPES.map((p) => `${p}2`), 'Fresh', 'fresh0'], random);
+      return text.replace(new RegExp(`\\b${from}\\b`), to);
+    }
+    case 4:
+      return text.replace(/^domain = "[^"]*"/, `domain = "${pick(DOMAINS, random)}"`);
+    case 5: {
+      // Insert text before everything: every range of the file moves.
+      return `# ${'x'.repeat(1 + Math.floor(random() * 4))}\n${text}`;
+    }
+    case 6: {
+      // Swap two tables: the same declarations in another order.
+      if (tables.length > 2) {
+        const i = 1 + Math.floor(random() * (tables.length - 1));
+        const j = 1 + Math.floor(random() * (tables.length - 1));
+        [tables[i], tables[j]] = [tables[j]!, tables[i]!];
+      }
+      return tables.join('\n');
+    }
+    default: {
+      const lines = text.split('\n');
+      lines.splice(Math.floor(random() * lines.length), 1);
+      return lines.join('\n');
+    }
+  }
+}
+
+function runMultiSequence(seed: number, edits: number, seen: Set<string>): void {
+  const random = rng(seed);
+  const root = '/virtual/multi';
+  const files = new Map<string, Bundle>();
+  const texts = new Map<string, string>();
+  const put = (name: string, text: string): void => {
+    texts.set(name, text);
+    files.set(name, buildBundle(path.join(root, name), parseToml(text)));
+  };
+  for (let i = 0; i < 10; i++) put(`b${i}.mthds`, bundleText(random, 3 + Math.floor(random() * 4)));
+  const manifest = buildManifest(path.join(root, 'METHODS.toml'), parseToml('[package]\nname = "multi"\naddress = "github.com/example/multi"\nversion = "1.0.0"\ndescription = "d"\n'));
+  const checker = new Checker(root);
+  // Open buffers not on disk come last, as the session lists them.
+  const order = (): Bundle[] => [...files.keys()].sort((a, b) => (a.startsWith('new') ? 1 : 0) - (b.startsWith('new') ? 1 : 0) || a.localeCompare(b)).map((n) => files.get(n)!);
+  let created = 0;
+  const gone: Array<[string, string, Bundle]> = [];
+  for (let step = 0; step <= edits; step++) {
+    if (step > 0) {
+      const r = random();
+      const names = [...files.keys()];
+      if (r < 0.08 && names.length > 2) {
+        const name = pick(names, random);
+        gone.push([name, texts.get(name)!, files.get(name)!]);
+        files.delete(name);
+        texts.delete(name);
+      } else if (r < 0.12 && gone.length > 0) {
+        // The same version of a file comes back (its findings were computed before it left).
+        const [name, text, bundle] = gone.splice(Math.floor(random() * gone.length), 1)[0]!;
+        if (!files.has(name)) {
+          texts.set(name, text);
+          files.set(name, bundle);
+        }
+      } else if (r < 0.18) {
+        put(random() < 0.5 ? `b${10 + created++}.mthds` : `new${created++}.mthds`, bundleText(random, 2 + Math.floor(random() * 3)));
+      } else {
+        const name = pick(names, random);
+        if (random() < 0.25) {
+          // A version that never gets checked to the end: its check is left after its first steps.
+          const other = pick(names, random);
+          const before = files.get(other)!;
+          files.set(other, buildBundle(path.join(root, other), parseToml(mutateMulti(texts.get(other)!, random))));
+          checker.abandon(order(), manifest, new Set([...files.keys(), 'METHODS.toml']), 1);
+          files.set(other, before);
+        }
+        put(name, mutateMulti(texts.get(name)!, random));
+      }
+    }
+    const fileSet = new Set([...files.keys(), 'METHODS.toml']);
+    const findings = checker.compare(order(), manifest, fileSet, `seed ${seed}, step ${step}`);
+    for (const f of findings) seen.add(f.code);
+  }
+}
+
 describe('the per-bundle check cache', () => {
+  it('gives the findings of a fresh check after every edit, on multi-domain trees whose files come and go', () => {
+    const codes = new Set<string>();
+    for (let seed = 1; seed <= 10; seed++) runMultiSequence(seed, 70, codes);
+    // The sequences reach the tree-level rules the cache keeps between edits.
+    for (const code of ['method.resource_missing', 'method.cycle', 'method.name_conflict', 'method.signature_mismatch', 'method.optional_force_redundant', 'method.concept_unresolved', 'method.pipe_unresolved']) expect(codes, code).toContain(code);
+  });
+
   it('gives the findings of a fresh check after every edit, on generated trees', () => {
     const files = generateTree(120, 8) as Record<string, string>;
     for (let seed = 1; seed <= 4; seed++) runSequence(files, seed, 60);

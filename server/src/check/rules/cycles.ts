@@ -1,8 +1,8 @@
 // method.cycle: refinement loops, structure containment loops and pipe call loops. A call loop
 // that can only close through a PipeCondition outcome is recursion that can stop, and is allowed.
 
-import type { ConceptDecl, ConceptRefSite, PipeDecl } from '../../language/model.js';
-import { resolveConcept, resolvePipe } from '../../language/tree.js';
+import type { Bundle, ConceptDecl, ConceptRefSite, PipeDecl } from '../../language/model.js';
+import { resolveConcept, resolvePipe, type MethodTree } from '../../language/tree.js';
 import type { Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding } from '../finding.js';
@@ -11,6 +11,13 @@ interface Edge<N> {
   to: N;
   file: string;
   range: Range;
+}
+
+/** One step of a cycle: a node and the edge (and its position among the node's edges) it leaves by. */
+interface CycleStep<N> {
+  node: N;
+  edge: Edge<N>;
+  index: number;
 }
 
 /** What Tarjan's walk knows of a node. */
@@ -26,7 +33,7 @@ interface Visit<N> {
 }
 
 /** Every elementary cycle reachable in a small graph, each reported once (by its smallest member). */
-function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<Array<{ node: N; edge: Edge<N> }>> {
+function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<Array<CycleStep<N>>> {
   // Positions in `nodes`, built when a cycle needs them (most graphs have none).
   let index: Map<N, number> | undefined;
   const indexOf = (n: N): number | undefined => {
@@ -36,7 +43,7 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
     }
     return index.get(n);
   };
-  const cycles: Array<Array<{ node: N; edge: Edge<N> }>> = [];
+  const cycles: Array<Array<CycleStep<N>>> = [];
   const seen = new Set<string>();
   // Tarjan's strongly connected components, then one cycle per component through its first node.
   let counter = 0;
@@ -101,25 +108,27 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
     const inComponent = new Set(component);
     const start = component.reduce((a, b) => (indexOf(a)! < indexOf(b)! ? a : b));
     // Walk from the start inside the component back to it (breadth first: the shortest loop).
-    const prev = new Map<N, { node: N; edge: Edge<N> }>();
+    const prev = new Map<N, CycleStep<N>>();
     const queue: N[] = [start];
-    let closing: { node: N; edge: Edge<N> } | undefined;
+    let closing: CycleStep<N> | undefined;
     while (queue.length > 0 && !closing) {
       const v = queue.shift()!;
-      for (const e of edgesOf(v)) {
+      const out = edgesOf(v);
+      for (let index = 0; index < out.length; index++) {
+        const e = out[index]!;
         if (!inComponent.has(e.to)) continue;
         if (e.to === start) {
-          closing = { node: v, edge: e };
+          closing = { node: v, edge: e, index };
           break;
         }
         if (!prev.has(e.to)) {
-          prev.set(e.to, { node: v, edge: e });
+          prev.set(e.to, { node: v, edge: e, index });
           queue.push(e.to);
         }
       }
     }
     if (!closing) continue;
-    const path: Array<{ node: N; edge: Edge<N> }> = [closing];
+    const path: Array<CycleStep<N>> = [closing];
     let cur = closing.node;
     while (cur !== start) {
       const p = prev.get(cur)!;
@@ -138,48 +147,124 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
 /** No edges (shared; never mutated). */
 const NONE: never[] = [];
 
-export function checkCycles(ctx: CheckContext): void {
-  const concepts: ConceptDecl[] = ctx.tree.bundles.flatMap((b) => b.concepts);
-  const refinesEdges = (c: ConceptDecl): Edge<ConceptDecl>[] => {
-    if (!c.refines?.ref) return NONE;
-    const r = resolveConcept(ctx.tree, c.bundle, c.refines.ref);
-    return r.kind === 'concept' ? [{ to: r.decl, file: c.bundle.file, range: c.refines.node.range }] : [];
+type CycleKind = 'refines' | 'structure' | 'pipe';
+
+/** The three graphs of a tree: refinement and structure over concepts, calls over pipes. */
+function graphs(tree: MethodTree): {
+  refines: (c: ConceptDecl) => Edge<ConceptDecl>[];
+  structure: (c: ConceptDecl) => Edge<ConceptDecl>[];
+  pipe: (p: PipeDecl) => Edge<PipeDecl>[];
+} {
+  return {
+    refines: (c) => {
+      if (!c.refines?.ref) return NONE;
+      const r = resolveConcept(tree, c.bundle, c.refines.ref);
+      return r.kind === 'concept' ? [{ to: r.decl, file: c.bundle.file, range: c.refines.node.range }] : [];
+    },
+    structure: (c) => {
+      let out: Edge<ConceptDecl>[] = NONE;
+      const add = (site: ConceptRefSite | undefined): void => {
+        if (!site?.ref) return;
+        const r = resolveConcept(tree, c.bundle, site.ref);
+        if (r.kind !== 'concept') return;
+        if (out === NONE) out = [];
+        out.push({ to: r.decl, file: c.bundle.file, range: site.node.range });
+      };
+      for (const f of c.structure ?? []) {
+        if (f.conceptRef) add(f.conceptRef);
+        if (f.itemConceptRef) add(f.itemConceptRef);
+      }
+      return out;
+    },
+    pipe: (p) => {
+      // Outcomes of a condition may stop the recursion: they are not call-loop edges.
+      if (p.spec?.name === 'PipeCondition' || p.pipeRefs.length === 0) return NONE;
+      const out: Edge<PipeDecl>[] = [];
+      for (const site of p.pipeRefs) {
+        if (site.special || !site.ref) continue;
+        const r = resolvePipe(tree, p.bundle, site.ref);
+        if (r.kind === 'pipe') out.push({ to: r.decl, file: p.bundle.file, range: site.node.range });
+      }
+      return out;
+    },
   };
-  const structureEdges = (c: ConceptDecl): Edge<ConceptDecl>[] => {
-    let out: Edge<ConceptDecl>[] = NONE;
-    const add = (site: ConceptRefSite | undefined): void => {
-      if (!site?.ref) return;
-      const r = resolveConcept(ctx.tree, c.bundle, site.ref);
-      if (r.kind !== 'concept') return;
-      if (out === NONE) out = [];
-      out.push({ to: r.decl, file: c.bundle.file, range: site.node.range });
-    };
-    for (const f of c.structure ?? []) {
-      if (f.conceptRef) add(f.conceptRef);
-      if (f.itemConceptRef) add(f.itemConceptRef);
-    }
-    return out;
-  };
-  const name = (c: ConceptDecl): string => `${c.bundle.domain?.value ?? ''}.${c.code}`.replace(/^\./, '');
-  for (const [kind, edges] of [['refines', refinesEdges], ['structure', structureEdges]] as const) {
-    for (const cycle of findCycles(concepts, edges)) report(ctx, kind, cycle.map((s) => name(s.node)), cycle.map((s) => s.edge));
-  }
-  const pipes: PipeDecl[] = ctx.tree.bundles.flatMap((b) => b.pipes);
-  const callEdges = (p: PipeDecl): Edge<PipeDecl>[] => {
-    // Outcomes of a condition may stop the recursion: they are not call-loop edges.
-    if (p.spec?.name === 'PipeCondition' || p.pipeRefs.length === 0) return NONE;
-    const out: Edge<PipeDecl>[] = [];
-    for (const site of p.pipeRefs) {
-      if (site.special || !site.ref) continue;
-      const r = resolvePipe(ctx.tree, p.bundle, site.ref);
-      if (r.kind === 'pipe') out.push({ to: r.decl, file: p.bundle.file, range: site.node.range });
-    }
-    return out;
-  };
-  for (const cycle of findCycles(pipes, callEdges)) report(ctx, 'pipe', cycle.map((s) => s.node.code), cycle.map((s) => s.edge));
 }
 
-function report(ctx: CheckContext, kind: 'refines' | 'structure' | 'pipe', names: string[], edges: Edge<unknown>[]): void {
+/** A declaration by position: its bundle's file and its index among the bundle's concepts or pipes. */
+export interface DeclKey {
+  file: string;
+  index: number;
+}
+
+/** A cycle found, by positions (so that it can be reported again with the ranges of a later version). */
+export interface CycleFact {
+  kind: CycleKind;
+  steps: Array<{ node: DeclKey; edge: number }>;
+}
+
+function keyOf(decl: ConceptDecl | PipeDecl, list: readonly (ConceptDecl | PipeDecl)[]): DeclKey {
+  return { file: decl.bundle.file, index: list.indexOf(decl) };
+}
+
+/** Every cycle of a tree, by positions. */
+export function findTreeCycles(tree: MethodTree): CycleFact[] {
+  const g = graphs(tree);
+  const facts: CycleFact[] = [];
+  const concepts: ConceptDecl[] = tree.bundles.flatMap((b) => b.concepts);
+  for (const kind of ['refines', 'structure'] as const) {
+    for (const cycle of findCycles(concepts, g[kind])) facts.push({ kind, steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.concepts), edge: s.index })) });
+  }
+  const pipes: PipeDecl[] = tree.bundles.flatMap((b) => b.pipes);
+  for (const cycle of findCycles(pipes, g.pipe)) facts.push({ kind: 'pipe', steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.pipes), edge: s.index })) });
+  return facts;
+}
+
+/**
+ * Reports cycles found earlier in the tree as it is now. The caller vouches that the graphs are
+ * the same but for ranges (check/index.ts: no declaration and no resolved edge changed).
+ */
+export function reportCycles(ctx: CheckContext, facts: readonly CycleFact[], bundleOf: (file: string) => Bundle): void {
+  const g = graphs(ctx.tree);
+  for (const fact of facts) {
+    const names: string[] = [];
+    const edges: Edge<unknown>[] = [];
+    for (const step of fact.steps) {
+      const bundle = bundleOf(step.node.file);
+      if (fact.kind === 'pipe') {
+        const p = bundle.pipes[step.node.index]!;
+        names.push(p.code);
+        edges.push(g.pipe(p)[step.edge]!);
+      } else {
+        const c = bundle.concepts[step.node.index]!;
+        names.push(conceptName(c));
+        edges.push(g[fact.kind](c)[step.edge]!);
+      }
+    }
+    report(ctx, fact.kind, names, edges);
+  }
+}
+
+/**
+ * What the cycle rule sees of one bundle, without ranges: where each declaration's edges lead.
+ * Equal for two versions of a bundle (in trees with the same declarations), the graphs are equal.
+ */
+export function cycleOutline(tree: MethodTree, bundle: Bundle): string {
+  const g = graphs(tree);
+  const to = (e: Edge<ConceptDecl | PipeDecl>, list: readonly (ConceptDecl | PipeDecl)[]): string => `${e.to.bundle.file}#${list.indexOf(e.to)}`;
+  const parts: string[] = [];
+  for (const c of bundle.concepts) parts.push(`${g.refines(c).map((e) => to(e, e.to.bundle.concepts)).join(',')};${g.structure(c).map((e) => to(e, e.to.bundle.concepts)).join(',')}`);
+  for (const p of bundle.pipes) parts.push(g.pipe(p).map((e) => to(e, e.to.bundle.pipes)).join(','));
+  return parts.join('|');
+}
+
+const conceptName = (c: ConceptDecl): string => `${c.bundle.domain?.value ?? ''}.${c.code}`.replace(/^\./, '');
+
+export function checkCycles(ctx: CheckContext): void {
+  const bundles = new Map(ctx.tree.bundles.map((b) => [b.file, b]));
+  reportCycles(ctx, findTreeCycles(ctx.tree), (file) => bundles.get(file)!);
+}
+
+function report(ctx: CheckContext, kind: CycleKind, names: string[], edges: Edge<unknown>[]): void {
   const first = edges[0]!;
   const related = edges.slice(1).map((e, i) => ({ file: e.file, range: e.range, message: `${names[i + 1]} continues the cycle here` }));
   ctx.out.push(makeFinding('method.cycle', { kind, cycle: [...names, names[0]!] }, first.file, first.range, { related }));

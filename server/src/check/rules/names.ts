@@ -7,44 +7,55 @@ import { isNativeCode } from '../../language/spec/natives.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
-import { makeFinding, type RelatedLocation } from '../finding.js';
+import { makeFinding, type Finding, type RelatedLocation } from '../finding.js';
+import type { DomainSymbols } from '../../language/tree.js';
 
 type Conflict = 'duplicate_declaration' | 'native_concept' | 'batch_item' | 'reserved_domain';
 
-export function checkNameConflicts(ctx: CheckContext): void {
-  const report = (file: string, name: string, conflict: Conflict, range: Range, related?: RelatedLocation[]): void => {
-    ctx.out.push(makeFinding('method.name_conflict', { name, conflict }, file, range, related ? { related } : {}));
+type Report = (file: string, name: string, conflict: Conflict, range: Range, related?: RelatedLocation[]) => void;
+
+function reporter(out: Finding[]): Report {
+  return (file, name, conflict, range, related) => {
+    out.push(makeFinding('method.name_conflict', { name, conflict }, file, range, related ? { related } : {}));
   };
-  // Duplicates across bundles of one domain (inside one file they are TOML duplicate keys).
-  for (const symbols of ctx.tree.symbols.values()) {
-    for (const code of symbols.concepts.keys()) {
-      const decls = symbols.concepts.get(code)!;
-      if (decls.length < 2) continue;
-      const first = decls[0]!;
-      for (const other of decls.slice(1)) {
+}
+
+export function checkNameConflicts(ctx: CheckContext): void {
+  for (const symbols of ctx.tree.symbols.values()) checkDuplicates(symbols, ctx.out);
+  for (const bundle of ctx.tree.bundles) checkBundleNames(bundle, ctx.out);
+}
+
+/** Duplicates across the bundles of one domain (inside one file they are TOML duplicate keys). */
+export function checkDuplicates(symbols: DomainSymbols, out: Finding[]): void {
+  const report = reporter(out);
+  for (const code of symbols.concepts.keys()) {
+    const decls = symbols.concepts.get(code)!;
+    if (decls.length < 2) continue;
+    const first = decls[0]!;
+    for (const other of decls.slice(1)) {
+      if (other.bundle === first.bundle) continue;
+      report(other.bundle.file, code, 'duplicate_declaration', other.codeRange, [{ file: first.bundle.file, range: first.codeRange, message: `\`${code}\` is first declared here` }]);
+    }
+  }
+  for (const code of symbols.pipes.keys()) {
+    const decls = symbols.pipes.get(code)!;
+    // A signature and one implementation reconcile; two of either kind conflict.
+    if (decls.length < 2) continue;
+    for (const typeless of [true, false]) {
+      const same = decls.filter((d) => d.typeless === typeless);
+      const first = same[0];
+      if (!first) continue;
+      for (const other of same.slice(1)) {
         if (other.bundle === first.bundle) continue;
         report(other.bundle.file, code, 'duplicate_declaration', other.codeRange, [{ file: first.bundle.file, range: first.codeRange, message: `\`${code}\` is first declared here` }]);
       }
     }
-    for (const code of symbols.pipes.keys()) {
-      const decls = symbols.pipes.get(code)!;
-      // A signature and one implementation reconcile; two of either kind conflict.
-      if (decls.length < 2) continue;
-      for (const typeless of [true, false]) {
-        const same = decls.filter((d) => d.typeless === typeless);
-        const first = same[0];
-        if (!first) continue;
-        for (const other of same.slice(1)) {
-          if (other.bundle === first.bundle) continue;
-          report(other.bundle.file, code, 'duplicate_declaration', other.codeRange, [{ file: first.bundle.file, range: first.codeRange, message: `\`${code}\` is first declared here` }]);
-        }
-      }
-    }
   }
-  for (const bundle of ctx.tree.bundles) checkBundleNames(bundle, report);
 }
 
-function checkBundleNames(bundle: Bundle, report: (file: string, name: string, conflict: Conflict, range: Range) => void): void {
+/** The conflicts of one bundle's own names: reserved domains, natives redeclared, batch items. */
+export function checkBundleNames(bundle: Bundle, out: Finding[]): void {
+  const report = reporter(out);
   const domain = bundle.domain;
   if (domain) {
     const first = domain.value.split('.')[0]!;

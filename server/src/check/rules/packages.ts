@@ -7,7 +7,7 @@ import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, PipeRefSite } from '../../language/model.js';
 import { isExported } from '../../language/manifest.js';
 import { prefixedRefs } from '../../language/packageRefs.js';
-import { isPublicPipe, resolveDependency, resolvePipe } from '../../language/tree.js';
+import { isPublicPipe, resolveDependency, resolvePipe, treeHasFile } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LValue } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
@@ -70,5 +70,5 @@ function checkTemplateFile(ctx: CheckContext, bundle: Bundle, node: LValue | und
   if (ref.startsWith('/') || /^[a-zA-Z]:/.test(ref)) return report('absolute');
   const fromRoot = path.posix.normalize(path.posix.join(path.relative(ctx.tree.root, path.dirname(bundle.file)).split(path.sep).join('/'), ref));
   if (fromRoot.startsWith('..')) return report('leaves_tree');
-  if (!ctx.tree.files.has(fromRoot)) return report('not_in_tree');
+  if (!treeHasFile(ctx.tree, fromRoot)) return report('not_in_tree');
 }

@@ -4,7 +4,7 @@
 
 import { lookupConcept } from '../../language/concepts.js';
 import type { IoRefSite, PipeDecl } from '../../language/model.js';
-import type { MethodTree } from '../../language/tree.js';
+import type { DomainSymbols, MethodTree } from '../../language/tree.js';
 import { formatMultiplicity } from '../../language/references.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding } from '../finding.js';
@@ -19,33 +19,36 @@ function normalize(tree: MethodTree, pipe: PipeDecl, site: IoRefSite | undefined
 }
 
 export function checkSignatures(ctx: CheckContext): void {
-  for (const symbols of ctx.tree.symbols.values()) {
-    for (const code of symbols.pipes.keys()) {
-      const decls = symbols.pipes.get(code)!;
-      // A signature and its implementation: two declarations at least.
-      if (decls.length < 2) continue;
-      const signature = decls.find((d) => d.typeless);
-      const concrete = decls.find((d) => !d.typeless);
-      if (!signature || !concrete) continue;
-      const differences: string[] = [];
-      const sigInputs = new Map(signature.inputs.map((i) => [i.name, normalize(ctx.tree, signature, i.ref)]));
-      const conInputs = new Map(concrete.inputs.map((i) => [i.name, normalize(ctx.tree, concrete, i.ref)]));
-      for (const [name, spec] of sigInputs) {
-        const other = conInputs.get(name);
-        if (other === undefined) differences.push(`input \`${name}\` is missing`);
-        else if (other !== spec) differences.push(`input \`${name}\` is ${other}, the signature says ${spec}`);
-      }
-      for (const name of conInputs.keys()) if (!sigInputs.has(name)) differences.push(`input \`${name}\` is not in the signature`);
-      const sigOut = normalize(ctx.tree, signature, signature.output);
-      const conOut = normalize(ctx.tree, concrete, concrete.output);
-      if (sigOut !== conOut) differences.push(`the output is ${conOut}, the signature says ${sigOut}`);
-      if (differences.length === 0) continue;
-      ctx.out.push(
-        makeFinding('method.signature_mismatch', { pipe: code, finding: differences.join('; ') }, concrete.bundle.file, concrete.codeRange, {
-          related: [{ file: signature.bundle.file, range: signature.codeRange, message: 'the signature it implements' }],
-        }),
-      );
+  for (const symbols of ctx.tree.symbols.values()) checkDomainSignatures(ctx, symbols);
+}
+
+/** The signatures of one domain against their implementations. */
+export function checkDomainSignatures(ctx: CheckContext, symbols: DomainSymbols): void {
+  for (const code of symbols.pipes.keys()) {
+    const decls = symbols.pipes.get(code)!;
+    // A signature and its implementation: two declarations at least.
+    if (decls.length < 2) continue;
+    const signature = decls.find((d) => d.typeless);
+    const concrete = decls.find((d) => !d.typeless);
+    if (!signature || !concrete) continue;
+    const differences: string[] = [];
+    const sigInputs = new Map(signature.inputs.map((i) => [i.name, normalize(ctx.tree, signature, i.ref)]));
+    const conInputs = new Map(concrete.inputs.map((i) => [i.name, normalize(ctx.tree, concrete, i.ref)]));
+    for (const [name, spec] of sigInputs) {
+      const other = conInputs.get(name);
+      if (other === undefined) differences.push(`input \`${name}\` is missing`);
+      else if (other !== spec) differences.push(`input \`${name}\` is ${other}, the signature says ${spec}`);
     }
+    for (const name of conInputs.keys()) if (!sigInputs.has(name)) differences.push(`input \`${name}\` is not in the signature`);
+    const sigOut = normalize(ctx.tree, signature, signature.output);
+    const conOut = normalize(ctx.tree, concrete, concrete.output);
+    if (sigOut !== conOut) differences.push(`the output is ${conOut}, the signature says ${sigOut}`);
+    if (differences.length === 0) continue;
+    ctx.out.push(
+      makeFinding('method.signature_mismatch', { pipe: code, finding: differences.join('; ') }, concrete.bundle.file, concrete.codeRange, {
+        related: [{ file: signature.bundle.file, range: signature.codeRange, message: 'the signature it implements' }],
+      }),
+    );
   }
 }
 

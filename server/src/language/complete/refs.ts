@@ -9,7 +9,7 @@ import { choicesFor, type ModelCatalog, type ModelChoice } from '../modelCatalog
 import { NATIVE_CONCEPTS } from '../spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../spec/lexical.js';
 import type { ModelCategory } from '../spec/values.js';
-import type { MethodTree } from '../tree.js';
+import type { DomainSymbols, MethodTree } from '../tree.js';
 import type { Completion } from './types.js';
 
 export interface ConceptOptions {
@@ -31,27 +31,17 @@ export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: Co
   for (const native of NATIVE_CONCEPTS) {
     out.push({ label: native.code, kind: 'native', detail: 'native concept', documentation: nativeMarkdown(native), insertText: native.code + close, range, sortText: `1${native.code}` });
   }
-  const add = (label: string, key: string, decl: ConceptDecl, rank: string): void => {
+  const add = (label: string, key: string, detail: string, rank: string): void => {
     if (key === options.exclude) return;
-    out.push({
-      label,
-      kind: 'concept',
-      detail: decl.description?.value.split('\n')[0] ?? 'concept',
-      resolve: { kind: 'concept', key },
-      insertText: label + close,
-      range,
-      sortText: `${rank}${label}`,
-    });
+    out.push({ label, kind: 'concept', detail, resolve: { kind: 'concept', key }, insertText: label + close, range, sortText: `${rank}${label}` });
   };
   for (const [d, table] of tree.symbols) {
-    for (const [code, decls] of table.concepts) {
-      const decl = decls[0]!;
-      const bare = d === domain && !options.qualified;
-      add(bare ? code : `${d}.${code}`, `${d}.${code}`, decl, d === domain ? '0' : '2');
-    }
+    const bare = d === domain && !options.qualified;
+    const rank = d === domain ? '0' : '2';
+    for (const c of conceptEntries(d, table)) add(bare ? c.code : c.key, c.key, c.detail, rank);
   }
   // A bundle without a domain is in no symbol table: its own concepts still count.
-  if (domain === undefined) for (const c of bundle.concepts) add(c.code, `.${c.code}`, c, '0');
+  if (domain === undefined) for (const c of bundle.concepts) add(c.code, `.${c.code}`, firstLine(c), '0');
   for (const dep of tree.manifest?.dependencies ?? []) {
     out.push({
       label: `${dep.alias}->`,
@@ -65,6 +55,34 @@ export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: Co
     });
   }
   return out;
+}
+
+interface ConceptEntry {
+  code: string;
+  /** `domain.Code`. */
+  key: string;
+  detail: string;
+}
+
+// The entries of a domain's concepts, made once per version of its table (tables are replaced,
+// not changed, when a bundle of the domain changes: see language/tree.ts).
+const entriesOf = new WeakMap<DomainSymbols, ConceptEntry[]>();
+
+function conceptEntries(domain: string, table: DomainSymbols): ConceptEntry[] {
+  let entries = entriesOf.get(table);
+  if (!entries) {
+    entries = [];
+    for (const [code, decls] of table.concepts) entries.push({ code, key: `${domain}.${code}`, detail: firstLine(decls[0]!) });
+    entriesOf.set(table, entries);
+  }
+  return entries;
+}
+
+function firstLine(decl: ConceptDecl): string {
+  const text = decl.description?.value;
+  if (text === undefined) return 'concept';
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
 }
 
 export interface PipeOptions {

@@ -1,0 +1,208 @@
+// The language server while files change on disk in bursts (`npm run bench:lsp-churn`, builds
+// first): one package of COUNT (default 5,000) generated bundles, one document open, the client
+// watching files as VS Code does. Each scenario changes files on disk and tells the server, then
+// measures how long until the server's update has settled (its trace of the finished check, with
+// every expected diagnostic published) and how long hover and completion requests sent every 20 ms
+// meanwhile wait:
+// - 1,000 files changed (descriptions, one in ten broken), one notification;
+// - the same files changed back and again, 1,000 notifications 1 ms apart;
+// - 500 files deleted, one notification;
+// then compares the diagnostics of every file with `mthds check --format json` of the folder, and
+// measures RSS after CYCLES (default 1,000) open / five edits / close cycles against RSS after
+// start-up. The load average is printed with the figures.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { workspaceBundle } from './generate.mjs';
+import { memoryOf } from './processMemory.mjs';
+import { percentile, startServer, stopServer } from './lspClient.mjs';
+
+const COUNT = Number(process.env.COUNT ?? 5000);
+const CYCLES = Number(process.env.CYCLES ?? 1000);
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/bin/mthds.js');
+const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
+const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-churn-'));
+const files = [];
+const texts = [];
+for (let i = 0; i < COUNT; i++) {
+  const sub = path.join(dir, 'all', `group${Math.floor((i % 100) / 20)}`);
+  mkdirSync(sub, { recursive: true });
+  const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 100}` });
+  const file = path.join(sub, `bundle${i}.mthds`);
+  writeFileSync(file, text);
+  files.push(file);
+  texts.push(text);
+}
+writeFileSync(path.join(dir, 'all', 'METHODS.toml'), '[package]\nname = "all"\naddress = "github.com/example/all"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
+
+const diagnostics = new Map();
+let checks = 0;
+let onCheck = () => undefined;
+const CAPABILITIES = {
+  window: { workDoneProgress: true },
+  workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
+  textDocument: { publishDiagnostics: { versionSupport: true, relatedInformation: true }, completion: { completionItem: { snippetSupport: true } } },
+};
+const t0 = performance.now();
+const server = await startServer(dir, {
+  capabilities: CAPABILITIES,
+  initializationOptions: { diagnostics: { debounceMs: 0 } },
+  trace: 'verbose',
+  onTrace: (message) => {
+    if (process.env.CHURN_DEBUG) console.log(`  [trace ${fmt(performance.now() - t0, 0)}] ${message}`);
+    if (!message.startsWith('mthds: checked')) return;
+    checks += 1;
+    onCheck();
+  },
+  onPublish: (p) => diagnostics.set(p.uri, p.diagnostics),
+});
+await server.checked;
+const startupMs = performance.now() - t0;
+const { connection } = server;
+const openIndex = Math.floor(COUNT / 2) + 1;
+const openUri = pathToFileURL(files[openIndex]).href;
+const openText = texts[openIndex];
+await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: openUri, languageId: 'mthds', version: 1, text: openText } });
+await new Promise((r) => (onCheck = r));
+const afterStartup = memoryOf(server.child.pid);
+console.log(`language server under churn: one package of ${COUNT} bundles, one document open; node ${process.version}; ${load()}`);
+console.log(`  start-up: workspace checked after ${fmt(startupMs / 1000, 2)} s; RSS ${fmt(afterStartup.rss)} MB`);
+
+const outputAt = openText.indexOf('output = "') + 'output = "'.length + 1;
+const position = (() => {
+  const before = openText.slice(0, outputAt);
+  return { line: before.split('\n').length - 1, character: outputAt - (before.lastIndexOf('\n') + 1) };
+})();
+
+/** Hover and completion every 20 ms until `done` resolves; their latencies. */
+async function requestsDuring(done) {
+  const times = [];
+  let over = false;
+  void done.then(() => (over = true));
+  let k = 0;
+  while (!over) {
+    const t = performance.now();
+    if (k++ % 2 === 0) await connection.sendRequest('textDocument/hover', { textDocument: { uri: openUri }, position });
+    else await connection.sendRequest('textDocument/completion', { textDocument: { uri: openUri }, position });
+    times.push(performance.now() - t);
+    await sleep(20);
+  }
+  return times;
+}
+
+/** Waits until a check ends with `ready()` true; resolves with the time since `t`. */
+function settled(t, ready) {
+  return new Promise((resolve) => {
+    const test = () => {
+      if (ready()) {
+        onCheck = () => undefined;
+        resolve(performance.now() - t);
+      }
+    };
+    onCheck = test;
+  });
+}
+
+const uri = (i) => pathToFileURL(files[i]).href;
+const broken = (i) => (diagnostics.get(uri(i))?.length ?? 0) > 0;
+// One in two of these is a `3 mod 10` file, which the first change breaks and the second repairs.
+const changedSet = [...new Set(Array.from({ length: 1000 }, (_, k) => (k * 5 + 3) % COUNT))].filter((i) => i !== openIndex);
+const variant = (i, round) => {
+  let text = texts[i].replaceAll('Generated pipe', `Generated pipe (round ${round})`);
+  if (i % 10 === 3) text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
+  return text;
+};
+const expectBroken = (i) => i % 20 === 7 || i % 10 === 3;
+
+async function scenario(name, apply, ready) {
+  const checksBefore = checks;
+  const t = performance.now();
+  const done = settled(t, ready);
+  const requests = requestsDuring(done);
+  await apply();
+  const sent = performance.now() - t;
+  const ms = await done;
+  const times = await requests;
+  await sleep(300);
+  console.log(`  ${name}: settled ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${checks - checksBefore} update${checks - checksBefore === 1 ? '' : 's'}); hover/completion meanwhile (${times.length}): p50 ${fmt(percentile(times, 50))} ms, p99 ${fmt(percentile(times, 99))} ms, max ${fmt(Math.max(...times))} ms; ${load()}`);
+}
+
+await scenario(
+  '1,000 files changed, one notification',
+  async () => {
+    for (const i of changedSet) writeFileSync(files[i], variant(i, 1));
+    await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
+  },
+  () => changedSet.every((i) => broken(i) === expectBroken(i)),
+);
+
+await scenario(
+  '1,000 files changed, 1,000 notifications 1 ms apart',
+  async () => {
+    for (const i of changedSet) {
+      writeFileSync(files[i], i % 10 === 3 ? texts[i] : variant(i, 2));
+      await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(i), type: 2 }] });
+      await sleep(1);
+    }
+  },
+  () => changedSet.every((i) => broken(i) === (i % 20 === 7)),
+);
+
+const deleted = [...new Set(Array.from({ length: 500 }, (_, k) => (k * 7 + 2) % COUNT))].filter((i) => i !== openIndex);
+await scenario(
+  '500 files deleted, one notification',
+  async () => {
+    for (const i of deleted) unlinkSync(files[i]);
+    await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: deleted.map((i) => ({ uri: uri(i), type: 3 })) });
+  },
+  () => deleted.every((i) => !broken(i)),
+);
+
+// The diagnostics against `mthds check` of the same folder.
+// Exit 1 means findings: the output is the report all the same.
+const cli = JSON.parse(spawnSync(process.execPath, [CLI, 'check', '--format', 'json', path.join(dir, 'all')], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout || '{}');
+const key = (code, range) => `${code}@${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
+const expected = new Map();
+for (const f of cli.findings ?? []) {
+  const u = pathToFileURL(f.file).href;
+  if (!expected.has(u)) expected.set(u, []);
+  expected.get(u).push(key(f.code, f.range));
+}
+let differ = 0;
+for (const u of new Set([...expected.keys(), ...diagnostics.keys()])) {
+  const a = (expected.get(u) ?? []).sort().join('\n');
+  const b = (diagnostics.get(u) ?? []).map((d) => key(d.code, d.range)).sort().join('\n');
+  if (a !== b) differ += 1;
+}
+console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
+
+// Long session: open, five edits, close.
+const descAt = openText.indexOf('description = "Generated pipe') + 'description = "'.length;
+const descPos = (() => {
+  const before = openText.slice(0, descAt);
+  return { line: before.split('\n').length - 1, character: descAt - (before.lastIndexOf('\n') + 1) };
+})();
+for (let c = 0; c < CYCLES; c++) {
+  const i = (c * 13 + 5) % COUNT;
+  if (deleted.includes(i) || i === openIndex) continue;
+  const u = uri(i);
+  const text = texts[i];
+  const at = text.indexOf('description = "Generated pipe') + 'description = "'.length;
+  const before = text.slice(0, at);
+  const pos = { line: before.split('\n').length - 1, character: at - (before.lastIndexOf('\n') + 1) };
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: u, languageId: 'mthds', version: 1, text } });
+  for (let e = 0; e < 5; e++) await connection.sendNotification('textDocument/didChange', { textDocument: { uri: u, version: e + 2 }, contentChanges: [{ range: { start: pos, end: pos }, text: 'x' }] });
+  await connection.sendNotification('textDocument/didClose', { textDocument: { uri: u } });
+  if (c % 50 === 49) await connection.sendRequest('textDocument/hover', { textDocument: { uri: openUri }, position: descPos });
+}
+await sleep(1000);
+const afterCycles = memoryOf(server.child.pid);
+console.log(`  RSS after ${CYCLES} open / five edits / close cycles: ${fmt(afterCycles.rss)} MB (${fmt(afterCycles.rss / afterStartup.rss, 2)} x after start-up); ${load()}`);
+await stopServer(server);
+rmSync(dir, { recursive: true, force: true });
