@@ -150,7 +150,9 @@ describe.runIf(hasRedis)('runs on a Redis queue (processes)', () => {
       const keyed = await post(`${base}/start`, run, { ...auth, 'Idempotency-Key': 'start-once' });
       expect(keyed.status).toBe(202);
       await server.kill('SIGKILL');
-      const again = await startServe(own.url, port, config, TOKEN);
+      // One process: a degraded read answers from what the serving process saw (with --workers N,
+      // the worker that accepted or read the run), so the reads below must reach the same one.
+      const again = await startServe(own.url, port, config, TOKEN, ['--workers', '1']);
       procs.push(again);
       const replay = await post(`${base}/start`, run, { ...auth, 'Idempotency-Key': 'start-once' });
       expect(replay.status).toBe(202);
