@@ -3,7 +3,7 @@
 // route twice, in the reverse order (templates compiled for other bundles reused, then the verdict
 // answered from the verdict cache). The three answers must be the same bytes.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -15,11 +15,12 @@ import { dryRun } from '../../server/src/runner/dryRun.js';
 import { createHandler, createState, type RunnerState } from '../../server/src/runner/server.js';
 import { validateContents } from '../../server/src/runner/validate.js';
 import { post } from '../e2e/runner/helpers.js';
+import { SHARED, sharedPath } from './shared.js';
 
-const WORK = path.resolve(__dirname, '../../..');
-const MANIFEST = path.join(WORK, 'shared/corpus/MANIFEST.shared.json');
+const MANIFEST = sharedPath('corpus/MANIFEST.shared.json');
+const WORK = path.dirname(SHARED);
 // A store that does not exist: no verdict depends on what happens to be installed.
-const STORE = path.join(WORK, 'shared/no-such-package-store');
+const STORE = path.join(SHARED, 'no-such-package-store');
 
 let server: http.Server;
 let state: RunnerState;
@@ -35,7 +36,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-describe.runIf(existsSync(MANIFEST))('verdicts with and without the caches', () => {
+describe('verdicts with and without the caches', () => {
   it('are byte for byte the same on every corpus bundle', async () => {
     const entries = (JSON.parse(readFileSync(MANIFEST, 'utf8')) as Array<{ kind: string; path: string }>).filter((e) => e.kind === 'bundle');
     expect(entries.length).toBeGreaterThan(100);

@@ -2,7 +2,6 @@
 // and for each place a package named by address is looked up (test/fixtures/dependencies).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -127,21 +126,6 @@ describe('address-qualified references, looked up where the real tools put packa
       `.mthds/methods/textkit in ${path.join(DEPS, 'home/app')} and every folder above it`,
       path.join(EMPTY_HOME, '.mthds/methods/textkit'),
       `the package store ${path.join(EMPTY_HOME, 'packages')}`,
-    ]);
-  });
-});
-
-const METHODS_REPO = path.resolve(REPO, '../shared/corpus/Pipelex__methods/methods');
-
-describe('a repository holding several packages', () => {
-  it.runIf(existsSync(METHODS_REPO))('resolves github.com/Pipelex/methods/documents from the sibling package, nothing installed', () => {
-    const r = check(REPO, [METHODS_REPO]);
-    expect(r.findings.filter((f) => f.code.startsWith('method.dependency'))).toEqual([]);
-    // What remains is what the newest runtime rejects (the corpus manifest labels them invalid).
-    expect([...new Set(r.findings.map((f) => `${path.relative(METHODS_REPO, f.file)} ${f.code}`))].sort()).toEqual([
-      'doc-summarizer/bundle.mthds method.output_concept_mismatch',
-      'doc_summarizer/bundle.mthds method.output_concept_mismatch',
-      'rfp_qualifier/bundle.mthds method.output_multiplicity_mismatch',
     ]);
   });
 });
