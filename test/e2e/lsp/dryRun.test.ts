@@ -33,6 +33,18 @@ interface CliFinding {
   range: Diagnostic['range'];
 }
 
+/** Starts a traced server over a workspace holding `text` as main.mthds and opens it. */
+async function openBundle(text: string, diagnostics: Record<string, unknown>): Promise<{ lsp: LspClient; uri: string; after: number }> {
+  const ws = tempWorkspace({ 'main.mthds': text });
+  const uri = uriOf(path.join(ws, 'main.mthds'));
+  const lsp = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics } });
+  client = lsp;
+  await lsp.workspaceChecked();
+  const after = lsp.published.length;
+  lsp.open(uri, text);
+  return { lsp, uri, after };
+}
+
 function cliFindings(file: string, ...args: string[]): CliFinding[] {
   const r = spawnSync(process.execPath, [CLI, 'check', '--format', 'json', ...args, file], { encoding: 'utf8' });
   return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings;
@@ -65,56 +77,41 @@ describe('the dry run in the language server', () => {
   });
 
   it('never publishes the findings of a version edited before the pause ended', async () => {
-    const ws = tempWorkspace({ 'main.mthds': BUNDLE });
-    const uri = uriOf(path.join(ws, 'main.mthds'));
-    client = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics: { dryRunDelayMs: 500 } } });
-    await client.workspaceChecked();
-    const after = client.published.length;
-    client.open(uri, BUNDLE);
-    await client.nextDiagnostics(uri, () => true, after);
+    const { lsp, uri, after } = await openBundle(BUNDLE, { dryRunDelayMs: 500 });
+    await lsp.nextDiagnostics(uri, () => true, after);
     // Within the pause: the template is fixed; the first version's dry run must never report.
-    client.replace(uri, '{{ doc.missing|tag }}', '$doc');
-    await client.waitFor(() => client!.traces.some((t) => t.startsWith('mthds: dry-ran')), 'the dry run of the second version');
+    lsp.replace(uri, '{{ doc.missing|tag }}', '$doc');
+    await lsp.waitFor(() => lsp.traces.some((t) => t.startsWith('mthds: dry-ran')), 'the dry run of the second version');
     await sleep(300);
-    const mine = client.published.slice(after).filter((p) => p.uri === uri);
+    const mine = lsp.published.slice(after).filter((p) => p.uri === uri);
     expect(mine.some((p) => hasDry(p.diagnostics))).toBe(false);
     expect(mine[mine.length - 1]!.version).toBe(2);
     // One dry run only: the first version's never started.
-    expect(client.traces.filter((t) => t.startsWith('mthds: dry run of') && t.endsWith('started'))).toHaveLength(1);
+    expect(lsp.traces.filter((t) => t.startsWith('mthds: dry run of') && t.endsWith('started'))).toHaveLength(1);
   });
 
   it('cancels a running dry run when the tree changes, and reports the new version only', async () => {
     // Many pipes: the run yields between pipes, so that an edit arrives while it runs.
     const big = HEADER + Array.from({ length: 1500 }, (_, i) => failing(`p${i}`)).join('');
-    const ws = tempWorkspace({ 'main.mthds': big });
-    const uri = uriOf(path.join(ws, 'main.mthds'));
-    client = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics: { dryRunDelayMs: 100 } } });
-    await client.workspaceChecked();
-    const after = client.published.length;
-    client.open(uri, big);
-    await client.waitFor(() => client!.traces.some((t) => t.startsWith('mthds: dry run of') && t.endsWith('started')), 'the start of the dry run');
-    client.replace(uri, 'description = "d"', 'description = "edited"');
-    const dry = await client.nextDiagnostics(uri, hasDry, after, 60_000);
+    const { lsp, uri, after } = await openBundle(big, { dryRunDelayMs: 100 });
+    await lsp.waitFor(() => lsp.traces.some((t) => t.startsWith('mthds: dry run of') && t.endsWith('started')), 'the start of the dry run');
+    lsp.replace(uri, 'description = "d"', 'description = "edited"');
+    const dry = await lsp.nextDiagnostics(uri, hasDry, after, 60_000);
     expect(dry.filter((d) => d.code === DRY_CODE)).toHaveLength(1500);
-    expect(client.traces.some((t) => t.endsWith('cancelled'))).toBe(true);
+    expect(lsp.traces.some((t) => t.endsWith('cancelled'))).toBe(true);
     // Every publish holding the dry run's findings is of the edited version.
-    for (const p of client.published.slice(after).filter((q) => q.uri === uri && hasDry(q.diagnostics))) expect(p.version).toBe(2);
+    for (const p of lsp.published.slice(after).filter((q) => q.uri === uri && hasDry(q.diagnostics))) expect(p.version).toBe(2);
   }, 90_000);
 
   it.each([
     ['diagnostics.dryRun = false', { dryRun: false, dryRunDelayMs: 50 }],
     ['diagnostics.dryRunDelayMs = 0', { dryRunDelayMs: 0 }],
   ])('is turned off by %s', async (_name, diagnostics) => {
-    const ws = tempWorkspace({ 'main.mthds': BUNDLE });
-    const uri = uriOf(path.join(ws, 'main.mthds'));
-    client = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics } });
-    await client.workspaceChecked();
-    const after = client.published.length;
-    client.open(uri, BUNDLE);
-    expect(await client.nextDiagnostics(uri, () => true, after)).toEqual([]);
+    const { lsp, uri, after } = await openBundle(BUNDLE, diagnostics);
+    expect(await lsp.nextDiagnostics(uri, () => true, after)).toEqual([]);
     await sleep(800);
-    expect(client.published.slice(after).some((p) => hasDry(p.diagnostics))).toBe(false);
-    expect(client.traces.some((t) => t.startsWith('mthds: dry'))).toBe(false);
+    expect(lsp.published.slice(after).some((p) => hasDry(p.diagnostics))).toBe(false);
+    expect(lsp.traces.some((t) => t.startsWith('mthds: dry'))).toBe(false);
   });
 
   it('is turned on again by the configuration', async () => {
