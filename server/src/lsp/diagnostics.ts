@@ -15,8 +15,7 @@ import type {
   WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import type { Finding } from '../check/finding.js';
-import type { MethodTree } from '../language/tree.js';
-import { dryRunAfterChecks } from '../runner/dryRun.js';
+import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
@@ -321,8 +320,11 @@ export class Diagnostics {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       if (this.session.checksOf(key) !== started || this.session.isDirty(key)) return;
+      const staticFindings = [...result.findings.values()].flat();
+      if (!dryRunDue(tree, staticFindings)) return;
       const t0 = performance.now();
-      void this.runDry(key, tree, [...result.findings.values()].flat(), controller.signal).then(
+      this.options.trace?.(`mthds: dry run of ${key} started`);
+      void dryRunAfterChecks(tree, staticFindings, { signal: controller.signal }).then(
         (findings) => {
           if (this.dryRuns.get(key) === cancel) this.dryRuns.delete(key);
           if (controller.signal.aborted || this.session.checksOf(key) !== started || this.session.isDirty(key)) {
@@ -346,11 +348,6 @@ export class Diagnostics {
       controller.abort();
     };
     this.dryRuns.set(key, cancel);
-  }
-
-  private runDry(key: string, tree: MethodTree, findings: Finding[], signal: AbortSignal): Promise<Finding[]> {
-    this.options.trace?.(`mthds: dry run of ${key} started`);
-    return dryRunAfterChecks(tree, findings, { signal });
   }
 
   private publishDry(key: string, findings: readonly Finding[]): void {

@@ -41,12 +41,14 @@ export interface DryRunOptions {
   signal?: AbortSignal;
 }
 
-/**
- * The dry run of `mthds check` and of the language server, after a tree's static checks: it runs
- * only when they found no error (a method that fails them is not run) and the tree has bundles.
- */
+/** Whether a tree is dry-run after its static checks: only when they found no error (a method that fails them is not run) and it has bundles. */
+export function dryRunDue(tree: MethodTree, staticFindings: readonly Finding[]): boolean {
+  return !hasErrors(staticFindings) && tree.bundles.length > 0;
+}
+
+/** The dry run of `mthds check` and of the language server, after a tree's static checks (none when not `dryRunDue`). */
 export async function dryRunAfterChecks(tree: MethodTree, staticFindings: readonly Finding[], options: { signal?: AbortSignal } = {}): Promise<Finding[]> {
-  if (hasErrors(staticFindings) || tree.bundles.length === 0) return [];
+  if (!dryRunDue(tree, staticFindings)) return [];
   const catalog = new ConceptCatalog(tree);
   return (await dryRunTree(tree, catalog, options)).findings;
 }

@@ -103,6 +103,16 @@ describe('the dry run in the language server', () => {
     for (const p of lsp.published.slice(after).filter((q) => q.uri === uri && hasDry(q.diagnostics))) expect(p.version).toBe(2);
   }, 90_000);
 
+  it('does not dry-run a tree whose static checks found an error, as mthds check does not', async () => {
+    const text = `${BUNDLE}[pipe.q]\ntype = "PipeLMM"\ndescription = "d"\noutput = "Text"\n`;
+    const { lsp, uri, after } = await openBundle(text, { dryRunDelayMs: 50 });
+    const statics = await lsp.nextDiagnostics(uri, (d) => d.length > 0, after);
+    expect(statics.map((d) => d.code)).toContain('method.pipe_type_invalid');
+    await sleep(800);
+    expect(lsp.published.slice(after).some((p) => hasDry(p.diagnostics))).toBe(false);
+    expect(lsp.traces.some((t) => t.startsWith('mthds: dry'))).toBe(false);
+  });
+
   it.each([
     ['diagnostics.dryRun = false', { dryRun: false, dryRunDelayMs: 50 }],
     ['diagnostics.dryRunDelayMs = 0', { dryRunDelayMs: 0 }],
