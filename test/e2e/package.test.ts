@@ -15,6 +15,7 @@ import type { DocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_COMMANDS } from '../../client/src/commands.js';
+import { DEFAULT_SETTINGS } from '../../server/src/lsp/settings.js';
 import { packageVsix } from '../helpers/vsix.js';
 import { LspClient, PULL_CAPABILITIES, REPO, tempWorkspace, uriOf } from './lsp/harness.js';
 
@@ -169,7 +170,10 @@ describe('the .vsix', () => {
 
   it('contributes the settings the server reads, and no token setting', () => {
     const props = manifest.contributes.configuration.properties;
-    for (const key of ['mthds.runner.url', 'mthds.runner.tokenEnv', 'mthds.runner.timeoutMs', 'mthds.trace.server', 'mthds.diagnostics.debounceMs']) expect(Object.keys(props), key).toContain(key);
+    for (const key of ['mthds.runner.url', 'mthds.runner.tokenEnv', 'mthds.runner.timeoutMs', 'mthds.trace.server', 'mthds.diagnostics.debounceMs', 'mthds.diagnostics.dryRun', 'mthds.diagnostics.dryRunDelayMs']) expect(Object.keys(props), key).toContain(key);
+    // The extension's defaults are the server's.
+    expect(props['mthds.diagnostics.dryRun']).toMatchObject({ default: DEFAULT_SETTINGS.diagnostics.dryRun });
+    expect(props['mthds.diagnostics.dryRunDelayMs']).toMatchObject({ default: DEFAULT_SETTINGS.diagnostics.dryRunDelayMs });
     expect(Object.keys(props).filter((k) => k.startsWith('mthds.format.')).length).toBeGreaterThan(0);
     // The token lives in the keychain (MTHDS: Set Runner Token), never in settings.json.
     expect(Object.keys(props)).not.toContain('mthds.runner.token');

@@ -14,8 +14,7 @@ import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
 import { fixTrees } from './checkFix.js';
 import { toGithubAnnotations, toSarif, type LocatedFinding } from './reportFormats.js';
-import { ConceptCatalog } from '../language/jsonSchema.js';
-import { dryRunTree } from '../runner/dryRun.js';
+import { dryRunAfterChecks } from '../runner/dryRun.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -144,9 +143,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     const all = [...fileFindings, ...checkTree(tree)];
     if (functions) all.push(...checkEnvironment(tree, functions.catalog, treeFileReader(tree, (file, text) => texts.set(file, text))));
     // The dry run, as /validate does it, once the static checks find no error.
-    if (!parsed.values['no-dry-run'] && !hasErrors(all) && tree.bundles.length > 0) {
-      all.push(...(await dryRunTree(tree, new ConceptCatalog(tree))).findings);
-    }
+    if (!parsed.values['no-dry-run']) all.push(...(await dryRunAfterChecks(tree, all)));
     const wanted = plan.focus;
     findings.push(...(wanted ? all.filter((f) => wanted.has(f.file)) : all));
     fileCount += wanted ? wanted.size : plan.bundleFiles.length + (plan.manifestFile ? 1 : 0);

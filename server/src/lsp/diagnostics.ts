@@ -1,7 +1,8 @@
 // Diagnostics: checks trees when their documents change (debounced, the last change always
 // checked), then either pushes the results per file (publishDiagnostics, only files whose results
 // changed) or keeps them for the client to pull (textDocument/diagnostic, workspace/diagnostic,
-// with result ids so that unchanged results answer `unchanged`).
+// with result ids so that unchanged results answer `unchanged`). Once typing pauses, a tree whose
+// static checks found no error is dry-run in the background and its findings join the tree's.
 
 import type {
   CancellationToken,
@@ -14,6 +15,7 @@ import type {
   WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import type { Finding } from '../check/finding.js';
+import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
@@ -41,6 +43,8 @@ export interface DiagnosticsOptions {
   log: (message: string) => void;
   /** Traces each finished check of a tree (`$/logTrace` when the client asks for traces). */
   trace?: (message: string) => void;
+  /** The pause after a check before the tree's dry run starts (ms); 0: no dry run. */
+  dryRunDelayMs?: () => number;
 }
 
 /** How long a slice of a background check runs before it yields to the message loop (ms). */
@@ -70,6 +74,10 @@ export class Diagnostics {
   private updateScheduled = false;
   private updateTimer: NodeJS.Timeout | undefined;
   private burstStart = 0;
+  /** Findings of each tree's last dry run, per file (the check they complete made them due). */
+  private readonly dry = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
+  /** The pending or running dry run of each tree: cancelling it stops the timer or aborts the run. */
+  private readonly dryRuns = new Map<string, () => void>();
 
   constructor(
     private readonly connection: Connection,
@@ -83,6 +91,7 @@ export class Diagnostics {
   /** A document was opened or changed: check its tree after the debounce delay. */
   documentChanged(file: FileId, id: TreeId): void {
     this.touched.add(file);
+    this.dropDryRun(id.key);
     // The runner's verdict was about the text before this change: its positions no longer hold.
     for (const [f, r] of this.runner) {
       if (r.treeKey !== id.key) continue;
@@ -269,6 +278,8 @@ export class Diagnostics {
 
   private publish(result: TreeCheck): void {
     const key = result.id.key;
+    // The dry run's findings were about the versions this check replaces.
+    this.dropDryRun(key);
     let othersChanged = false;
     for (const [file, findings] of result.findings) {
       const wasTouched = this.touched.delete(file);
@@ -290,6 +301,83 @@ export class Diagnostics {
       }
     }
     if (othersChanged) this.changed();
+    this.scheduleDryRun(result);
+  }
+
+  // ---- the dry run ---------------------------------------------------------------------------------
+
+  /**
+   * After the static diagnostics of a tree holding an open document are out and typing has paused,
+   * dry-runs it (when its static checks found no error, as `mthds check` does) and publishes its
+   * findings with the tree's, unless a newer check or change of the tree came meanwhile.
+   */
+  private scheduleDryRun(result: TreeCheck): void {
+    const key = result.id.key;
+    const delay = this.options.dryRunDelayMs?.() ?? 0;
+    const tree = result.tree;
+    if (delay <= 0 || !tree || !this.session.hasOpenDocument(key)) return;
+    const started = this.session.checksOf(key);
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      if (this.session.checksOf(key) !== started || this.session.isDirty(key)) return;
+      const staticFindings = [...result.findings.values()].flat();
+      if (!dryRunDue(tree, staticFindings)) return;
+      const t0 = performance.now();
+      this.options.trace?.(`mthds: dry run of ${key} started`);
+      void dryRunAfterChecks(tree, staticFindings, { signal: controller.signal }).then(
+        (findings) => {
+          if (this.dryRuns.get(key) === cancel) this.dryRuns.delete(key);
+          if (controller.signal.aborted || this.session.checksOf(key) !== started || this.session.isDirty(key)) {
+            this.options.trace?.(`mthds: dry run of ${key} cancelled`);
+            return;
+          }
+          this.guard(() => this.publishDry(key, findings));
+          this.options.trace?.(`mthds: dry-ran ${key} in ${(performance.now() - t0).toFixed(1)} ms (${findings.length} findings)`);
+        },
+        (error: unknown) => {
+          if (this.dryRuns.get(key) === cancel) this.dryRuns.delete(key);
+          if (controller.signal.aborted) this.options.trace?.(`mthds: dry run of ${key} cancelled`);
+          else this.guard(() => {
+            throw error;
+          });
+        },
+      );
+    }, delay);
+    const cancel = (): void => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+    this.dryRuns.set(key, cancel);
+  }
+
+  private publishDry(key: string, findings: readonly Finding[]): void {
+    const perFile = new Map<FileId, Diagnostic[]>();
+    for (const f of findings) {
+      const list = perFile.get(f.file) ?? [];
+      list.push(findingToDiagnostic(f, this.locator));
+      perFile.set(f.file, list);
+    }
+    for (const [file, diagnostics] of perFile) this.dry.set(file, { treeKey: key, diagnostics });
+    let changed = false;
+    for (const [file, p] of this.published) {
+      if (p.treeKey === key && perFile.has(file) && this.update(file, p.uri, key, p.own, false, p.source)) changed = true;
+    }
+    if (changed) this.changed();
+  }
+
+  /** Cancels the pending or running dry run of a tree and forgets its findings (not re-sent here). */
+  private dropDryRun(key: string): void {
+    const cancel = this.dryRuns.get(key);
+    if (cancel) {
+      this.dryRuns.delete(key);
+      cancel();
+    }
+    for (const [file, d] of this.dry) {
+      if (d.treeKey !== key) continue;
+      this.dry.delete(file);
+      // Published with the dry run's: to be made again.
+      delete this.published.get(file)?.source;
+    }
   }
 
   /**
@@ -297,8 +385,9 @@ export class Diagnostics {
    * edited document always hears back). Returns whether they changed.
    */
   private update(file: FileId, uri: string, treeKey: string, own: Diagnostic[], force: boolean, source?: readonly Finding[]): boolean {
+    const dry = this.dry.get(file)?.diagnostics;
     const extra = this.runner.get(file)?.diagnostics;
-    const diagnostics = extra ? [...own, ...extra] : own;
+    const diagnostics = dry || extra ? [...own, ...(dry ?? []), ...(extra ?? [])] : own;
     const json = JSON.stringify(diagnostics);
     const previous = this.published.get(file);
     if (previous && previous.json === json && previous.uri === uri) {
@@ -329,11 +418,13 @@ export class Diagnostics {
     if (!p) return;
     this.published.delete(file);
     this.runner.delete(file);
+    this.dry.delete(file);
     if (!this.options.pull) void this.connection.sendDiagnostics({ uri: p.uri, diagnostics: [] });
   }
 
   /** Clears every file of a tree that is gone (a closed untitled document, a tree outside the workspace). */
   dropTree(key: string): void {
+    this.dropDryRun(key);
     for (const [file, p] of this.published) if (p.treeKey === key) this.clear(file);
     this.changed();
   }

@@ -12,7 +12,8 @@ The MTHDS language server (LSP 3.17): diagnostics with the error registry's code
 method tree, completion, hover, navigation, rename, formatting, quick fixes, code lenses, and the
 runner commands (mthds.runner.validate, .execute, .start, .models, .version). Editors start it;
 it reads its settings from the section "mthds" (workspace/configuration or initializationOptions):
-runner.url, runner.token, runner.tokenEnv, runner.timeoutMs, diagnostics.debounceMs, packages.dir.
+runner.url, runner.token, runner.tokenEnv, runner.timeoutMs, diagnostics.debounceMs,
+diagnostics.dryRun, diagnostics.dryRunDelayMs, packages.dir.
 
 Options:
   --stdio              Talk LSP over stdin and stdout (what most editors use).

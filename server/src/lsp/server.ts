@@ -104,6 +104,7 @@ export function startServer(connection: Connection): void {
       pull,
       refreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
       debounceMs: () => settings.diagnostics.debounceMs,
+      dryRunDelayMs: () => (settings.diagnostics.dryRun ? settings.diagnostics.dryRunDelayMs : 0),
       versionOf,
       log,
       trace: (message) => connection.tracer.log(message),

@@ -15,6 +15,10 @@ export interface Settings {
   diagnostics: {
     /** Delay between a change and its check; the last change is always checked. */
     debounceMs: number;
+    /** The dry run of a tree whose static checks found no error, in the background. */
+    dryRun: boolean;
+    /** How long typing must pause before the dry run starts (ms); 0 turns it off. */
+    dryRunDelayMs: number;
   };
   runner: RunnerSettings;
   packages: {
@@ -30,7 +34,7 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-  diagnostics: { debounceMs: 50 },
+  diagnostics: { debounceMs: 50, dryRun: true, dryRunDelayMs: 400 },
   runner: {},
   packages: { libraries: [] },
   structures: {},
@@ -62,6 +66,9 @@ export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): S
   if (isRecord(diagnostics)) {
     const d = nonNegative(diagnostics['debounceMs']);
     if (d !== undefined) out.diagnostics.debounceMs = d;
+    if (typeof diagnostics['dryRun'] === 'boolean') out.diagnostics.dryRun = diagnostics['dryRun'];
+    const delay = nonNegative(diagnostics['dryRunDelayMs']);
+    if (delay !== undefined) out.diagnostics.dryRunDelayMs = delay;
   }
   const runner = section['runner'];
   if (isRecord(runner)) {

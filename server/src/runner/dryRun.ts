@@ -5,7 +5,8 @@
 
 import type { Finding } from '../check/finding.js';
 import { makeFinding } from '../check/finding.js';
-import type { ConceptCatalog, ConceptInfo } from '../language/jsonSchema.js';
+import { hasErrors } from '../check/index.js';
+import { ConceptCatalog, type ConceptInfo } from '../language/jsonSchema.js';
 import { createRng, mintContent, mintList } from '../language/mock.js';
 import type { PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
@@ -25,13 +26,36 @@ export interface DryRunReport {
 
 // Built on first use: config.ts imports this module, and the deck module imports config.ts.
 let mockDeck: ModelDeck | undefined;
-/** A dry run is never cancelled: one signal that never aborts serves every pipe of every dry run. */
+/** A dry run without a signal is never cancelled: this one never aborts. */
 const NEVER_ABORTED = new AbortController().signal;
 /** Refusals that say the dry run could not go on, not that the method is wrong. */
 const SKIPPING = new Set(['method.dependency_missing', 'mthdsls.pipe.condition_failed', 'mthdsls.run.cancelled']);
 
+export interface DryRunOptions {
+  allowSignatures?: boolean;
+  seed?: string;
+  /**
+   * Cancels the run (it rejects with the signal's reason). With a signal, the run yields to the
+   * event loop between pipes, so that a background run never holds up the process's other work.
+   */
+  signal?: AbortSignal;
+}
+
+/** Whether a tree is dry-run after its static checks: only when they found no error (a method that fails them is not run) and it has bundles. */
+export function dryRunDue(tree: MethodTree, staticFindings: readonly Finding[]): boolean {
+  return !hasErrors(staticFindings) && tree.bundles.length > 0;
+}
+
+/** The dry run of `mthds check` and of the language server, after a tree's static checks (none when not `dryRunDue`). */
+export async function dryRunAfterChecks(tree: MethodTree, staticFindings: readonly Finding[], options: { signal?: AbortSignal } = {}): Promise<Finding[]> {
+  if (!dryRunDue(tree, staticFindings)) return [];
+  const catalog = new ConceptCatalog(tree);
+  return (await dryRunTree(tree, catalog, options)).findings;
+}
+
 /** Dry-runs every concrete pipe of the tree; findings are located at the innermost failing pipe. */
-export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, options: { allowSignatures?: boolean; seed?: string } = {}): Promise<DryRunReport> {
+export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, options: DryRunOptions = {}): Promise<DryRunReport> {
+  const signal = options.signal;
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const report = (f: Finding): void => {
@@ -44,6 +68,10 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
   const pipes = tree.bundles.flatMap((b) => b.pipes).filter((p) => p.spec || (p.typeless && options.allowSignatures));
   const mockFaults = new Map<ConceptInfo, boolean>();
   for (const pipe of pipes) {
+    if (signal) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
+    }
     const ref = qualifiedPipeRef(pipe);
     if (!mocksSatisfiable(catalog, pipe, report, mockFaults)) {
       validatedPipes.push({ pipe_ref: ref, status: 'FAILURE' });
@@ -73,7 +101,7 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
       tree,
       catalog,
       deck: (mockDeck ??= new ModelDeck({}, {})),
-      signal: NEVER_ABORTED,
+      signal: signal ?? NEVER_ABORTED,
       seed: `${options.seed ?? 'dry'}|${ref}`,
       batchConcurrency: 4,
       calls: { count: 0 },
@@ -94,6 +122,7 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
       report(findingOf(tree, pipe, error));
     }
   }
+  signal?.throwIfAborted();
   return { findings, validatedPipes };
 }
 

@@ -14,8 +14,16 @@ describe('readSettings', () => {
 
   it('layers over a base (initializationOptions first, then configuration)', () => {
     const base = readSettings({ debounceMs: 0 });
-    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {} });
+    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0, dryRun: true, dryRunDelayMs: 400 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {} });
     expect(base.runner).toEqual({});
+  });
+
+  it('reads the dry run switch and its delay', () => {
+    expect(DEFAULT_SETTINGS.diagnostics).toMatchObject({ dryRun: true, dryRunDelayMs: 400 });
+    const off = readSettings({ mthds: { diagnostics: { dryRun: false, dryRunDelayMs: 0 } } });
+    expect(off.diagnostics).toMatchObject({ dryRun: false, dryRunDelayMs: 0 });
+    expect(readSettings({ diagnostics: { dryRun: 'no', dryRunDelayMs: -5 } }, off).diagnostics).toMatchObject({ dryRun: false, dryRunDelayMs: 0 });
+    expect(readSettings({ diagnostics: { dryRun: true, dryRunDelayMs: 250 } }, off).diagnostics).toMatchObject({ dryRun: true, dryRunDelayMs: 250 });
   });
 
   it('reads the package store, an empty value meaning the default', () => {

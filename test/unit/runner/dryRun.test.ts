@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConceptCatalog } from '../../../server/src/language/jsonSchema.js';
-import { dryRunTree } from '../../../server/src/runner/dryRun.js';
+import { dryRunAfterChecks, dryRunTree } from '../../../server/src/runner/dryRun.js';
+import { checkTree } from '../../../server/src/check/index.js';
 import { validateContents } from '../../../server/src/runner/validate.js';
 import { dryRun } from '../../../server/src/runner/dryRun.js';
 import { HEADER, treeOf } from '../../helpers/tree.js';
@@ -40,5 +41,26 @@ describe('the dry run', () => {
     const verdict = await validateContents({ kind: 'contents', contents: [text] }, { dryRun });
     expect(verdict.is_valid).toBe(true);
     expect((verdict as unknown as { validated_pipes: unknown[] }).validated_pipes).toEqual([{ pipe_ref: 'demo.p', status: 'SUCCESS' }]);
+  });
+
+  it('runs after the static checks only when they found no error (mthds check and the editor)', async () => {
+    const pipe = `[pipe.p]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { doc = "Text" }\noutput = "Text"\ntemplate = "{{ doc.missing|tag }}"\n`;
+    const clean = treeOf({ 'main.mthds': `${HEADER}${pipe}` });
+    expect(checkTree(clean)).toEqual([]);
+    expect((await dryRunAfterChecks(clean, checkTree(clean))).map((f) => f.code)).toEqual(['method.template_invalid']);
+    const broken = treeOf({ 'main.mthds': `${HEADER}${pipe}[pipe.q]\ntype = "PipeLMM"\ndescription = "d"\noutput = "Text"\n` });
+    const staticFindings = checkTree(broken);
+    expect(staticFindings.some((f) => f.severity === 'error')).toBe(true);
+    expect(await dryRunAfterChecks(broken, staticFindings)).toEqual([]);
+  });
+
+  it('stops when its signal aborts', async () => {
+    const pipes = Array.from({ length: 50 }, (_, i) => `[pipe.p${i}]\ntype = "PipeCompose"\ndescription = "d"\ninputs = { doc = "Text" }\noutput = "Text"\ntemplate = "$doc"\n`).join('');
+    const tree = treeOf({ 'main.mthds': `${HEADER}${pipes}` });
+    const controller = new AbortController();
+    const run = dryRunTree(tree, new ConceptCatalog(tree), { signal: controller.signal });
+    controller.abort(new Error('a newer version'));
+    await expect(run).rejects.toThrow('a newer version');
+    expect((await dryRunTree(tree, new ConceptCatalog(tree), { signal: new AbortController().signal })).validatedPipes).toHaveLength(50);
   });
 });
