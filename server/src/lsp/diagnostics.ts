@@ -45,6 +45,8 @@ export interface DiagnosticsOptions {
 
 /** How long a slice of a background check runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
+/** How many files' diagnostics publishing converts and sends between two pauses. */
+const PUBLISHED_PER_STEP = 32;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
@@ -251,12 +253,36 @@ export class Diagnostics {
         return;
       }
       if (result) {
-        this.guard(() => this.publish(result));
+        await this.publishInSlices(result, sliceEnd);
         this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
         return;
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.session.checksOf(id.key) !== started) return;
+    }
+  }
+
+  /**
+   * Publishes a background check's results in slices (the open documents first): a large update
+   * changes the diagnostics of many files, and requests are served between the batches. A newer
+   * check of the tree (a keystroke's) publishes everything itself: this one then stops.
+   */
+  private async publishInSlices(result: TreeCheck, firstSliceEnd: number): Promise<void> {
+    const steps = this.publishSteps(result);
+    for (let sliceEnd = firstSliceEnd; ; sliceEnd = performance.now() + SLICE_MS) {
+      let done = false;
+      this.guard(() => {
+        for (;;) {
+          if (steps.next().done) {
+            done = true;
+            return;
+          }
+          if (performance.now() >= sliceEnd) return;
+        }
+      });
+      if (done) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.session.lastCheck(result.id.key) !== result) return;
     }
   }
 
@@ -268,20 +294,38 @@ export class Diagnostics {
   // ---- publishing --------------------------------------------------------------------------------
 
   private publish(result: TreeCheck): void {
+    const steps = this.publishSteps(result);
+    while (!steps.next().done);
+  }
+
+  /**
+   * Publishes what changed in a check, the open documents first; pauses (yields) after every
+   * `PUBLISHED_PER_STEP` files converted, so that a caller can spread a large update over turns.
+   */
+  private *publishSteps(result: TreeCheck): Generator<void, void> {
     const key = result.id.key;
     let othersChanged = false;
-    for (const [file, findings] of result.findings) {
+    let converted = 0;
+    const open = new Set<FileId>();
+    for (const file of this.session.openFiles()) if (result.findings.has(file)) open.add(file);
+    const one = (file: FileId, findings: readonly Finding[]): boolean => {
       const wasTouched = this.touched.delete(file);
       const previous = this.published.get(file);
       if (previous?.source === findings && previous.treeKey === key) {
         // The same findings: nothing to convert or compare (the edited document still hears back).
         if (wasTouched && !this.options.pull) this.send(previous.uri, file, previous.diagnostics);
-        continue;
+        return false;
       }
       const own = findings.map((f) => findingToDiagnostic(f, this.locator));
       // A file's URI is made once; an edited document's may be the client's own spelling, just opened.
       const uri = previous && !wasTouched ? previous.uri : this.locator.uriOf(file);
       if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged = true;
+      return true;
+    };
+    for (const file of open) one(file, result.findings.get(file)!);
+    for (const [file, findings] of result.findings) {
+      if (open.has(file)) continue;
+      if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
     }
     for (const [file, p] of this.published) {
       if (p.treeKey === key && !result.findings.has(file)) {
