@@ -83,4 +83,36 @@ describe('files changing on disk in bursts', () => {
     await client.waitFor(() => checked(client!) > before, 'the end of the update', 120_000);
     expect(checked(client) - before).toBe(1);
   }, 240_000);
+
+  it('answers requests while the diagnostics of a large update are being published', async () => {
+    const { ws, files, texts } = bigPackage(1200);
+    client = await startClient({ folders: [ws], trace: 'verbose' });
+    await client.workspaceChecked(120_000);
+    const open = files[3]!;
+    client.open(uriOf(open), texts[3]!);
+    await client.nextDiagnostics(uriOf(open), () => true, 0, 60_000);
+    await client.waitFor(() => checked(client!) >= 2, 'the check of the opened document');
+    const before = checked(client);
+    // 1,000 files each get a finding (an unknown pipe type): 1,000 files to publish.
+    const changed = files.slice(100, 1100);
+    const changedUris = new Set(changed.map(uriOf));
+    for (const [k, file] of changed.entries()) writeFileSync(file, texts[k + 100]!.replace('type = "PipeLLM"', 'type = "PipeLMM"'));
+    const from = client.published.length;
+    const publishedSoFar = (): number => client!.published.slice(from).filter((p) => changedUris.has(p.uri) && p.diagnostics.length > 0).length;
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changed.map((file) => ({ uri: uriOf(file), type: 2 })) });
+    const text = texts[3]!;
+    const at = text.indexOf('output = "') + 'output = "'.length + 1;
+    const line = text.slice(0, at).split('\n').length - 1;
+    const character = at - (text.lastIndexOf('\n', at - 1) + 1);
+    // Hover after hover until the update ends; how many changed files were published at each answer.
+    const seen: number[] = [];
+    while (checked(client) === before) {
+      const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: uriOf(open) }, position: { line, character } });
+      expect(hover?.contents).toBeDefined();
+      seen.push(publishedSoFar());
+    }
+    expect(publishedSoFar()).toBe(changed.length);
+    // Some answers came after the first of these files was published and before the last.
+    expect(seen.some((n) => n > 0 && n < changed.length)).toBe(true);
+  }, 240_000);
 });
