@@ -72,6 +72,9 @@ export class Diagnostics {
   private updateScheduled = false;
   private updateTimer: NodeJS.Timeout | undefined;
   private burstStart = 0;
+  /** The latest check in slices of each tree (an older one still running is stale). */
+  private readonly running = new Map<string, number>();
+  private runs = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -114,7 +117,7 @@ export class Diagnostics {
     const run = (): void => {
       this.timers.delete(id.key);
       this.guard(() => {
-        if (this.session.hasTree(id.key) && this.session.isDirty(id.key)) this.checkNow(id);
+        if (this.session.hasTree(id.key) && this.session.isDirty(id.key)) void this.checkScheduled(id);
       });
     };
     if (delay <= 0) {
@@ -218,10 +221,26 @@ export class Diagnostics {
   }
 
   /**
-   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) makes this one stale: it
-   * is left unfinished, and the tree stays due when it was marked again.
+   * A document change's check, in slices like a background one: a request arriving right after a
+   * keystroke (completion) is answered between two slices instead of after the whole check. Left
+   * stale by a check that ended meanwhile, the tree is scheduled again when it is still due.
    */
-  private async checkInSlices(id: TreeId): Promise<void> {
+  private async checkScheduled(id: TreeId): Promise<void> {
+    const run = await this.checkInSlices(id);
+    if (this.running.get(id.key) !== run) return;
+    this.running.delete(id.key);
+    if (this.session.hasTree(id.key) && this.session.isDirty(id.key) && !this.timers.has(id.key) && !this.updating()) this.schedule(id);
+  }
+
+  /**
+   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) or a newer check in slices
+   * of the same tree makes this one stale: it is left unfinished, and the tree stays due when it
+   * was marked again. Returns the number of this run.
+   */
+  private async checkInSlices(id: TreeId): Promise<number> {
+    const run = ++this.runs;
+    this.running.set(id.key, run);
+    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
     const started = this.session.checksOf(id.key);
     const t0 = performance.now();
     let steps: Generator<void, TreeCheck>;
@@ -231,7 +250,7 @@ export class Diagnostics {
       this.guard(() => {
         throw error;
       });
-      return;
+      return run;
     }
     this.timers.get(id.key)?.();
     for (;;) {
@@ -250,15 +269,15 @@ export class Diagnostics {
         this.guard(() => {
           throw error;
         });
-        return;
+        return run;
       }
       if (result) {
         await this.publishInSlices(result, sliceEnd);
         this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
-        return;
+        return run;
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.session.checksOf(id.key) !== started) return;
+      if (stale()) return run;
     }
   }
 
