@@ -87,7 +87,7 @@ export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache
 export function* checkTreeSteps(tree: MethodTree, cache: CheckCache, bundlesPerStep = 16): Generator<void, Finding[]> {
   const ctx: CheckContext = { tree, out: [] };
   const outline = treeOutline(tree);
-  const { delta, byFile } = compare(cache, tree, outline);
+  const { delta, byFile } = yield* compare(cache, tree, outline);
   const fresh = delta.reset;
   const generation = cache.generation + 1;
   // Units found valid are stamped with this check's number; an unfinished check may have stamped
@@ -205,7 +205,8 @@ interface Delta {
   graphKept: boolean;
 }
 
-function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta: Delta; byFile: Map<string, Bundle> } {
+/** Pauses (yields) every few changed bundles or names: a large update compares many. */
+function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generator<void, { delta: Delta; byFile: Map<string, Bundle> }> {
   const prev = cache.previous;
   const delta: Delta = { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, graphKept: false };
   const before = prev?.tree.bundles ?? [];
@@ -244,7 +245,9 @@ function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta:
   // of the added and removed bundles may have another list of declarations.
   const kept = sameOrder || sameRelativeOrder(before, tree.bundles, prev.byFile, byFile);
   const keys = new Set<string>();
+  let work = 0;
   for (const [old, now] of pairs) {
+    if (++work % KEPT_PER_STEP === 0) yield;
     for (const b of [old, now]) {
       if (!b) continue;
       delta.bundles.add(b.file);
@@ -269,11 +272,19 @@ function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta:
     }
   }
   for (const key of keys) {
+    if (++work % KEPT_PER_STEP === 0) yield;
     if (declarers(prev.tree, key) === declarers(tree, key)) continue;
     delta.names.add(key);
     delta.symbols = true;
   }
-  delta.graphKept = sameOrder && !delta.symbols && pairs.every(([old, now]) => old !== undefined && now !== undefined && digestOf(prev.tree, old) === digestOf(tree, now));
+  delta.graphKept = sameOrder && !delta.symbols;
+  for (const [old, now] of delta.graphKept ? pairs : []) {
+    if (old === undefined || now === undefined || digestOf(prev.tree, old) !== digestOf(tree, now)) {
+      delta.graphKept = false;
+      break;
+    }
+    if (++work % 16 === 0) yield;
+  }
   return { delta, byFile };
 }
 

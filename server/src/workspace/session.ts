@@ -444,6 +444,8 @@ export class Session {
       }
     }
     this.treeSizes.set(id.key, size);
+    // Assembling the tree, resolving dependencies and checking are steps of their own.
+    yield;
     const last = this.results.get(id.key);
     const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, last?.tree);
     if (this.hostStructures) tree.hostStructures = this.hostStructures;
@@ -456,7 +458,9 @@ export class Session {
         findings.set(lockFile, NO_FINDINGS);
       }
     }
+    yield;
     if (id.kind !== 'single') extra.push(...this.dependenciesOf(id.key, tree));
+    yield;
     let all: Finding[];
     try {
       let cache = this.checkCaches.get(id.key);
