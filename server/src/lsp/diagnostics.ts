@@ -43,7 +43,7 @@ export interface DiagnosticsOptions {
   trace?: (message: string) => void;
 }
 
-/** How long a slice of a background check runs before it yields to the message loop (ms). */
+/** How long a slice of a check (and of its publishing) runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
 /** How many files' diagnostics publishing converts and sends between two pauses. */
 const PUBLISHED_PER_STEP = 32;
@@ -240,8 +240,8 @@ export class Diagnostics {
   private async checkInSlices(id: TreeId): Promise<number> {
     const run = ++this.runs;
     this.running.set(id.key, run);
-    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
     const started = this.session.checksOf(id.key);
+    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
     const t0 = performance.now();
     let steps: Generator<void, TreeCheck>;
     try {
@@ -282,9 +282,10 @@ export class Diagnostics {
   }
 
   /**
-   * Publishes a background check's results in slices (the open documents first): a large update
-   * changes the diagnostics of many files, and requests are served between the batches. A newer
-   * check of the tree (a keystroke's) publishes everything itself: this one then stops.
+   * Publishes a check's results in slices (the open documents first): a large update changes the
+   * diagnostics of many files, and requests are served between the batches. A newer check of the
+   * tree publishes every difference itself: this one then stops (pull clients are told to ask
+   * again, for what it published already).
    */
   private async publishInSlices(result: TreeCheck, firstSliceEnd: number): Promise<void> {
     const steps = this.publishSteps(result);
@@ -301,7 +302,10 @@ export class Diagnostics {
       });
       if (done) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.session.lastCheck(result.id.key) !== result) return;
+      if (this.session.lastCheck(result.id.key) !== result) {
+        this.changed();
+        return;
+      }
     }
   }
 
