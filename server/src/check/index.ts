@@ -17,7 +17,7 @@ import { checkReferences } from './rules/references.js';
 import { checkBundleShape } from './rules/shape.js';
 import { checkReferenceSyntax, checkTomlSyntax } from './rules/syntax.js';
 import { checkFlows } from './rules/flow.js';
-import { absentByPipe, absentHandOffs, pipeKey, redundantForceMarkers } from './rules/force.js';
+import { absentHandOffs, absentOf, pipeKey, redundantForceMarkers } from './rules/force.js';
 import { checkModelReferences } from './rules/models.js';
 import { checkPackageReferences } from './rules/packages.js';
 import { checkDomainSignatures } from './rules/signatures.js';
@@ -66,6 +66,9 @@ export function createCheckCache(): CheckCache {
   return { generation: 0, byBundle: new WeakMap(), duplicates: new Map(), signatures: new Map() };
 }
 
+/** How many kept results (cheap to reuse) the tree-wide phase of a check goes through per step. */
+const KEPT_PER_STEP = 256;
+
 /** Every finding of a tree, sorted by file and position. */
 export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache()): Finding[] {
   const steps = checkTreeSteps(tree, cache);
@@ -84,7 +87,7 @@ export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache
 export function* checkTreeSteps(tree: MethodTree, cache: CheckCache, bundlesPerStep = 16): Generator<void, Finding[]> {
   const ctx: CheckContext = { tree, out: [] };
   const outline = treeOutline(tree);
-  const { delta, byFile } = compare(cache, tree, outline);
+  const { delta, byFile } = yield* compare(cache, tree, outline);
   const fresh = delta.reset;
   const generation = cache.generation + 1;
   // Units found valid are stamped with this check's number; an unfinished check may have stamped
@@ -108,28 +111,55 @@ export function* checkTreeSteps(tree: MethodTree, cache: CheckCache, bundlesPerS
     units.set(bundle, record(ctx, bundle, generation, () => checkBundle(ctx, bundle)));
     if (++work % bundlesPerStep === 0) yield;
   }
-  // The rules over the whole tree, in a fixed order (findings at one place keep it).
+  // The rules over the whole tree, in a fixed order (findings at one place keep it). They pause
+  // too (every `bundlesPerStep` domains or bundles computed, every `KEPT_PER_STEP` kept), so that
+  // a check of a large tree never holds the message loop for the whole tree at once.
+  let kept_ = 0;
   const duplicates = new Map<string, Finding[]>();
   for (const [domain, symbols] of tree.symbols) {
     let kept = fresh || delta.domains.has(domain) ? undefined : cache.duplicates.get(domain);
-    if (!kept) checkDuplicates(symbols, (kept = []));
+    if (!kept) {
+      checkDuplicates(symbols, (kept = []));
+      if (++work % bundlesPerStep === 0) yield;
+    } else if (++kept_ % KEPT_PER_STEP === 0) yield;
     duplicates.set(domain, kept);
     for (const f of kept) ctx.out.push(f);
   }
-  for (const bundle of tree.bundles) for (const f of bundleNames(bundle)) ctx.out.push(f);
+  for (const bundle of tree.bundles) {
+    for (const f of bundleNames(bundle)) ctx.out.push(f);
+    if (++kept_ % KEPT_PER_STEP === 0) yield;
+  }
   const kept = !fresh && delta.graphKept ? cache.graph : undefined;
-  const graph = { cycles: kept?.cycles ?? findTreeCycles(tree), absent: kept?.absent ?? absentByPipe(tree), force: new Map<string, Finding[]>() };
+  const cycles = kept?.cycles ?? findTreeCycles(tree);
+  yield;
+  let absent = kept?.absent;
+  if (!absent) {
+    absent = new Map<string, Set<string>>();
+    for (const bundle of tree.bundles) {
+      absentOf(tree, bundle, absent);
+      if (++work % bundlesPerStep === 0) yield;
+    }
+  }
+  const graph = { cycles, absent, force: new Map<string, Finding[]>() };
   reportCycles(ctx, graph.cycles, (file) => byFile.get(file)!);
   const signatures = new Map<string, Unit>();
   for (const [domain, symbols] of tree.symbols) {
     let unit = cache.signatures.get(domain);
-    if (delta.domains.has(domain) || !valid(unit)) unit = record(ctx, undefined, generation, () => checkDomainSignatures(ctx, symbols));
-    else for (const f of unit.findings) ctx.out.push(f);
+    if (delta.domains.has(domain) || !valid(unit)) {
+      unit = record(ctx, undefined, generation, () => checkDomainSignatures(ctx, symbols));
+      if (++work % bundlesPerStep === 0) yield;
+    } else {
+      for (const f of unit.findings) ctx.out.push(f);
+      if (++kept_ % KEPT_PER_STEP === 0) yield;
+    }
     signatures.set(domain, unit);
   }
   for (const bundle of tree.bundles) {
     let markers = kept && !delta.bundles.has(bundle.file) ? kept.force.get(bundle.file) : undefined;
-    if (!markers) redundantForceMarkers(bundle, (pipe, index) => graph.absent.get(pipeKey(pipe, index)), (markers = []));
+    if (!markers) {
+      redundantForceMarkers(bundle, (pipe, index) => graph.absent.get(pipeKey(pipe, index)), (markers = []));
+      if (++work % bundlesPerStep === 0) yield;
+    } else if (++kept_ % KEPT_PER_STEP === 0) yield;
     graph.force.set(bundle.file, markers);
     for (const f of markers) ctx.out.push(f);
   }
@@ -175,7 +205,8 @@ interface Delta {
   graphKept: boolean;
 }
 
-function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta: Delta; byFile: Map<string, Bundle> } {
+/** Pauses (yields) every few changed bundles or names: a large update compares many. */
+function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generator<void, { delta: Delta; byFile: Map<string, Bundle> }> {
   const prev = cache.previous;
   const delta: Delta = { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, graphKept: false };
   const before = prev?.tree.bundles ?? [];
@@ -214,7 +245,9 @@ function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta:
   // of the added and removed bundles may have another list of declarations.
   const kept = sameOrder || sameRelativeOrder(before, tree.bundles, prev.byFile, byFile);
   const keys = new Set<string>();
+  let work = 0;
   for (const [old, now] of pairs) {
+    if (++work % KEPT_PER_STEP === 0) yield;
     for (const b of [old, now]) {
       if (!b) continue;
       delta.bundles.add(b.file);
@@ -239,11 +272,19 @@ function compare(cache: CheckCache, tree: MethodTree, outline: string): { delta:
     }
   }
   for (const key of keys) {
+    if (++work % KEPT_PER_STEP === 0) yield;
     if (declarers(prev.tree, key) === declarers(tree, key)) continue;
     delta.names.add(key);
     delta.symbols = true;
   }
-  delta.graphKept = sameOrder && !delta.symbols && pairs.every(([old, now]) => old !== undefined && now !== undefined && digestOf(prev.tree, old) === digestOf(tree, now));
+  delta.graphKept = sameOrder && !delta.symbols;
+  for (const [old, now] of delta.graphKept ? pairs : []) {
+    if (old === undefined || now === undefined || digestOf(prev.tree, old) !== digestOf(tree, now)) {
+      delta.graphKept = false;
+      break;
+    }
+    if (++work % 16 === 0) yield;
+  }
   return { delta, byFile };
 }
 

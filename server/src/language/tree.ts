@@ -360,8 +360,7 @@ export function visibleConceptCodes(tree: MethodTree, from: Bundle): string[] {
   const codes = new Set<string>();
   if (domain !== undefined) for (const code of tree.symbols.get(domain)?.concepts.keys() ?? []) codes.add(code);
   for (const c of from.concepts) codes.add(c.code);
-  for (const [d, table] of tree.symbols) if (d !== domain) for (const code of table.concepts.keys()) codes.add(`${d}.${code}`);
-  return [...codes];
+  return withQualified([...codes], tree, domain, 'concepts');
 }
 
 /** Every pipe code visible from a bundle (same domain bare, others qualified). */
@@ -371,6 +370,24 @@ export function visiblePipeCodes(tree: MethodTree, from: Bundle): string[] {
   const codes = new Set<string>();
   for (const p of from.pipes) codes.add(p.code);
   if (domain !== undefined) for (const code of tree.symbols.get(domain)?.pipes.keys() ?? []) codes.add(code);
-  for (const [d, table] of tree.symbols) if (d !== domain) for (const code of table.pipes.keys()) codes.add(`${d}.${code}`);
-  return [...codes];
+  return withQualified([...codes], tree, domain, 'pipes');
+}
+
+// The qualified codes of a domain's table, made once per table (tables are copied on write, never
+// changed once made): suggestions after each keystroke would otherwise rebuild every other
+// domain's list. Qualified codes never equal bare ones nor those of another domain.
+const qualifiedCodes = new WeakMap<Map<string, unknown>, string[]>();
+
+function withQualified(codes: string[], tree: MethodTree, domain: string | undefined, kind: 'concepts' | 'pipes'): string[] {
+  for (const [d, table] of tree.symbols) {
+    if (d === domain) continue;
+    const names = table[kind];
+    let qualified = qualifiedCodes.get(names);
+    if (!qualified || qualified.length !== names.size) {
+      qualified = [...names.keys()].map((code) => `${d}.${code}`);
+      qualifiedCodes.set(names, qualified);
+    }
+    for (const q of qualified) codes.push(q);
+  }
+  return codes;
 }

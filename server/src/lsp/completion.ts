@@ -82,10 +82,19 @@ function fuzzyMatch(typed: string, candidate: string): boolean {
 /** The items to send: all of them, or the best `MAX_ITEMS` of those matching what was typed. */
 export function narrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
   if (items.length <= MAX_ITEMS) return { items, incomplete: false };
-  const matching = items.filter((c) => fuzzyMatch(text.slice(c.range.start, Math.max(c.range.start, offset)), c.filterText ?? c.label));
+  // Long lists come from large trees, right after a keystroke: what was typed is taken once per
+  // start of range, and the sort keys once per item.
+  const typedFrom = new Map<number, string>();
+  const matching = items.filter((c) => {
+    let typed = typedFrom.get(c.range.start);
+    if (typed === undefined) typedFrom.set(c.range.start, (typed = text.slice(c.range.start, Math.max(c.range.start, offset))));
+    return fuzzyMatch(typed, c.filterText ?? c.label);
+  });
   if (matching.length <= MAX_ITEMS) return { items: matching, incomplete: true };
-  const ranked = [...matching].sort((a, b) => ((a.sortText ?? a.label) < (b.sortText ?? b.label) ? -1 : (a.sortText ?? a.label) > (b.sortText ?? b.label) ? 1 : 0));
-  return { items: ranked.slice(0, MAX_ITEMS), incomplete: true };
+  // By sort text; equal ones keep their order (as a stable sort does).
+  const keyed = matching.map((c, i) => ({ c, key: c.sortText ?? c.label, i }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  return { items: keyed.slice(0, MAX_ITEMS).map((k) => k.c), incomplete: true };
 }
 
 /** The client-side command that opens completion again (VS Code's). */

@@ -47,8 +47,10 @@ export interface DiagnosticsOptions {
   dryRunDelayMs?: () => number;
 }
 
-/** How long a slice of a background check runs before it yields to the message loop (ms). */
+/** How long a slice of a check (and of its publishing) runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
+/** How many files' diagnostics publishing converts and sends between two pauses. */
+const PUBLISHED_PER_STEP = 32;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
@@ -78,6 +80,9 @@ export class Diagnostics {
   private readonly dry = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
   /** The pending or running dry run of each tree: cancelling it stops the timer or aborts the run. */
   private readonly dryRuns = new Map<string, () => void>();
+  /** The latest check in slices of each tree (an older one still running is stale). */
+  private readonly running = new Map<string, number>();
+  private runs = 0;
 
   constructor(
     private readonly connection: Connection,
@@ -121,7 +126,7 @@ export class Diagnostics {
     const run = (): void => {
       this.timers.delete(id.key);
       this.guard(() => {
-        if (this.session.hasTree(id.key) && this.session.isDirty(id.key)) this.checkNow(id);
+        if (this.session.hasTree(id.key) && this.session.isDirty(id.key)) void this.checkScheduled(id);
       });
     };
     if (delay <= 0) {
@@ -225,11 +230,27 @@ export class Diagnostics {
   }
 
   /**
-   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) makes this one stale: it
-   * is left unfinished, and the tree stays due when it was marked again.
+   * A document change's check, in slices like a background one: a request arriving right after a
+   * keystroke (completion) is answered between two slices instead of after the whole check. Left
+   * stale by a check that ended meanwhile, the tree is scheduled again when it is still due.
    */
-  private async checkInSlices(id: TreeId): Promise<void> {
+  private async checkScheduled(id: TreeId): Promise<void> {
+    const run = await this.checkInSlices(id);
+    if (this.running.get(id.key) !== run) return;
+    this.running.delete(id.key);
+    if (this.session.hasTree(id.key) && this.session.isDirty(id.key) && !this.timers.has(id.key) && !this.updating()) this.schedule(id);
+  }
+
+  /**
+   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) or a newer check in slices
+   * of the same tree makes this one stale: it is left unfinished, and the tree stays due when it
+   * was marked again. Returns the number of this run.
+   */
+  private async checkInSlices(id: TreeId): Promise<number> {
+    const run = ++this.runs;
+    this.running.set(id.key, run);
     const started = this.session.checksOf(id.key);
+    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
     const t0 = performance.now();
     let steps: Generator<void, TreeCheck>;
     try {
@@ -238,7 +259,7 @@ export class Diagnostics {
       this.guard(() => {
         throw error;
       });
-      return;
+      return run;
     }
     this.timers.get(id.key)?.();
     for (;;) {
@@ -257,15 +278,43 @@ export class Diagnostics {
         this.guard(() => {
           throw error;
         });
-        return;
+        return run;
       }
       if (result) {
-        this.guard(() => this.publish(result));
+        await this.publishInSlices(result, sliceEnd);
         this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
-        return;
+        return run;
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.session.checksOf(id.key) !== started) return;
+      if (stale()) return run;
+    }
+  }
+
+  /**
+   * Publishes a check's results in slices (the open documents first): a large update changes the
+   * diagnostics of many files, and requests are served between the batches. A newer check of the
+   * tree publishes every difference itself: this one then stops (pull clients are told to ask
+   * again, for what it published already).
+   */
+  private async publishInSlices(result: TreeCheck, firstSliceEnd: number): Promise<void> {
+    const steps = this.publishSteps(result);
+    for (let sliceEnd = firstSliceEnd; ; sliceEnd = performance.now() + SLICE_MS) {
+      let done = false;
+      this.guard(() => {
+        for (;;) {
+          if (steps.next().done) {
+            done = true;
+            return;
+          }
+          if (performance.now() >= sliceEnd) return;
+        }
+      });
+      if (done) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.session.lastCheck(result.id.key) !== result) {
+        this.changed();
+        return;
+      }
     }
   }
 
@@ -277,22 +326,40 @@ export class Diagnostics {
   // ---- publishing --------------------------------------------------------------------------------
 
   private publish(result: TreeCheck): void {
+    const steps = this.publishSteps(result);
+    while (!steps.next().done);
+  }
+
+  /**
+   * Publishes what changed in a check, the open documents first; pauses (yields) after every
+   * `PUBLISHED_PER_STEP` files converted, so that a caller can spread a large update over turns.
+   */
+  private *publishSteps(result: TreeCheck): Generator<void, void> {
     const key = result.id.key;
     // The dry run's findings were about the versions this check replaces.
     this.dropDryRun(key);
     let othersChanged = false;
-    for (const [file, findings] of result.findings) {
+    let converted = 0;
+    const open = new Set<FileId>();
+    for (const file of this.session.openFiles()) if (result.findings.has(file)) open.add(file);
+    const one = (file: FileId, findings: readonly Finding[]): boolean => {
       const wasTouched = this.touched.delete(file);
       const previous = this.published.get(file);
       if (previous?.source === findings && previous.treeKey === key) {
         // The same findings: nothing to convert or compare (the edited document still hears back).
         if (wasTouched && !this.options.pull) this.send(previous.uri, file, previous.diagnostics);
-        continue;
+        return false;
       }
       const own = findings.map((f) => findingToDiagnostic(f, this.locator));
       // A file's URI is made once; an edited document's may be the client's own spelling, just opened.
       const uri = previous && !wasTouched ? previous.uri : this.locator.uriOf(file);
       if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged = true;
+      return true;
+    };
+    for (const file of open) one(file, result.findings.get(file)!);
+    for (const [file, findings] of result.findings) {
+      if (open.has(file)) continue;
+      if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
     }
     for (const [file, p] of this.published) {
       if (p.treeKey === key && !result.findings.has(file)) {

@@ -444,6 +444,8 @@ export class Session {
       }
     }
     this.treeSizes.set(id.key, size);
+    // Assembling the tree, resolving dependencies and checking are steps of their own.
+    yield;
     const last = this.results.get(id.key);
     const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, last?.tree);
     if (this.hostStructures) tree.hostStructures = this.hostStructures;
@@ -456,7 +458,9 @@ export class Session {
         findings.set(lockFile, NO_FINDINGS);
       }
     }
+    yield;
     if (id.kind !== 'single') extra.push(...this.dependenciesOf(id.key, tree));
+    yield;
     let all: Finding[];
     try {
       let cache = this.checkCaches.get(id.key);
@@ -479,12 +483,14 @@ export class Session {
       if (!list) grouped.set(f.file, (list = []));
       list.push(f);
     }
+    let files = 0;
     for (const [file, list] of grouped) {
       findings.set(file, list);
       list.sort(compareFindings);
       // The same findings as before keep their list, so that publishing can skip the file.
       const before = last?.findings.get(file);
       if (before && before.length === list.length && before.every((f, i) => f === list[i])) findings.set(file, before);
+      if (++files % GROUPED_PER_STEP === 0) yield;
     }
     const result: TreeCheck = { id, tree, findings };
     this.results.set(id.key, result);
@@ -615,6 +621,8 @@ export class Session {
 
 type FileKind = 'bundle' | 'manifest' | 'lock';
 
+/** How many files' findings a check in steps sorts and compares between two pauses. */
+const GROUPED_PER_STEP = 512;
 /** How many files a check in steps parses between two pauses. */
 const PARSES_PER_STEP = 8;
 let parseCount = 0;

@@ -34,6 +34,26 @@ function bigPackage(count: number): { ws: string; files: string[]; texts: string
 }
 
 const checked = (c: LspClient): number => c.traces.filter((t) => t.startsWith('mthds: checked')).length;
+
+/**
+ * A package of 1,200 bundles with its fourth file open, checked: the files, their texts, the open
+ * file, how many checks were traced so far, and a position to hover in the open file.
+ */
+async function openedBigPackage(): Promise<{ files: string[]; texts: string[]; open: string; before: number; hoverAt: { line: number; character: number }; lsp: LspClient }> {
+  const { ws, files, texts } = bigPackage(1200);
+  const lsp = await startClient({ folders: [ws], trace: 'verbose' });
+  // Shut down after the test, whatever happens next.
+  client = lsp;
+  await client.workspaceChecked(120_000);
+  const open = files[3]!;
+  client.open(uriOf(open), texts[3]!);
+  await client.nextDiagnostics(uriOf(open), () => true, 0, 60_000);
+  await client.waitFor(() => checked(client!) >= 2, 'the check of the opened document');
+  const text = texts[3]!;
+  const at = text.indexOf('output = "') + 'output = "'.length + 1;
+  const hoverAt = { line: text.slice(0, at).split('\n').length - 1, character: at - (text.lastIndexOf('\n', at - 1) + 1) };
+  return { files, texts, open, before: checked(lsp), hoverAt, lsp };
+}
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('files changing on disk in bursts', () => {
@@ -54,14 +74,8 @@ describe('files changing on disk in bursts', () => {
   }, 120_000);
 
   it('answers a request sent during a large update before the update ends', async () => {
-    const { ws, files, texts } = bigPackage(1200);
-    client = await startClient({ folders: [ws], trace: 'verbose' });
-    await client.workspaceChecked(120_000);
-    const open = files[3]!;
-    client.open(uriOf(open), texts[3]!);
-    await client.nextDiagnostics(uriOf(open), () => true, 0, 60_000);
-    await client.waitFor(() => checked(client!) >= 2, 'the check of the opened document');
-    const before = checked(client);
+    const { files, texts, open, before, hoverAt, lsp } = await openedBigPackage();
+    client = lsp;
     // Every other file changes inside its descriptions; one notification tells it all.
     const changes = files.slice(4).map((file, i) => {
       writeFileSync(file, texts[i + 4]!.replaceAll('Generated pipe', 'Regenerated pipe'));
@@ -70,11 +84,7 @@ describe('files changing on disk in bursts', () => {
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
     await sleep(50);
     const asked = checked(client);
-    const text = texts[3]!;
-    const at = text.indexOf('output = "') + 'output = "'.length + 1;
-    const line = text.slice(0, at).split('\n').length - 1;
-    const character = at - (text.lastIndexOf('\n', at - 1) + 1);
-    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: uriOf(open) }, position: { line, character } });
+    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: uriOf(open) }, position: hoverAt });
     const answered = checked(client);
     expect(hover?.contents).toBeDefined();
     // The update had not ended when the hover was sent, nor when it was answered.
@@ -82,5 +92,33 @@ describe('files changing on disk in bursts', () => {
     expect(answered).toBe(before);
     await client.waitFor(() => checked(client!) > before, 'the end of the update', 120_000);
     expect(checked(client) - before).toBe(1);
+  }, 240_000);
+
+  it('answers requests while the diagnostics of a large update are being published', async () => {
+    const { files, texts, open, before, hoverAt, lsp } = await openedBigPackage();
+    client = lsp;
+    // 1,000 files each get a finding (an unknown pipe type): 1,000 files to publish.
+    const changed = files.slice(100, 1100);
+    const changedUris = new Set(changed.map(uriOf));
+    for (const [k, file] of changed.entries()) writeFileSync(file, texts[k + 100]!.replace('type = "PipeLLM"', 'type = "PipeLMM"'));
+    const from = client.published.length;
+    const publishedSoFar = (): number => client!.published.slice(from).filter((p) => changedUris.has(p.uri) && p.diagnostics.length > 0).length;
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changed.map((file) => ({ uri: uriOf(file), type: 2 })) });
+    // A hover every 2 ms until the update ends; how many changed files were published at each answer.
+    const seen: number[] = [];
+    const answers: Array<Promise<unknown>> = [];
+    while (checked(client) === before) {
+      answers.push(
+        client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: uriOf(open) }, position: hoverAt }).then((hover) => {
+          expect(hover?.contents).toBeDefined();
+          seen.push(publishedSoFar());
+        }),
+      );
+      await sleep(2);
+    }
+    await Promise.all(answers);
+    expect(publishedSoFar()).toBe(changed.length);
+    // Some answers came after the first of these files was published and before the last.
+    expect(seen.some((n) => n > 0 && n < changed.length)).toBe(true);
   }, 240_000);
 });

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkTree, createCheckCache } from '../../../server/src/check/index.js';
+import { checkTree, checkTreeSteps, createCheckCache } from '../../../server/src/check/index.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { buildManifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
@@ -188,5 +188,29 @@ describe('the per-bundle check cache', () => {
     // Same codes everywhere (same shape); only what `run` reads of `summarize` changed.
     expect(codes(callee('Image'))).toContain('method.output_concept_mismatch');
     expect(codes(callee('Summary'))).toEqual([]);
+  });
+});
+
+describe('a check in steps', () => {
+  it('pauses in the tree-wide phase too, when every bundle is kept', async () => {
+    // @ts-expect-error: a plain ES module of the benchmarks
+    const { workspaceBundle } = (await import('../../../bench/generate.mjs')) as { workspaceBundle: (i: number, o: { pipes: number; domain: string }) => { text: string } };
+    const bundles = (): Bundle[] => Array.from({ length: 600 }, (_, i) => buildBundle(`/ws/b${i}.mthds`, parseToml(workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text)));
+    const first = createTree('/ws', bundles());
+    const cache = createCheckCache();
+    const expected = checkTree(first, cache);
+    // The same bundle objects again: every per-bundle result is kept.
+    const again = createTree('/ws', first.bundles, undefined, undefined, first);
+    const steps = checkTreeSteps(again, cache);
+    let pauses = 0;
+    let step = steps.next();
+    while (!step.done) {
+      pauses += 1;
+      step = steps.next();
+    }
+    // No bundle is checked again, yet the rules over the whole tree (600 bundles) do not run in one go.
+    expect(pauses).toBeGreaterThanOrEqual(2);
+    expect(step.value).toEqual(expected);
+    expect(step.value).toEqual(checkTree(createTree('/ws', bundles())));
   });
 });

@@ -54,15 +54,18 @@ export function redundantForceMarkers(bundle: Bundle, mayBeAbsent: (pipe: PipeDe
 /** What may be absent for each pipe of the tree, by `file#index`. */
 export function absentByPipe(tree: MethodTree): Map<string, Set<string>> {
   const mayBeAbsent = new Map<string, Set<string>>();
-  for (const bundle of tree.bundles) {
-    for (const { target, names } of absentHandOffs(tree, bundle)) {
-      const key = pipeKey(target, target.bundle.pipes.indexOf(target));
-      let set = mayBeAbsent.get(key);
-      if (!set) mayBeAbsent.set(key, (set = new Set()));
-      for (const n of names) set.add(n);
-    }
-  }
+  for (const bundle of tree.bundles) absentOf(tree, bundle, mayBeAbsent);
   return mayBeAbsent;
+}
+
+/** Adds what one bundle's controllers may hand over absent (a check in steps goes bundle by bundle). */
+export function absentOf(tree: MethodTree, bundle: Bundle, mayBeAbsent: Map<string, Set<string>>): void {
+  for (const { target, names } of absentHandOffs(tree, bundle)) {
+    const key = pipeKey(target, target.bundle.pipes.indexOf(target));
+    let set = mayBeAbsent.get(key);
+    if (!set) mayBeAbsent.set(key, (set = new Set()));
+    for (const n of names) set.add(n);
+  }
 }
 
 export function pipeKey(pipe: PipeDecl, index: number): string {
