@@ -10,7 +10,7 @@ import { parse as parseTomlValue } from 'smol-toml';
 import { dryRun } from './dryRun.js';
 import { defaultPackagesDir } from '../workspace/dependencies.js';
 import type { DryRunHook } from './validate.js';
-import { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy } from './deckConfig.js';
+import { MODEL_TYPES, type DeckConfig, type NetworkPolicy } from './deckConfig.js';
 
 export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
