@@ -87,7 +87,7 @@ export function commonOptions(
   try {
     if (values.config) options = readConfigFile(values.config);
   } catch (error) {
-    stderr.write(`mthds ${command}: cannot read ${values.config}: ${error instanceof ConfigError ? error.problems.join('; ') : error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`mthds ${command}: cannot read ${values.config}: ${describe(error, '; ')}\n`);
     return undefined;
   }
   // Function modules of the command line are relative to the working folder.
@@ -173,8 +173,9 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   return untilSignal('serve', stderr, () => runner.close());
 }
 
-function describe(error: unknown): string {
-  return error instanceof ConfigError ? error.problems.join('\n  ') : error instanceof Error ? error.message : String(error);
+/** An error of startup for stderr: a configuration's problems one after the other (`separator`). */
+export function describe(error: unknown, separator = '\n  '): string {
+  return error instanceof ConfigError ? error.problems.join(separator) : error instanceof Error ? error.message : String(error);
 }
 
 /**

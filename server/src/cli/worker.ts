@@ -4,8 +4,8 @@
 // stall timeout).
 
 import { parseArgs } from 'node:util';
-import { ConfigError, startWorker } from '../runner/index.js';
-import { commonOptions, untilSignal } from './serve.js';
+import { startWorker } from '../runner/index.js';
+import { commonOptions, describe, untilSignal } from './serve.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -48,7 +48,7 @@ export async function runWorker(args: string[], stdout: Writable, stderr: Writab
   try {
     worker = await startWorker(options, concurrency);
   } catch (error) {
-    stderr.write(`mthds worker: ${error instanceof ConfigError ? error.problems.join('\n  ') : error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`mthds worker: ${describe(error)}\n`);
     return 2;
   }
   stdout.write(`worker ready (concurrency ${concurrency})\n`);
