@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Answer } from '../http/respond.js';
 import type { Admission, IdempotencyLimits } from '../idempotency.js';
+import type { IdempotencyBackend } from '../sharedStores.js';
 import { storeUnavailable } from './queue.js';
 
 interface Stored {
@@ -15,7 +16,7 @@ interface Stored {
   answer?: Answer;
 }
 
-export class RedisIdempotency {
+export class RedisIdempotency implements IdempotencyBackend {
   constructor(
     private readonly redis: Redis,
     private readonly limits: IdempotencyLimits,
