@@ -8,7 +8,7 @@ import { resolveConfig, type RunnerOptions } from './config.js';
 import { Refusal } from './refusal.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
-import { localStores, type SharedStores } from './sharedStores.js';
+import type { SharedStores } from './sharedStores.js';
 import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
 import { logWhenDone } from './http/accessLog.js';
@@ -55,7 +55,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
     functions = await loadFunctionRegistry(config.functions);
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
-  const state = createState(config, functions, stores ?? localStores(config));
+  const state = createState(config, functions, stores);
   if (config.runs.queue) {
     const queue = await RedisQueue.open(queueSettings(config, config.runs.queue));
     state.queue = queue;
