@@ -22,7 +22,7 @@ import { parseRunRequest, parseValidateRequest } from './requests.js';
 import { admitRun, bodyDigest, executeRun, RunRegistry } from './runs.js';
 import { EmbeddedQueue, type RunQueue } from './lifecycle/queue.js';
 import { awaitRun } from './lifecycle/execute.js';
-import { pendingRecord } from './lifecycle/process.js';
+import { pendingRecord, type RunJob } from './lifecycle/process.js';
 import { matchRunRead, readHealth, readRunResults, readRunStatus, RecentRuns } from './lifecycle/routes.js';
 import { validateMethod, type ValidateOptions } from './validate.js';
 import { loadMethod, loadOptionsOf } from './method.js';
@@ -191,7 +191,7 @@ async function handleExecute(state: RunnerState, body: Record<string, unknown>, 
   // With a queue, /execute is a started run that is waited for (202 with its Location past the wait).
   if (state.queue.kind !== 'embedded') {
     const prepared = await admitRun(request, state);
-    const job = { runId: ulid(), owner: identity.key, body, createdAt: new Date().toISOString(), requestId, instance, ...(request.pipeCode !== undefined ? { pipeCode: request.pipeCode } : {}) };
+    const job = runJob(identity, body, request.pipeCode, requestId, instance);
     await state.queue.submit(job, prepared);
     return awaitRun(state.queue.store, job.runId, state.config.runs.executeWaitSeconds * 1000, `${state.config.basePath}/runs/${job.runId}/status`);
   }
@@ -210,13 +210,16 @@ async function handleStart(state: RunnerState, body: Record<string, unknown>, id
   if (request.callbackUrl) await checkCallbackUrl(request.callbackUrl, state.config.callbacks.allowPrivate);
   // Everything that can refuse the request is checked before the 202, as on /execute.
   const prepared = await admitRun(request, state);
-  const runId = ulid();
-  const createdAt = new Date().toISOString();
-  const job = { runId, owner: identity.key, body, createdAt, requestId, instance, ...(request.pipeCode !== undefined ? { pipeCode: request.pipeCode } : {}) };
+  const job = runJob(identity, body, request.pipeCode, requestId, instance);
   await state.queue.submit(job, prepared);
   // What a status read says if the store becomes unreachable before anything else is read.
   state.recentRuns.remember(pendingRecord(job));
-  return jsonAnswer(202, { pipeline_run_id: runId, state: 'STARTED', created_at: createdAt, finished_at: null }, { Location: `${state.config.basePath}/runs/${runId}/status` });
+  return jsonAnswer(202, { pipeline_run_id: job.runId, state: 'STARTED', created_at: job.createdAt, finished_at: null }, { Location: `${state.config.basePath}/runs/${job.runId}/status` });
+}
+
+/** A started run as the queue takes it: a new id, created now. */
+function runJob(identity: Identity, body: Record<string, unknown>, pipeCode: string | undefined, requestId: string, instance: string): RunJob {
+  return { runId: ulid(), owner: identity.key, body, createdAt: new Date().toISOString(), requestId, instance, ...(pipeCode !== undefined ? { pipeCode } : {}) };
 }
 
 function internal(state: { config: ResolvedConfig }, error: unknown, requestId: string): Refusal {
