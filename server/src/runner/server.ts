@@ -157,16 +157,19 @@ function handleModels(state: RunnerState, url: URL): Answer {
   return jsonAnswer(200, state.deck.wire(type as ModelType | undefined));
 }
 
+/** The same for every request: serialized once. */
+const VERSION_BODY = JSON.stringify({
+  protocol_version: PROTOCOL_VERSION,
+  runner_version: VERSION,
+  blob_store: false,
+  implementation: 'mthds-language-server',
+  implementation_version: VERSION,
+  error_registry_version: CORE_REGISTRY_VERSION,
+  extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref', 'run_lifecycle'],
+});
+
 function handleVersion(): Answer {
-  return jsonAnswer(200, {
-    protocol_version: PROTOCOL_VERSION,
-    runner_version: VERSION,
-    blob_store: false,
-    implementation: 'mthds-language-server',
-    implementation_version: VERSION,
-    error_registry_version: CORE_REGISTRY_VERSION,
-    extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref', 'run_lifecycle'],
-  });
+  return jsonTextAnswer(200, VERSION_BODY);
 }
 
 async function handleValidate(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
