@@ -196,9 +196,9 @@ export function readConfigFile(file: string): RunnerConfig {
   const value: unknown = file.endsWith('.toml') ? parseTomlValue(text) : JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError([`${file} does not hold a table`]);
   const config = value as RunnerConfig;
-  // Function modules are named relative to the config file.
-  if (Array.isArray(config.functions)) config.functions = config.functions.map((f) => (typeof f === 'string' && f !== '' ? path.resolve(path.dirname(path.resolve(file)), f) : f));
+  // Paths (function modules, folders, files) are named relative to the config file.
   const here = (p: string): string => path.resolve(path.dirname(path.resolve(file)), p);
+  if (Array.isArray(config.functions)) config.functions = config.functions.map((f) => (typeof f === 'string' && f !== '' ? here(f) : f));
   if (typeof config.packages_dir === 'string' && config.packages_dir !== '') config.packages_dir = here(config.packages_dir);
   if (Array.isArray(config.libraries)) config.libraries = config.libraries.map((d) => (typeof d === 'string' && d !== '' ? here(d) : d));
   if (typeof config.structures === 'string' && config.structures !== '') config.structures = here(config.structures);
