@@ -90,11 +90,15 @@ export function commonOptions(
     stderr.write(`mthds ${command}: cannot read ${values.config}: ${describe(error, '; ')}\n`);
     return undefined;
   }
-  // Function modules of the command line are relative to the working folder.
-  if (values.functions) options.functions = [...(Array.isArray(options.functions) ? options.functions : []), ...values.functions.map((f) => path.resolve(f))];
+  if (values.functions) options.functions = withPaths(options.functions, values.functions);
   if (values.queue !== undefined) options.runs = { ...(options.runs ?? {}), queue: values.queue };
   options.log = (line) => stderr.write(`${line}\n`);
   return options;
+}
+
+/** The config file's paths, then those of the command line (relative to the working folder). */
+function withPaths(fromFile: string[] | undefined, fromCommandLine: string[]): string[] {
+  return [...(Array.isArray(fromFile) ? fromFile : []), ...fromCommandLine.map((p) => path.resolve(p))];
 }
 
 /**
@@ -154,7 +158,7 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   }
   if (parsed.values.host !== undefined) options.host = parsed.values.host;
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
-  if (parsed.values.library) options.libraries = [...(Array.isArray(options.libraries) ? options.libraries : []), ...parsed.values.library.map((d) => path.resolve(d))];
+  if (parsed.values.library) options.libraries = withPaths(options.libraries, parsed.values.library);
   if (parsed.values.structures !== undefined) options.structures = path.resolve(parsed.values.structures);
   if (!parsed.values.quiet) options.request_log = options.log;
 
