@@ -34,16 +34,20 @@ export interface ListeningMessage {
   url: string;
 }
 
+function tagged(message: unknown, tag: string): boolean {
+  return typeof message === 'object' && message !== null && (message as { mthds?: unknown }).mthds === tag;
+}
+
 function isStoreCall(message: unknown): message is StoreCall {
-  return typeof message === 'object' && message !== null && (message as { mthds?: unknown }).mthds === 'store';
+  return tagged(message, 'store');
 }
 
 function isStoreReply(message: unknown): message is StoreReply {
-  return typeof message === 'object' && message !== null && (message as { mthds?: unknown }).mthds === 'store-reply';
+  return tagged(message, 'store-reply');
 }
 
 export function isListening(message: unknown): message is ListeningMessage {
-  return typeof message === 'object' && message !== null && (message as { mthds?: unknown }).mthds === 'listening' && typeof (message as { url?: unknown }).url === 'string';
+  return tagged(message, 'listening') && typeof (message as { url?: unknown }).url === 'string';
 }
 
 /** Primary side: answers a worker's calls from the primary's stores. */
