@@ -3,7 +3,7 @@
 // line of the "MTHDS Runs" output channel. Clicking the item opens a completed run's output.
 
 import * as vscode from 'vscode';
-import { RUN_STATUS_NOTIFICATION, type RunStatusParams } from '../../server/src/protocol/types.js';
+import { RUN_STATUS_NOTIFICATION, TERMINAL_RUN_STATUSES, type RunStatusParams } from '../../server/src/protocol/types.js';
 
 export { RUN_STATUS_NOTIFICATION, type RunStatusParams };
 
@@ -14,10 +14,8 @@ export interface RunView {
   open?: { command: string; title: string; arguments: unknown[] };
 }
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT']);
-
 export function describeRun(p: RunStatusParams): RunView {
-  const icon = p.status === 'COMPLETED' ? 'check' : TERMINAL.has(p.status) ? 'error' : 'sync~spin';
+  const icon = p.status === 'COMPLETED' ? 'check' : TERMINAL_RUN_STATUSES.has(p.status) ? 'error' : 'sync~spin';
   const attempt = p.attempts !== undefined && p.attempts > 1 ? ` (attempt ${p.attempts})` : '';
   const lines = [`Run ${p.pipeline_run_id} of ${p.pipe}: ${p.status}${attempt}`];
   if (p.degraded) lines.push('The runner could not reach its run store: the status is the last one known.');

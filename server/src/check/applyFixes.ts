@@ -108,6 +108,11 @@ class Fenwick {
   }
 }
 
+/** What makes two fixes the same fix: their edits (the title aside). */
+export function fixSignature(fix: Fix): string {
+  return JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
+}
+
 /**
  * One safe fix per finding, in the findings' order, among those whose edits lie in files `accept`s
  * (and in one file, unless `acrossFiles`: written file by file, a fix across files could be half
@@ -128,7 +133,7 @@ export function chooseSafeFixes(findings: readonly Finding[], accept: (file: str
   const seen = new Set<string>();
   for (const finding of candidates) {
     const fix = finding.fix!;
-    const signature = JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
+    const signature = fixSignature(fix);
     if (seen.has(signature)) continue;
     if (fix.edits.some((e) => taken.overlaps(e))) continue;
     seen.add(signature);

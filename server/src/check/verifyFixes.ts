@@ -36,11 +36,17 @@ export function treeWithTexts(tree: MethodTree, texts: ReadonlyMap<string, strin
   return trial;
 }
 
+/** The text the check saw of each file the tree read (bundles and manifest). */
+export function treeTexts(tree: MethodTree): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const b of tree.bundles) texts.set(b.file, b.doc.text);
+  if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
+  return texts;
+}
+
 /** The texts of the files fixes touch, with the fixes applied. */
 function fixedTexts(tree: MethodTree, fixes: readonly ChosenFix[]): Map<string, string> {
-  const original = new Map<string, string>();
-  for (const b of tree.bundles) original.set(b.file, b.doc.text);
-  if (tree.manifest) original.set(tree.manifest.file, tree.manifest.doc.text);
+  const original = treeTexts(tree);
   const byFile = new Map<string, ChosenFix['fix']['edits']>();
   for (const c of fixes) {
     for (const e of c.fix.edits) {

@@ -6,7 +6,7 @@
 
 import { applyEdits, chooseSafeFixes } from '../check/applyFixes.js';
 import { checkTree, makeFinding, type Finding } from '../check/index.js';
-import { keepHarmlessFixes } from '../check/verifyFixes.js';
+import { keepHarmlessFixes, treeTexts } from '../check/verifyFixes.js';
 import type { MethodTree } from '../language/tree.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import type { TreePlan } from '../workspace/load.js';
@@ -45,14 +45,6 @@ export interface FixOptions {
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
-/** The text the check saw of each file the tree read (bundles and manifest). */
-function treeTexts(tree: MethodTree): Map<string, string> {
-  const texts = new Map<string, string>();
-  for (const b of tree.bundles) texts.set(b.file, b.doc.text);
-  if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
-  return texts;
-}
 
 export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => MethodTree, options: FixOptions = {}): FixOutcome {
   const outcome: FixOutcome = { fixed: [], rolledBack: [], conflicts: [], failures: [] };

@@ -2,12 +2,12 @@
 // server.ts. Requests work on a view of the tree that does not wait for the debounced check
 // (views.ts); each handler translates and never throws (a failure logs and answers empty).
 
-import type { ClientCapabilities, CompletionParams, Connection, ServerCapabilities } from 'vscode-languageserver';
+import type { ClientCapabilities, CompletionItem, CompletionParams, Connection, ServerCapabilities } from 'vscode-languageserver';
 import type { RequestGuard } from './clamp.js';
 import { wantsModels } from '../language/complete/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
-import { clientCommands, completionList, COMPLETION_TRIGGERS, RETRIGGER_COMMAND, resolveCompletion } from './completion.js';
+import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
@@ -56,24 +56,13 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
       const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
       const models = wantsModels(view.bundle, offset) ? await decks.catalog() : builtInCatalog();
       lastCompletionUri = params.textDocument.uri;
-      const completion = host.capabilities().textDocument?.completion;
-      const defaults = completion?.completionList?.itemDefaults ?? [];
-      return completionList(view, params, models, {
-        editRangeDefault: defaults.includes('editRange'),
-        documentation: clientFormats(host.capabilities()).completion,
-        snippets: completion?.completionItem?.snippetSupport === true,
-        retrigger: clientCommands(host.capabilities()).includes(RETRIGGER_COMMAND),
-      });
+      return completionList(view, params, models, completionOptions(host.capabilities()));
     }),
   );
-  connection.onCompletionResolve((item) => {
-    try {
-      return lastCompletionUri === undefined ? item : resolveCompletion(item, viewOf(lastCompletionUri), clientFormats(host.capabilities()).completion);
-    } catch (error) {
-      host.log(`mthds: completion resolve failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return item;
-    }
-  });
+  // A failed resolve answers the item as it came.
+  connection.onCompletionResolve((item) =>
+    safe('completion resolve', item, (i: CompletionItem) => (lastCompletionUri === undefined ? i : resolveCompletion(i, viewOf(lastCompletionUri), completionOptions(host.capabilities()).documentation)))(item),
+  );
   connection.onHover(
     safe('hover', null, (params) => {
       const view = viewOf(params.textDocument.uri);

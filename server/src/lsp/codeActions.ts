@@ -5,7 +5,7 @@
 import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
-import { chooseSafeFixes } from '../check/applyFixes.js';
+import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
 import { keepHarmlessFixes } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
@@ -30,10 +30,6 @@ export interface CodeActionInput {
   locator: TextLocator;
 }
 
-function signature(fix: Fix): string {
-  return JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
-}
-
 export function codeActions(input: CodeActionInput): CodeAction[] {
   const { params, findings, locator } = input;
   const only = params.context.only;
@@ -45,7 +41,7 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
       const diagnostic = findingToDiagnostic(finding, locator);
       const seen = new Set<string>();
       const offer = (fix: Fix, preferred: boolean): void => {
-        const sig = signature(fix);
+        const sig = fixSignature(fix);
         if (fix.edits.length === 0 || seen.has(sig)) return;
         seen.add(sig);
         const action: CodeAction = { title: fix.title, kind: QUICK_FIX, diagnostics: [diagnostic], edit: editsToWorkspaceEdit(fix.edits, locator) };

@@ -12,7 +12,7 @@ import { snippetText } from '../language/complete/snippets.js';
 import type { ModelCatalog } from '../language/modelCatalog.js';
 import { positionToOffset, rangeToLspRange, type LspRange } from '../syntax/positions.js';
 import type { Range } from '../syntax/types.js';
-import { markup, type MarkupFormat } from './markup.js';
+import { clientFormats, markup, type MarkupFormat } from './markup.js';
 import type { FileView } from './views.js';
 
 /** The characters that open a completion: quotes, paths, sigils, Jinja, values, headers, spaces. */
@@ -160,6 +160,25 @@ function commonRange(items: readonly Completion[]): Range | undefined {
 export interface CompletionOptions extends ItemSupport {
   /** The client accepts `itemDefaults.editRange` (and `textEditText` on items). */
   editRangeDefault: boolean;
+}
+
+// Read once per client: its capabilities do not change after initialize, and completion runs per keystroke.
+const optionsByClient = new WeakMap<ClientCapabilities, CompletionOptions>();
+
+/** The completion options the client's capabilities declare. */
+export function completionOptions(caps: ClientCapabilities): CompletionOptions {
+  let options = optionsByClient.get(caps);
+  if (!options) {
+    const completion = caps.textDocument?.completion;
+    options = {
+      editRangeDefault: (completion?.completionList?.itemDefaults ?? []).includes('editRange'),
+      documentation: clientFormats(caps).completion,
+      snippets: completion?.completionItem?.snippetSupport === true,
+      retrigger: clientCommands(caps).includes(RETRIGGER_COMMAND),
+    };
+    optionsByClient.set(caps, options);
+  }
+  return options;
 }
 
 export function completionList(view: FileView, params: CompletionParams, models: ModelCatalog, options: CompletionOptions): CompletionList {

@@ -6,7 +6,7 @@
 
 import { MessageType, ShowMessageNotification, type Connection, type WorkDoneProgressServerReporter } from 'vscode-languageserver';
 import type { RunnerClient } from '../protocol/client.js';
-import { RUN_STATUS_NOTIFICATION, type RunStatusParams } from '../protocol/types.js';
+import { RUN_STATUS_NOTIFICATION, TERMINAL_RUN_STATUSES, type RunStatusParams } from '../protocol/types.js';
 import { describeRunnerError } from './runnerMessages.js';
 
 export interface FollowOptions {
@@ -21,8 +21,6 @@ export interface FollowOptions {
   /** Stops following (the run goes on) after this long. */
   maxMs?: number;
 }
-
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT']);
 
 function show(connection: Connection, type: MessageType, message: string): void {
   void connection.sendNotification(ShowMessageNotification.type, { type, message });
@@ -62,7 +60,7 @@ export async function followRun(options: FollowOptions, runId: string, pipe: str
           last = send({ pipeline_run_id: runId, pipe, status, degraded, ...(attempts !== undefined ? { attempts } : {}) });
           progress?.report(`${status}${attempts !== undefined && attempts > 1 ? ` (attempt ${attempts})` : ''}${degraded ? ' (runner degraded)' : ''}`);
         }
-        if (TERMINAL.has(status)) return await finished(options, last, read.value['error']);
+        if (TERMINAL_RUN_STATUSES.has(status)) return await finished(options, last, read.value['error']);
       }
       if (Date.now() > deadline) return last;
       await new Promise((resolve) => setTimeout(resolve, interval));

@@ -79,6 +79,9 @@ export interface RunResults {
  */
 export const RUN_STATUS_NOTIFICATION = 'mthds/runStatus';
 
+/** The statuses after which a run changes no more (the server follows a run until one, the client shows it ended). */
+export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT']);
+
 export interface RunStatusParams {
   pipeline_run_id: string;
   pipe: string;
