@@ -4,6 +4,7 @@
 
 import { bundleOutline, fileKey, nameKey, recordingAccess, treeOfBundle, type MethodTree } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
+import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
 import { compareFindings, type Finding } from './finding.js';
 import { checkConcepts } from './rules/concepts.js';
@@ -71,13 +72,8 @@ const KEPT_PER_STEP = 256;
 
 /** Every finding of a tree, sorted by file and position. */
 export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache()): Finding[] {
-  const steps = checkTreeSteps(tree, cache);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(checkTreeSteps(tree, cache));
 }
-
 
 /**
  * The check of a tree in steps: it pauses (yields) after every `bundlesPerStep` bundles it checks, so that a caller can
