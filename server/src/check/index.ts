@@ -4,6 +4,7 @@
 
 import { bundleOutline, fileKey, nameKey, recordingAccess, treeOfBundle, type MethodTree } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
+import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
 import { compareFindings, type Finding } from './finding.js';
 import { checkConcepts } from './rules/concepts.js';
@@ -71,13 +72,8 @@ const KEPT_PER_STEP = 256;
 
 /** Every finding of a tree, sorted by file and position. */
 export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache()): Finding[] {
-  const steps = checkTreeSteps(tree, cache);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(checkTreeSteps(tree, cache));
 }
-
 
 /**
  * The check of a tree in steps: it pauses (yields) after every `bundlesPerStep` bundles it checks, so that a caller can
@@ -244,7 +240,11 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
   // Bundles that stay keep their order (files were added or removed around them): only the names
   // of the added and removed bundles may have another list of declarations.
   const kept = sameOrder || sameRelativeOrder(before, tree.bundles, prev.byFile, byFile);
-  const keys = new Set<string>();
+  // Each name's key, with its parts (a domain may hold dots: the key is never split again).
+  const keys = new Map<string, NamePart>();
+  const addKey = (kind: 'c' | 'p', domain: string, code: string): void => {
+    keys.set(nameKey(kind, domain, code), { kind, domain, code });
+  };
   let work = 0;
   for (const [old, now] of pairs) {
     if (++work % KEPT_PER_STEP === 0) yield;
@@ -254,8 +254,8 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
       const domain = b.domain?.value;
       if (domain === undefined) continue;
       delta.domains.add(domain);
-      for (const c of b.concepts) keys.add(nameKey('c', domain, c.code));
-      for (const p of b.pipes) keys.add(nameKey('p', domain, p.code));
+      for (const c of b.concepts) addKey('c', domain, c.code);
+      for (const p of b.pipes) addKey('p', domain, p.code);
     }
     // Main pipes are read across bundles (what a package makes public).
     if ((old?.mainPipe ?? now?.mainPipe) && (old?.mainPipe?.value !== now?.mainPipe?.value || old?.domain?.value !== now?.domain?.value)) {
@@ -267,13 +267,13 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
     // Bundles moved: every name's list may have changed, and every domain's order.
     for (const [domain, t] of [...tree.symbols, ...prev.tree.symbols]) {
       delta.domains.add(domain);
-      for (const code of t.concepts.keys()) keys.add(nameKey('c', domain, code));
-      for (const code of t.pipes.keys()) keys.add(nameKey('p', domain, code));
+      for (const code of t.concepts.keys()) addKey('c', domain, code);
+      for (const code of t.pipes.keys()) addKey('p', domain, code);
     }
   }
-  for (const key of keys) {
+  for (const [key, name] of keys) {
     if (++work % KEPT_PER_STEP === 0) yield;
-    if (declarers(prev.tree, key) === declarers(tree, key)) continue;
+    if (declarers(prev.tree, name) === declarers(tree, name)) continue;
     delta.names.add(key);
     delta.symbols = true;
   }
@@ -288,14 +288,17 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
   return { delta, byFile };
 }
 
+interface NamePart {
+  kind: 'c' | 'p';
+  domain: string;
+  code: string;
+}
+
 /** Who declares a name, in order (file, and for pipes whether a signature). */
-function declarers(tree: MethodTree, key: string): string {
-  const dot = key.indexOf('.', 2);
-  const domain = key.slice(2, dot);
-  const code = key.slice(dot + 1);
+function declarers(tree: MethodTree, { kind, domain, code }: NamePart): string {
   const t = tree.symbols.get(domain);
   if (!t) return '';
-  if (key.startsWith('c')) return (t.concepts.get(code) ?? []).map((d) => d.bundle.file).join('\n');
+  if (kind === 'c') return (t.concepts.get(code) ?? []).map((d) => d.bundle.file).join('\n');
   return (t.pipes.get(code) ?? []).map((d) => `${d.bundle.file}${d.typeless ? '?' : ''}`).join('\n');
 }
 

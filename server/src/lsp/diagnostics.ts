@@ -19,6 +19,7 @@ import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
+import { runSteps } from '../util/steps.js';
 
 interface Published {
   treeKey: string;
@@ -326,8 +327,7 @@ export class Diagnostics {
   // ---- publishing --------------------------------------------------------------------------------
 
   private publish(result: TreeCheck): void {
-    const steps = this.publishSteps(result);
-    while (!steps.next().done);
+    runSteps(this.publishSteps(result));
   }
 
   /**

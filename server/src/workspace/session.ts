@@ -25,6 +25,7 @@ import { PackageCache, resolveDependencies } from './dependencies.js';
 import type { HostStructures } from '../language/hostStructures.js';
 import { isMethodFile, listFolderFiles, scanMethodFiles } from './scan.js';
 import { isFilePath, isWithin, TreeLocator, treeId, type TreeId } from './treeLocator.js';
+import { runSteps } from '../util/steps.js';
 
 export type FileId = string;
 
@@ -398,11 +399,7 @@ export class Session {
 
   /** Checks a tree now (whatever its state) and keeps the result. */
   check(id: TreeId): TreeCheck {
-    const steps = this.checkSteps(id);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
+    return runSteps(this.checkSteps(id));
   }
 
   /** How many checks of a tree have ended (a check in steps that sees this change is stale). */

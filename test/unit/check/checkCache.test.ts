@@ -189,6 +189,18 @@ describe('the per-bundle check cache', () => {
     expect(codes(callee('Image'))).toContain('method.output_concept_mismatch');
     expect(codes(callee('Summary'))).toEqual([]);
   });
+
+  it('re-checks a reference to a name declared anew in a dotted domain', () => {
+    const root = '/virtual/dotted';
+    const callee = (code: string): Bundle => buildBundle(`${root}/a.mthds`, parseToml(`domain = "legal.contracts"\n[pipe.${code}]\ntype = "PipeLLM"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nprompt = "@text"\n`));
+    const caller = buildBundle(`${root}/b.mthds`, parseToml('domain = "legal.contracts"\n[pipe.run]\ntype = "PipeSequence"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [{ pipe = "helper", result = "s" }]\n'));
+    const cache = createCheckCache();
+    const codes = (a: Bundle): string[] => checkTree(createTree(root, [a, caller]), cache).filter((f) => f.file === caller.file).map((f) => f.code);
+    expect(codes(callee('other'))).toContain('method.pipe_unresolved');
+    // The caller's bundle is the same version; the name it looked up is now declared.
+    expect(codes(callee('helper'))).toEqual(checkTree(createTree(root, [callee('helper'), caller])).filter((f) => f.file === caller.file).map((f) => f.code));
+    expect(codes(callee('helper'))).not.toContain('method.pipe_unresolved');
+  });
 });
 
 describe('a check in steps', () => {

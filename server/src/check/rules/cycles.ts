@@ -259,11 +259,6 @@ export function cycleOutline(tree: MethodTree, bundle: Bundle): string {
 
 const conceptName = (c: ConceptDecl): string => `${c.bundle.domain?.value ?? ''}.${c.code}`.replace(/^\./, '');
 
-export function checkCycles(ctx: CheckContext): void {
-  const bundles = new Map(ctx.tree.bundles.map((b) => [b.file, b]));
-  reportCycles(ctx, findTreeCycles(ctx.tree), (file) => bundles.get(file)!);
-}
-
 function report(ctx: CheckContext, kind: CycleKind, names: string[], edges: Edge<unknown>[]): void {
   const first = edges[0]!;
   const related = edges.slice(1).map((e, i) => ({ file: e.file, range: e.range, message: `${names[i + 1]} continues the cycle here` }));

@@ -4,7 +4,6 @@
 
 import type { Bundle, PipeDecl } from '../../language/model.js';
 import { resolvePipe, type MethodTree } from '../../language/tree.js';
-import type { CheckContext } from '../context.js';
 import { makeFinding, type Finding } from '../finding.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
 
@@ -51,13 +50,6 @@ export function redundantForceMarkers(bundle: Bundle, mayBeAbsent: (pipe: PipeDe
   });
 }
 
-/** What may be absent for each pipe of the tree, by `file#index`. */
-export function absentByPipe(tree: MethodTree): Map<string, Set<string>> {
-  const mayBeAbsent = new Map<string, Set<string>>();
-  for (const bundle of tree.bundles) absentOf(tree, bundle, mayBeAbsent);
-  return mayBeAbsent;
-}
-
 /** Adds what one bundle's controllers may hand over absent (a check in steps goes bundle by bundle). */
 export function absentOf(tree: MethodTree, bundle: Bundle, mayBeAbsent: Map<string, Set<string>>): void {
   for (const { target, names } of absentHandOffs(tree, bundle)) {
@@ -70,9 +62,4 @@ export function absentOf(tree: MethodTree, bundle: Bundle, mayBeAbsent: Map<stri
 
 export function pipeKey(pipe: PipeDecl, index: number): string {
   return `${pipe.bundle.file}#${index}`;
-}
-
-export function checkForceMarkers(ctx: CheckContext): void {
-  const mayBeAbsent = absentByPipe(ctx.tree);
-  for (const bundle of ctx.tree.bundles) redundantForceMarkers(bundle, (pipe, index) => mayBeAbsent.get(pipeKey(pipe, index)), ctx.out);
 }

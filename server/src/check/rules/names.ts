@@ -6,7 +6,6 @@ import { RESERVED_DOMAINS } from '../../language/spec/lexical.js';
 import { isNativeCode } from '../../language/spec/natives.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { Range } from '../../syntax/types.js';
-import type { CheckContext } from '../context.js';
 import { makeFinding, type Finding, type RelatedLocation } from '../finding.js';
 import type { DomainSymbols } from '../../language/tree.js';
 
@@ -18,11 +17,6 @@ function reporter(out: Finding[]): Report {
   return (file, name, conflict, range, related) => {
     out.push(makeFinding('method.name_conflict', { name, conflict }, file, range, related ? { related } : {}));
   };
-}
-
-export function checkNameConflicts(ctx: CheckContext): void {
-  for (const symbols of ctx.tree.symbols.values()) checkDuplicates(symbols, ctx.out);
-  for (const bundle of ctx.tree.bundles) checkBundleNames(bundle, ctx.out);
 }
 
 /** Duplicates across the bundles of one domain (inside one file they are TOML duplicate keys). */

@@ -18,10 +18,6 @@ function normalize(tree: MethodTree, pipe: PipeDecl, site: IoRefSite | undefined
   return `${name}${formatMultiplicity(io.multiplicity)}${io.marker ?? ''}`;
 }
 
-export function checkSignatures(ctx: CheckContext): void {
-  for (const symbols of ctx.tree.symbols.values()) checkDomainSignatures(ctx, symbols);
-}
-
 /** The signatures of one domain against their implementations. */
 export function checkDomainSignatures(ctx: CheckContext, symbols: DomainSymbols): void {
   for (const code of symbols.pipes.keys()) {
