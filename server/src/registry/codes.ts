@@ -145,7 +145,6 @@ const MULTIPLICITY_LABELS = {
 } as const;
 
 // Shared advice wordings.
-const FIX_METHOD = step('change_method', 'Edit the method at the reported place, then validate it again.');
 const OWNER_OF_METHOD = step(
   'contact_owner',
   'If you do not own the method, report the fault to its owner with the reported location.',
@@ -474,7 +473,6 @@ const AUTH_ACCOUNT = [
 // ---------------------------------------------------------------------------------------------
 // input family (a run's inputs): all 422, domain input
 
-const INPUT_FIX = step('change_input', 'Correct the named input and run again.');
 const INPUT_OTHERS = [
   step('contact_owner', 'If the inputs come from an application, report the problem to its maintainer.'),
 ] as const;
