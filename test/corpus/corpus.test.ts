@@ -83,17 +83,32 @@ function load(plan: TreePlan): ReturnType<typeof loadTree> {
   return loaded;
 }
 
+const GIT_DIFF_MISSING =
+  'git.GitDiff is declared in cocode/pipelines/swe_diff/git.mthds, present at the manifest commit (Pipelex/cocode @ 40b5c8a0, added in 6b9b072) and loaded with the rest of cocode/pipelines, the one library folder cocode gives the runtime (cocode/common.py PIPELINE_LIBRARY_DIRS); the corpus holds no file of swe_diff/, and nothing else declares the concept';
+/**
+ * Why the runtime refuses a parallel whose output is a Text refinement although `add_each_output`
+ * is set. The manifest's `valid` is older than the change: the runs the repository records
+ * (data/pipelines/pipeline_10/live_run_graph_spec.json @ Pipelex/mthds-ui 5eef5bd, 2026-04-06) came
+ * from a runtime that still had `combined_output` and combined nothing for an add_each parallel.
+ */
+const ALWAYS_COMBINES =
+  'The newest runtime always combines the branches into the declared output, add_each_output or not, and validates that first: the class of a Text refinement inherits TextContent, whose one required field `text` no branch produces, and no branch result is a field of it (pipelex parallel/pipe_parallel.py @ 01e23ca4 validate_output_with_library, concepts/concept_factory.py @ f8b8fec6 _handle_refines; wip/required-main-stuff.md @ 1215516d: an add_each-only output "is a lie" and migrates to Composite; the runtime\'s test test_pipe_parallel_output_validation.py @ 803b1fd6 refuses a description-only output naming `text`).';
+
 /**
  * Bundles the manifest lists as valid that this checker flags, each with the codes and the reason.
  * Keep this list empty unless the corpus itself lacks a file, or the newest runtime's source
  * contradicts the label.
  */
 const VALID_BUT_FLAGGED: Record<string, { codes: string[]; reason: string }> = {
-  'Pipelex__cocode/cocode/pipelines/doc_update/ai_instruction_update.mthds': { codes: ['method.concept_unresolved'], reason: 'git.GitDiff is declared in cocode/pipelines/swe_diff/git.mthds, a bundle of the same library that the corpus does not hold' },
-  'Pipelex__cocode/cocode/pipelines/doc_update/doc_update.mthds': { codes: ['method.concept_unresolved'], reason: 'git.GitDiff is declared in cocode/pipelines/swe_diff/git.mthds, a bundle of the same library that the corpus does not hold' },
-  'Pipelex__mthds-ui/data/pipelines/pipeline_10/bundle.mthds': { codes: ['method.wiring_invalid'], reason: 'a PipeParallel outputs CleanText (refines Text): the runtime combines branches into its structure, whose one required field is `text` (pipe_parallel.py validate_output_with_library; language reference corrections 2)' },
-  'Pipelex__mthds-ui/data/pipelines/pipeline_16/bundle.mthds': { codes: ['method.wiring_invalid'], reason: 'a PipeParallel outputs Description (refines Text): same rule as pipeline_10' },
-  'Pipelex__mthds-ui/data/pipelines/pipeline_22/bundle.mthds': { codes: ['method.wiring_invalid'], reason: 'a PipeParallel outputs Summary (refines Text): same rule as pipeline_10' },
+  'Pipelex__cocode/cocode/pipelines/doc_update/ai_instruction_update.mthds': { codes: ['method.concept_unresolved'], reason: GIT_DIFF_MISSING },
+  'Pipelex__cocode/cocode/pipelines/doc_update/doc_update.mthds': { codes: ['method.concept_unresolved'], reason: GIT_DIFF_MISSING },
+  'Pipelex__mthds-ui/data/pipelines/pipeline_10/bundle.mthds': { codes: ['method.wiring_invalid'], reason: `an add_each_output parallel outputs CleanText (refines Text), branches \`clean_text\`, \`processed_image\`. ${ALWAYS_COMBINES}` },
+  'Pipelex__mthds-ui/data/pipelines/pipeline_16/bundle.mthds': { codes: ['method.wiring_invalid'], reason: `an add_each_output parallel outputs Description (refines Text), branches \`description\`, \`tags\`, \`thumbnail\`. ${ALWAYS_COMBINES}` },
+  'Pipelex__mthds-ui/data/pipelines/pipeline_22/bundle.mthds': { codes: ['method.wiring_invalid'], reason: `an add_each_output parallel outputs Summary (refines Text), branches \`summary\`, \`index_entry\`, \`sentiment_log\`. ${ALWAYS_COMBINES}` },
+  'Pipelex__pipelex-cookbook/tutorial/medium/3_parallel_execution.mthds': {
+    codes: ['method.output_concept_mismatch'],
+    reason: 'an add_each_output parallel outputs Dynamic: the newest runtime refuses every native output but Composite, Dynamic named (pipelex parallel/pipe_parallel_blueprint.py @ 1215516d validate_output; wip/required-main-stuff.md @ 1215516d §3). The tutorial predates that change.',
+  },
 };
 
 const entries = JSON.parse(readFileSync(path.join(CORPUS, 'MANIFEST.shared.json'), 'utf8')) as Entry[];

@@ -76,10 +76,16 @@ describe('corpus sweep', () => {
 });
 
 describe('cookbook bundles on /validate', () => {
-  it.each(['tutorial/medium/2_batch_processing.mthds', 'tutorial/medium/3_parallel_execution.mthds', 'tutorial/easy/llm_basics/4_using_templates.mthds', 'methods/review_nda/bundle.mthds'])('validates the corpus bundle %s', async (rel) => {
+  it.each(['tutorial/medium/2_batch_processing.mthds', 'tutorial/easy/llm_basics/4_using_templates.mthds', 'methods/review_nda/bundle.mthds'])('validates the corpus bundle %s', async (rel) => {
     const text = readFileSync(sharedPath(`corpus/Pipelex__pipelex-cookbook/${rel}`), 'utf8');
     const r = await post(`${runner.url}/validate`, { mthds_contents: [text] });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ is_valid: true, is_runnable: true, pending_signatures: [] });
+  });
+  it('refuses the parallel of tutorial/medium/3_parallel_execution.mthds, whose output is Dynamic (the newest runtime refuses it too)', async () => {
+    const text = readFileSync(sharedPath('corpus/Pipelex__pipelex-cookbook/tutorial/medium/3_parallel_execution.mthds'), 'utf8');
+    const r = await post(`${runner.url}/validate`, { mthds_contents: [text] });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ is_valid: false, validation_errors: [{ code: 'method.output_concept_mismatch', pipe: 'generate_poems_parallel' }] });
   });
 });

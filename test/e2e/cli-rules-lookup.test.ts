@@ -54,6 +54,20 @@ describe('the newest runtime rules, on fixtures', () => {
     expect(r.status).toBe(1);
   });
 
+  it('PipeParallel combines into its output, add_each_output or not: a Text or Number refinement holds its native\'s field, Dynamic is refused', () => {
+    const r = check(RULES, ['parallel-combine.mthds']);
+    expect(summary(r.findings)).toEqual([
+      'parallel-combine.mthds:30:10 error method.wiring_invalid',
+      'parallel-combine.mthds:33:30 error method.wiring_invalid',
+      'parallel-combine.mthds:34:30 error method.wiring_invalid',
+      'parallel-combine.mthds:59:10 error method.wiring_invalid',
+      'parallel-combine.mthds:60:40 error method.wiring_invalid',
+      'parallel-combine.mthds:66:10 error method.output_concept_mismatch',
+    ]);
+    expect(r.findings.map((f) => f.params['variable_path'] ?? f.params['declared'])).toEqual(['text', 'clean_text', 'word_count', 'number', 'total', 'Dynamic']);
+    expect(r.status).toBe(1);
+  });
+
   it('item_type naming a concept is a warning with the canonical form as its fix', () => {
     const r = check(RULES, ['item-type.mthds']);
     expect(summary(r.findings)).toEqual(['item-type.mthds:11:38 warning method.concept_invalid']);

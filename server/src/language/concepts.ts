@@ -102,12 +102,26 @@ export function isRefinementOf(tree: MethodTree, c: Concept, nativeCode: string)
 
 /** Whether a path can walk into the concept's fields. */
 export function contentFields(tree: MethodTree, c: Concept): ContentField[] | undefined {
+  return chainFields(tree, c, false);
+}
+
+/**
+ * Every field of the content the reference runtime builds for a concept: its class inherits the
+ * class of what it refines, so a refinement of a leaf native holds that native's field (`number`
+ * for Number) and a simple concept holds `text`. Undefined when nothing is known: a structureless
+ * native (Composite, Anything, Dynamic), a `structure = "..."` class name, an unresolved parent.
+ */
+export function runtimeFields(tree: MethodTree, c: Concept): ContentField[] | undefined {
+  return chainFields(tree, c, true);
+}
+
+function chainFields(tree: MethodTree, c: Concept, leaves: boolean): ContentField[] | undefined {
   for (const x of refinementChain(tree, c)) {
-    if (x.kind === 'native') return x.native.structureless || x.native.leaf ? undefined : x.native.fields.map(nativeField);
+    if (x.kind === 'native') return x.native.structureless || (x.native.leaf && !leaves) ? undefined : x.native.fields.map(nativeField);
     if (x.decl.structure) return x.decl.structure.map((f) => declaredField(tree, x.decl.bundle, f));
     const host = hostStructureOf(tree.hostStructures, x.decl);
     if (host) return host.fields.map((f) => declaredField(tree, x.decl.bundle, f));
-    if (!x.decl.refines) return undefined;
+    if (!x.decl.refines) return leaves && isSimpleConcept(x) ? getNative('Text')!.fields.map(nativeField) : undefined;
   }
   return undefined;
 }

@@ -45,6 +45,32 @@ describe('PipeParallel outputs, in the runtime order', () => {
     const wrong = check(bundle(func('w', 'a = "Text"', 'Text'), par('a = "Text"', 'Brief', '{ pipe = "w", result = "draft" }')));
     expect(only(wrong, 'method.wiring_invalid').map((f) => f.params['variable_path']).sort()).toEqual(['draft', 'text']);
   });
+  it('`add_each_output` changes nothing: the runtime combines the branches into the output all the same', () => {
+    const each = (output: string): string => bundle(func('w', 'a = "Text"', 'Brief'), func('n', 'a = "Text"', 'Text'), par('a = "Text"', output, '{ pipe = "w", result = "brief" }, { pipe = "n", result = "notes" }').replace('branches =', 'add_each_output = true\nbranches ='));
+    const wrong = check(each('Brief'));
+    expect(only(wrong, 'method.wiring_invalid').map((f) => f.params['variable_path']).sort()).toEqual(['brief', 'notes', 'text']);
+    expect(check(each('Composite'))).toEqual([]);
+  });
+  it('a refinement of another native holds that native\'s fields (Number: `number`, JSON: `json_obj`)', () => {
+    const refined = (native: string, result: string, branch: string): string[] =>
+      check(bundle(`[concept.Derived]\ndescription = "D"\nrefines = "${native}"\n`, func('w', 'a = "Text"', branch), par('a = "Text"', 'Derived', `{ pipe = "w", result = "${result}" }`)))
+        .map((f) => `${f.code} ${String(f.params['variable_path'])}`)
+        .sort();
+    expect(refined('Number', 'total', 'Number')).toEqual(['method.wiring_invalid number', 'method.wiring_invalid total']);
+    expect(refined('Number', 'number', 'Number')).toEqual([]);
+    expect(refined('JSON', 'payload', 'JSON')).toEqual(['method.wiring_invalid json_obj', 'method.wiring_invalid payload']);
+    // Every field of TextAndImages is optional: only names outside it are refused.
+    expect(refined('TextAndImages', 'text', 'Text')).toEqual([]);
+    expect(refined('TextAndImages', 'caption', 'Text')).toEqual(['method.wiring_invalid caption']);
+  });
+  it('a refinement of Composite holds any branch names', () => {
+    const text = bundle('[concept.Bundle]\ndescription = "B"\nrefines = "Composite"\n', func('w', 'a = "Text"', 'Text'), par('a = "Text"', 'Bundle', '{ pipe = "w", result = "anything" }'));
+    expect(check(text)).toEqual([]);
+  });
+  it('Dynamic is refused like every native but Composite', () => {
+    const found = check(bundle(func('w', 'a = "Text"', 'Text'), par('a = "Text"', 'Dynamic', '{ pipe = "w", result = "x" }')));
+    expect(found.map((f) => [f.code, f.params['expected']])).toEqual([['method.output_concept_mismatch', ['Composite', 'a structured concept']]]);
+  });
   it('a list marker is reported alone: no native and no field findings on top', () => {
     const found = check(bundle(func('w', 'a = "Text"', 'Text'), par('a = "Text"', 'Report[]', '{ pipe = "w", result = "other" }')));
     expect(codes(found)).toEqual(['method.output_multiplicity_mismatch']);

@@ -5,7 +5,7 @@
 // method.wiring_invalid, method.field_path_unresolved, method.binding_step_invalid and
 // method.optional_unhandled (sequence_step, condition, condition_output, parallel_branch).
 
-import { contentFields, displayConcept, isCompatible, isTextBased, lookupConcept, nativeConcept, type Concept, type ContentField } from '../../language/concepts.js';
+import { contentFields, displayConcept, isCompatible, lookupConcept, nativeConcept, runtimeFields, type Concept, type ContentField } from '../../language/concepts.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, InputDecl, PipeDecl, PipeRefSite, StepDecl } from '../../language/model.js';
 import type { Multiplicity } from '../../language/references.js';
@@ -337,17 +337,16 @@ function scalarNative(type: string): string {
 // Parallel, condition, batch.
 
 /**
- * The fields a parallel's output must be filled with, in the runtime's terms: a structure's fields
- * (declared, inherited, or registered by the host), and for a description-only or Text-refining
- * concept the one required field `text`. Undefined when the output is not checked field by field
- * (Composite, a native, a list: those are reported before fields, and alone).
+ * The fields a parallel's output must be filled with: those of the class the runtime combines the
+ * branches into, whether or not `add_each_output` also exposes them (the combine always runs). A
+ * structure's fields (declared, inherited, or registered by the host); for a description-only or
+ * Text-refining concept the one required field `text`; for a refinement of another native, that
+ * native's fields. Undefined when the output is not checked field by field (a refinement of
+ * Composite holds any names; a native or a list is reported before fields, and alone).
  */
 function parallelOutputFields(ctx: CheckContext, declared: Slot | undefined): ContentField[] | undefined {
   if (!declared?.concept || declared.concept.kind !== 'declared' || declared.multiplicity.kind !== 'single') return undefined;
-  const fields = contentFields(ctx.tree, declared.concept);
-  if (fields) return fields;
-  if (isTextBased(ctx.tree, declared.concept)) return [{ name: 'text', type: 'text', required: true, hasDefault: false }];
-  return undefined;
+  return runtimeFields(ctx.tree, declared.concept);
 }
 
 /**

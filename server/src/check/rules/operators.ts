@@ -29,7 +29,8 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
     }
   }
 
-  if (!output || dynamic) {
+  // A parallel combines its branches into its output, so Dynamic is no open door there.
+  if (!output || (dynamic && type !== 'PipeParallel')) {
     if (type === 'PipeExtract' || type === 'PipeStructure') oneInput(ctx, bundle, pipe, type === 'PipeExtract' ? 'a Document or an Image' : 'a Text');
     return;
   }

@@ -381,7 +381,7 @@ export const PIPE_TYPES: readonly PipeTypeSpec[] = [
     fields: [
       ...common,
       { name: 'branches', required: true, value: stepsArray, doc: 'The branches: `{ pipe = "x", result = "y" }`.' },
-      { name: 'add_each_output', value: { kind: 'boolean' }, doc: 'Also store each branch output under its `result` name (default false).' },
+      { name: 'add_each_output', value: { kind: 'boolean' }, doc: 'Also store each branch output under its `result` name (default false); the branches are combined into `output` either way.' },
       retired('parallels', '`parallels` was renamed `branches`.', 'branches'),
       retired('combined_output', '`combined_output` is retired: declare the combined concept as `output` (Composite or a structured concept).', 'output'),
     ],
