@@ -163,47 +163,136 @@ export interface PipeOptions {
 }
 
 export function pipeCompletions(tree: MethodTree, bundle: Bundle, options: PipeOptions): Completion[] {
-  const out: Completion[] = [];
+  // In the order of the sort texts, as conceptCompletions: the bundle's domain (its own pipes
+  // first, then the rest of the domain's), the special outcomes, then the other domains' pipes.
   const domain = bundle.domain?.value;
-  const seen = new Set<string>();
-  const add = (label: string, pipe: PipeDecl, rank: string): void => {
-    if (seen.has(label) || pipe === options.exclude || (options.exclude && pipe.code === options.exclude.code && pipe.bundle.domain?.value === domain)) return;
-    seen.add(label);
-    out.push({
-      label,
-      kind: 'pipe',
-      detail: writtenSignature(pipe),
-      resolve: { kind: 'pipe', key: `${pipe.bundle.domain?.value ?? ''}.${pipe.code}` },
-      insertText: label + options.close,
-      range: options.range,
-      sortText: `${rank}${label}`,
-    });
-  };
+  const { exclude, range, close } = options;
   const own = (code: string): string => (options.qualified && domain !== undefined ? `${domain}.${code}` : code);
-  for (const p of bundle.pipes) add(own(p.code), p, '0');
-  if (!options.ownOnly) {
-    for (const [d, table] of tree.symbols) {
-      for (const [code, decls] of table.pipes) {
-        const decl = decls.find((x) => !x.typeless) ?? decls[0]!;
-        if (d === domain) add(own(code), decl, '0');
-        else add(`${d}.${code}`, decl, '2');
-      }
-    }
-  }
+  const excluded = (pipe: { decl: PipeDecl; code: string }): boolean => pipe.decl === exclude || (exclude !== undefined && pipe.code === exclude.code);
+  const home: PipeTemplate[] = [];
+  const seen = new Set<string>();
+  // A label is offered once, by the first to offer it: the bundle, then the tables in order. Only
+  // a dotted label (`domain.code`, or a dotted code) can be another domain's too.
+  let earlier: Set<string> | undefined;
+  const add = (entry: PipeEntry, fromTable: boolean): void => {
+    const label = own(entry.code);
+    if (seen.has(label) || excluded(entry)) return;
+    if (fromTable && label.includes('.') && (earlier ??= labelsBefore(tree, domain)).has(label)) return;
+    seen.add(label);
+    home.push({ label, detail: entry.detail, resolve: entry.resolve, sortText: `0${label}` });
+  };
+  for (const p of bundle.pipes) add(pipeEntry(p.code, p), false);
+  const table = domain === undefined ? undefined : tree.symbols.get(domain);
+  if (!options.ownOnly && table) for (const entry of pipeEntries(domain!, table)) add(entry, true);
+  const out: Completion[] = [];
+  const emit = (t: PipeTemplate): void => {
+    out.push({ label: t.label, kind: 'pipe', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
+  };
+  sortedTemplates(home).forEach(emit);
   if (options.specials) {
-    for (const s of SPECIAL_OUTCOMES) {
-      out.push({
-        label: s,
-        kind: 'keyword',
-        detail: s === 'fail' ? 'stop the run with an error' : 'go on without an output',
-        documentation: s === 'fail' ? '`fail`: the run stops with an error when this outcome is chosen.' : '`continue`: the condition produces no output (declare the output `?`).',
-        insertText: s + options.close,
-        range: options.range,
-        sortText: `1${s}`,
-      });
-    }
+    const specials = SPECIAL_OUTCOMES.map((s): Completion => ({
+      label: s,
+      kind: 'keyword',
+      detail: s === 'fail' ? 'stop the run with an error' : 'go on without an output',
+      documentation: s === 'fail' ? '`fail`: the run stops with an error when this outcome is chosen.' : '`continue`: the condition produces no output (declare the output `?`).',
+      insertText: s + close,
+      range,
+      sortText: `1${s}`,
+    }));
+    for (const s of sortedTemplates(specials)) out.push(s);
+  }
+  if (!options.ownOnly) {
+    const clash = home.some((t) => t.label.includes('.'));
+    for (const t of otherPipeTemplates(tree, domain)) if (!clash || !seen.has(t.label)) emit(t);
   }
   return out;
+}
+
+/** The labels the tables before the domain's offer (qualified). */
+function labelsBefore(tree: MethodTree, domain: string | undefined): Set<string> {
+  const labels = new Set<string>();
+  for (const [d, table] of tree.symbols) {
+    if (d === domain) break;
+    for (const t of qualifiedPipes(d, table)) labels.add(t.label);
+  }
+  return labels;
+}
+
+interface PipeTemplate {
+  label: string;
+  detail: string;
+  resolve: LazyDocumentation;
+  sortText: string;
+}
+
+/** A pipe of a table: the declaration offered for its code (a signature only when none implements it). */
+interface PipeEntry {
+  code: string;
+  decl: PipeDecl;
+  detail: string;
+  resolve: LazyDocumentation;
+}
+
+function pipeEntry(code: string, decl: PipeDecl): PipeEntry {
+  return { code, decl, detail: writtenSignature(decl), resolve: { kind: 'pipe', key: `${decl.bundle.domain?.value ?? ''}.${decl.code}` } };
+}
+
+const pipeEntriesOf = new WeakMap<DomainSymbols, readonly PipeEntry[]>();
+
+function pipeEntries(domain: string, table: DomainSymbols): readonly PipeEntry[] {
+  let entries = pipeEntriesOf.get(table);
+  if (!entries) {
+    entries = [...table.pipes].map(([code, decls]) => pipeEntry(code, decls.find((x) => !x.typeless) ?? decls[0]!));
+    pipeEntriesOf.set(table, entries);
+  }
+  return entries;
+}
+
+/** The pipes of the other domains as offered from one (qualified), sorted; remade when one of their tables' pipes change. */
+interface OtherPipes {
+  domain: string | undefined;
+  /** The templates of each other domain, in the order of the tree's tables. */
+  parts: Array<readonly PipeTemplate[]>;
+  templates: readonly PipeTemplate[];
+}
+
+const otherPipes: OtherPipes[] = [];
+
+// A domain's pipes as another domain sees them, per version of its table; a version offering the
+// same (a keystroke in a prompt) shares the previous version's templates.
+const qualifiedPipesOf = new WeakMap<DomainSymbols, readonly PipeTemplate[]>();
+const latestQualifiedPipes = new Map<string, readonly PipeTemplate[]>();
+
+function qualifiedPipes(domain: string, table: DomainSymbols): readonly PipeTemplate[] {
+  let templates = qualifiedPipesOf.get(table);
+  if (!templates) {
+    const made = pipeEntries(domain, table).map((e): PipeTemplate => {
+      const label = `${domain}.${e.code}`;
+      return { label, detail: e.detail, resolve: e.resolve, sortText: `2${label}` };
+    });
+    const latest = latestQualifiedPipes.get(domain);
+    templates = latest && latest.length === made.length && latest.every((t, i) => t.label === made[i]!.label && t.detail === made[i]!.detail && t.resolve.key === made[i]!.resolve.key) ? latest : made;
+    latestQualifiedPipes.set(domain, templates);
+    qualifiedPipesOf.set(table, templates);
+  }
+  return templates;
+}
+
+function otherPipeTemplates(tree: MethodTree, domain: string | undefined): readonly PipeTemplate[] {
+  const parts: Array<readonly PipeTemplate[]> = [];
+  for (const [d, table] of tree.symbols) if (d !== domain) parts.push(qualifiedPipes(d, table));
+  const at = otherPipes.findIndex((l) => l.domain === domain && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
+  if (at >= 0) {
+    const [kept] = otherPipes.splice(at, 1);
+    otherPipes.unshift(kept!);
+    return kept!.templates;
+  }
+  // A label met twice (dotted domains) is offered once, as the first table offers it.
+  const seen = new Set<string>();
+  const templates = parts.flat().filter((t) => !seen.has(t.label) && (seen.add(t.label), true));
+  otherPipes.unshift({ domain, parts, templates: sortedTemplates(templates) });
+  if (otherPipes.length > KEPT_LISTS) otherPipes.pop();
+  return otherPipes[0]!.templates;
 }
 
 const KIND_RANK: Readonly<Record<ModelChoice['kind'], string>> = { alias: '0', preset: '1', waterfall: '2', handle: '3' };
