@@ -16,10 +16,17 @@ const qualifiedIndexes = new WeakMap<ReadonlyMap<string, unknown>, NameIndex>();
 // By bundle: its pipes first, then the rest of its domain's (the order visiblePipeCodes gives).
 const ownPipeIndexes = new WeakMap<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>();
 
-function indexOf(cache: WeakMap<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, names: () => Iterable<string>): NameIndex {
+// The latest index of each domain's names: a new version of a table with the same names (a
+// keystroke in a pipe of the domain) shares it, and the answers it keeps.
+const latest = new Map<string, NameIndex>();
+
+function indexOf(cache: WeakMap<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, key: string, names: () => string[]): NameIndex {
   let index = cache.get(table);
   if (!index) {
-    index = new NameIndex(names());
+    const list = names();
+    const previous = latest.get(key);
+    index = previous?.holds(list) ? previous : new NameIndex(list);
+    latest.set(key, index);
     cache.set(table, index);
   }
   return index;
@@ -29,7 +36,7 @@ function othersQualified(tree: MethodTree, domain: string | undefined, kind: 'co
   for (const [d, table] of tree.symbols) {
     if (d === domain) continue;
     const codes = table[kind];
-    out.push(indexOf(qualifiedIndexes, codes, () => [...codes.keys()].map((code) => `${d}.${code}`)));
+    out.push(indexOf(qualifiedIndexes, codes, `${kind} ${d}.`, () => [...codes.keys()].map((code) => `${d}.${code}`)));
   }
   return out;
 }
@@ -39,7 +46,7 @@ export function conceptNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] 
   noteWide();
   const domain = from.domain?.value;
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.concepts;
-  const own = table && from.concepts.every((c) => table.has(c.code)) ? indexOf(bareIndexes, table, () => table.keys()) : new NameIndex([...(table?.keys() ?? []), ...from.concepts.map((c) => c.code)]);
+  const own = table && from.concepts.every((c) => table.has(c.code)) ? indexOf(bareIndexes, table, `concepts ${domain}`, () => [...table.keys()]) : new NameIndex([...(table?.keys() ?? []), ...from.concepts.map((c) => c.code)]);
   return othersQualified(tree, domain, 'concepts', [NATIVES, own]);
 }
 

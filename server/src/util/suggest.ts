@@ -66,10 +66,23 @@ interface Scored {
   score: number;
 }
 
-// Equal scores are ordered by name; equal names keep their order (the sort is stable).
-function ranked(scored: Scored[], max: number): string[] {
-  scored.sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate));
-  return scored.slice(0, max).map((s) => s.candidate);
+// The collator `localeCompare` uses, made once (a near miss of a large tree has many peers).
+const collator = new Intl.Collator();
+const byRank = (a: Scored, b: Scored): number => a.score - b.score || collator.compare(a.candidate, b.candidate);
+
+// The first `max` of the scored in a stable sort by score, then name: kept as they come, each
+// placed after its equals, so that names are compared only among the few best.
+function ranked(scored: readonly Scored[], max: number): string[] {
+  const best: Scored[] = [];
+  if (max <= 0) return [];
+  for (const s of scored) {
+    if (best.length === max && byRank(s, best[max - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && byRank(s, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, s);
+    if (best.length > max) best.pop();
+  }
+  return best.map((s) => s.candidate);
 }
 
 /** The largest distance kept between a name of length `n` and a code of length `local`. */
@@ -150,6 +163,11 @@ export class NameIndex {
     }
     this.localLengths = [...this.byLocal.keys()].sort((a, b) => a - b);
     this.visited = new Uint32Array(this.entries.length);
+  }
+
+  /** Whether the index holds exactly `names`, in this order. */
+  holds(names: readonly string[]): boolean {
+    return names.length === this.entries.length && names.every((n, i) => this.entries[i]!.candidate === n);
   }
 
   /** The names near `name`, scored, in the order of the index. */

@@ -48,4 +48,16 @@ describe('visible names as indexes', () => {
     const next = { ...tree, bundles: edited.bundles, symbols: symbolsOf(edited.bundles) };
     expect(suggestAmong('Contrct', conceptNameIndexes(next, next.bundles[1]!))).toEqual(['Contrast']);
   });
+
+  it('share one index between versions of a table holding the same names', () => {
+    const files = (description: string): Record<string, string> => ({ 'a.mthds': `domain = "legal"\n[concept.Contract]\ndescription = "${description}"\n`, 'b.mthds': 'domain = "hr"\n[concept.Person]\ndescription = "p"\n' });
+    const before = treeOf(files('c'));
+    const after = treeOf(files('changed'));
+    expect(after.symbols.get('legal')).not.toBe(before.symbols.get('legal'));
+    const [, ownBefore, otherBefore] = conceptNameIndexes(before, before.bundles[0]!);
+    const [, ownAfter, otherAfter] = conceptNameIndexes(after, after.bundles[0]!);
+    expect(ownAfter).toBe(ownBefore);
+    expect(otherAfter).toBe(otherBefore);
+  });
 });
+
