@@ -106,7 +106,8 @@ export function treeHasFile(tree: MethodTree, name: string): boolean {
   return tree.files.has(name);
 }
 
-function noteWide(): void {
+/** Records that whole tables were listed (suggestions): no-op outside recordingAccess. */
+export function noteWide(): void {
   if (accessLog) accessLog.wide = true;
 }
 

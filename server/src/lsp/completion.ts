@@ -69,32 +69,58 @@ const LONG_LIST = 200;
  */
 export const MAX_ITEMS = 500;
 
-/** Whether `typed` matches `candidate` as a subsequence, ignoring case (as editors filter). */
+/** Whether `typed` (lower case) matches `candidate` as a subsequence, ignoring case (as editors filter). */
 function fuzzyMatch(typed: string, candidate: string): boolean {
   if (typed === '') return true;
-  const t = typed.toLowerCase();
+  let j = 0;
+  for (let i = 0; i < candidate.length; i++) {
+    const c = candidate.charCodeAt(i);
+    // ASCII folded by arithmetic (no lower-cased copy of each candidate); other text as toLowerCase folds it.
+    if (c >= 128) return fuzzyMatchSlow(typed, candidate);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) === typed.charCodeAt(j) && ++j === typed.length) return true;
+  }
+  return false;
+}
+
+// Text beyond ASCII (a lower case may be longer than its capital): compared as the whole lower-cased text.
+function fuzzyMatchSlow(typed: string, candidate: string): boolean {
   const c = candidate.toLowerCase();
   let j = 0;
-  for (let i = 0; i < c.length && j < t.length; i++) if (c[i] === t[j]) j++;
-  return j === t.length;
+  for (let i = 0; i < c.length && j < typed.length; i++) if (c[i] === typed[j]) j++;
+  return j === typed.length;
 }
+
+const sortKey = (c: Completion): string => c.sortText ?? c.label;
 
 /** The items to send: all of them, or the best `MAX_ITEMS` of those matching what was typed. */
 export function narrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
   if (items.length <= MAX_ITEMS) return { items, incomplete: false };
   // Long lists come from large trees, right after a keystroke: what was typed is taken once per
-  // start of range, and the sort keys once per item.
-  const typedFrom = new Map<number, string>();
-  const matching = items.filter((c) => {
-    let typed = typedFrom.get(c.range.start);
-    if (typed === undefined) typedFrom.set(c.range.start, (typed = text.slice(c.range.start, Math.max(c.range.start, offset))));
-    return fuzzyMatch(typed, c.filterText ?? c.label);
-  });
+  // start of range, and nothing is made per item.
+  let lastStart = -1;
+  let typed = '';
+  const matching: Completion[] = [];
+  let sorted = true;
+  for (const c of items) {
+    if (c.range.start !== lastStart) {
+      lastStart = c.range.start;
+      typed = text.slice(lastStart, Math.max(lastStart, offset)).toLowerCase();
+    }
+    if (!fuzzyMatch(typed, c.filterText ?? c.label)) continue;
+    if (sorted && matching.length > 0 && sortKey(matching[matching.length - 1]!) > sortKey(c)) sorted = false;
+    matching.push(c);
+  }
   if (matching.length <= MAX_ITEMS) return { items: matching, incomplete: true };
-  // By sort text; equal ones keep their order (as a stable sort does).
-  const keyed = matching.map((c, i) => ({ c, key: c.sortText ?? c.label, i }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
-  return { items: keyed.slice(0, MAX_ITEMS).map((k) => k.c), incomplete: true };
+  // By sort text; equal ones keep their order (as a stable sort does). Lists of the tree's
+  // concepts come sorted already.
+  if (sorted) return { items: matching.slice(0, MAX_ITEMS), incomplete: true };
+  const order = matching.map((_, i) => i);
+  order.sort((a, b) => {
+    const ka = sortKey(matching[a]!);
+    const kb = sortKey(matching[b]!);
+    return ka < kb ? -1 : ka > kb ? 1 : a - b;
+  });
+  return { items: order.slice(0, MAX_ITEMS).map((i) => matching[i]!), incomplete: true };
 }
 
 /** The client-side command that opens completion again (VS Code's). */

@@ -131,7 +131,9 @@ export class Diagnostics {
       });
     };
     if (delay <= 0) {
-      const handle = setImmediate(run);
+      // Two turns of the message loop: the connection takes one message per turn, so a request
+      // sent right after the change (a completion) is answered before the check's first slice.
+      let handle = setImmediate(() => (handle = setImmediate(run)));
       this.timers.set(id.key, () => clearImmediate(handle));
     } else {
       const handle = setTimeout(run, delay);

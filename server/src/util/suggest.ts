@@ -1,5 +1,7 @@
 // "Did you mean" suggestions: candidates ranked by edit distance, likeliest first. Rules call this
 // only when they report a finding; the distance is bounded, so far candidates cost a length check.
+// A large, stable set of names (a domain's table) is kept as a NameIndex: a query visits only the
+// names its bound lets through, and its answer is kept for the next check of the same names.
 
 import { distance } from 'fastest-levenshtein';
 
@@ -19,37 +21,206 @@ export function boundedDistance(a: string, b: string, limit: number): number {
  */
 export function suggest(name: string, candidates: Iterable<string>, max = 5): string[] {
   const lower = name.toLowerCase();
-  const scored: Array<{ candidate: string; score: number }> = [];
+  const scored: Scored[] = [];
   const seen = new Set<string>();
   for (const candidate of candidates) {
     if (candidate === name || seen.has(candidate)) continue;
     seen.add(candidate);
-    const { local, localLower, lower: candidateLower } = formsOf(candidate);
-    const limit = Math.max(2, Math.floor(Math.max(name.length, local.length) / 3));
-    const contains = local.length >= 4 && (lower.includes(localLower) || localLower.includes(lower));
-    // Both distances capped at limit + 1: the score is exact up to the limit, and above it only
-    // "too far" matters (a containing candidate then scores the limit itself).
-    const whole = local.length === candidate.length ? undefined : boundedDistance(lower, candidateLower, limit);
-    const ofLocal = boundedDistance(lower, localLower, limit) + 0.5;
-    const d = whole === undefined ? ofLocal - 0.5 : Math.min(whole, ofLocal);
-    if (d <= limit || contains) scored.push({ candidate, score: contains ? Math.min(d, limit) : d });
+    const s = scoreOf(name, lower, formsOf(candidate));
+    if (s) scored.push(s);
   }
-  scored.sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate));
-  return scored.slice(0, max).map((s) => s.candidate);
+  return ranked(scored, max);
+}
+
+/**
+ * Suggestions among the names of several indexes, as `suggest` gives them over the indexes' names
+ * in order (the same candidates, the same order).
+ */
+export function suggestAmong(name: string, indexes: readonly NameIndex[], max = 5): string[] {
+  const scored: Scored[] = [];
+  let seen: Set<string> | undefined;
+  for (const index of indexes) {
+    for (const s of index.near(name)) {
+      // A name in several indexes (a native concept the domain declares too) is offered once.
+      if (indexes.length > 1) {
+        seen ??= new Set();
+        if (seen.has(s.candidate)) continue;
+        seen.add(s.candidate);
+      }
+      scored.push(s);
+    }
+  }
+  return ranked(scored, max);
+}
+
+interface Forms {
+  candidate: string;
+  /** After the last dot (the code of a qualified name). */
+  local: string;
+  localLower: string;
+  lower: string;
+}
+
+interface Scored {
+  candidate: string;
+  score: number;
+}
+
+// The collator `localeCompare` uses, made once (a near miss of a large tree has many peers).
+const collator = new Intl.Collator();
+const byRank = (a: Scored, b: Scored): number => a.score - b.score || collator.compare(a.candidate, b.candidate);
+
+// The first `max` of the scored in a stable sort by score, then name: kept as they come, each
+// placed after its equals, so that names are compared only among the few best.
+function ranked(scored: readonly Scored[], max: number): string[] {
+  const best: Scored[] = [];
+  if (max <= 0) return [];
+  for (const s of scored) {
+    if (best.length === max && byRank(s, best[max - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && byRank(s, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, s);
+    if (best.length > max) best.pop();
+  }
+  return best.map((s) => s.candidate);
+}
+
+/** The largest distance kept between a name of length `n` and a code of length `local`. */
+function limitOf(n: number, local: number): number {
+  return Math.max(2, Math.floor(Math.max(n, local) / 3));
+}
+
+/** The candidate's score for `name`, or undefined when it is too far. */
+function scoreOf(name: string, lower: string, f: Forms): Scored | undefined {
+  if (f.candidate === name) return undefined;
+  const { local, localLower, candidate } = f;
+  const limit = limitOf(name.length, local.length);
+  const contains = local.length >= 4 && (lower.includes(localLower) || localLower.includes(lower));
+  // Both distances capped at limit + 1: the score is exact up to the limit, and above it only
+  // "too far" matters (a containing candidate then scores the limit itself).
+  const whole = local.length === candidate.length ? undefined : boundedDistance(lower, f.lower, limit);
+  const ofLocal = boundedDistance(lower, localLower, limit) + 0.5;
+  const d = whole === undefined ? ofLocal - 0.5 : Math.min(whole, ofLocal);
+  if (d <= limit || contains) return { candidate, score: contains ? Math.min(d, limit) : d };
+  return undefined;
+}
+
+function makeForms(candidate: string): Forms {
+  const local = candidate.slice(candidate.lastIndexOf('.') + 1);
+  return { candidate, local, localLower: local.toLowerCase(), lower: candidate.toLowerCase() };
 }
 
 // A candidate's local part and lower-case forms, made once: the same names of a large tree are
 // candidates of every suggestion. Bounded: emptied when it holds too many.
-const forms = new Map<string, { local: string; localLower: string; lower: string }>();
+const forms = new Map<string, Forms>();
 const MAX_FORMS = 200_000;
 
-function formsOf(candidate: string): { local: string; localLower: string; lower: string } {
+function formsOf(candidate: string): Forms {
   let f = forms.get(candidate);
   if (!f) {
     if (forms.size >= MAX_FORMS) forms.clear();
-    const local = candidate.slice(candidate.lastIndexOf('.') + 1);
-    f = { local, localLower: local.toLowerCase(), lower: candidate.toLowerCase() };
+    f = makeForms(candidate);
     forms.set(candidate, f);
   }
   return f;
+}
+
+/** The answers an index keeps (by name queried); emptied when full. */
+const MAX_ANSWERS = 64;
+
+/**
+ * A fixed set of names, arranged so that a query reads only the names that can be near it: by
+ * the length of their code (the edit distance is at least the difference of lengths), by their
+ * whole length (qualified names compared whole), and by their lower-case code (a code contained
+ * in the name). Names whose code may contain the name are the one family read in full (a
+ * substring test each). The answers are kept per name queried: the names never change.
+ */
+export class NameIndex {
+  private readonly entries: Forms[] = [];
+  /** Entry positions by the length of the code, lengths ascending. */
+  private readonly byLocal = new Map<number, number[]>();
+  private readonly localLengths: number[];
+  /** Positions of the qualified entries (a code shorter than the name) by whole length. */
+  private readonly byWhole = new Map<number, number[]>();
+  /** Positions of the entries whose code has 4 characters or more, by lower-case code. */
+  private readonly byCode = new Map<string, number[]>();
+  private readonly answers = new Map<string, readonly Scored[]>();
+  /** The query each entry was last visited by (an entry is reached by several ways). */
+  private readonly visited: Uint32Array;
+  private queries = 0;
+
+  constructor(names: Iterable<string>) {
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const f = makeForms(name);
+      const at = this.entries.length;
+      this.entries.push(f);
+      pushAt(this.byLocal, f.local.length, at);
+      if (f.local.length !== f.candidate.length) pushAt(this.byWhole, f.candidate.length, at);
+      if (f.local.length >= 4) pushAt(this.byCode, f.localLower, at);
+    }
+    this.localLengths = [...this.byLocal.keys()].sort((a, b) => a - b);
+    this.visited = new Uint32Array(this.entries.length);
+  }
+
+  /** Whether the index holds exactly `names`, in this order. */
+  holds(names: readonly string[]): boolean {
+    return names.length === this.entries.length && names.every((n, i) => this.entries[i]!.candidate === n);
+  }
+
+  /** The names near `name`, scored, in the order of the index. */
+  near(name: string): readonly Scored[] {
+    const known = this.answers.get(name);
+    if (known) return known;
+    const found = this.query(name);
+    if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+    this.answers.set(name, found);
+    return found;
+  }
+
+  private query(name: string): Scored[] {
+    const n = name.length;
+    const lower = name.toLowerCase();
+    const stamp = ++this.queries;
+    const hits: number[] = [];
+    const visit = (at: number): void => {
+      if (this.visited[at] === stamp) return;
+      this.visited[at] = stamp;
+      hits.push(at);
+    };
+    for (const length of this.localLengths) {
+      const ats = this.byLocal.get(length)!;
+      // Within the bound, every code may be near; past it, only a code that contains the name
+      // (a code the name contains is looked up below, by code).
+      if (Math.abs(n - length) <= limitOf(n, length)) for (const at of ats) visit(at);
+      else if (length > n && length >= 4) for (const at of ats) if (this.entries[at]!.localLower.includes(lower)) visit(at);
+    }
+    // A qualified name compared whole: its code is shorter, so its bound is at most that of the
+    // whole length.
+    for (const [length, ats] of this.byWhole) if (Math.abs(n - length) <= limitOf(n, length)) for (const at of ats) visit(at);
+    // Codes the name contains (4 characters or more), by each distinct part of the name.
+    for (let size = 4; size < n; size++) {
+      if (!this.byLocal.has(size) || n - size <= limitOf(n, size)) continue;
+      for (let start = 0; start + size <= n; start++) {
+        const ats = this.byCode.get(lower.slice(start, start + size));
+        if (ats) for (const at of ats) visit(at);
+      }
+    }
+    hits.sort((a, b) => a - b);
+    const out: Scored[] = [];
+    for (const at of hits) {
+      const s = scoreOf(name, lower, this.entries[at]!);
+      if (s) out.push(s);
+    }
+    return out;
+  }
+
+}
+
+function pushAt<K>(map: Map<K, number[]>, key: K, at: number): void {
+  const list = map.get(key);
+  if (list) list.push(at);
+  else map.set(key, [at]);
 }

@@ -164,3 +164,32 @@ describe('completion', () => {
     expect(labels(await completeAt(uri, after(text, 'type = ')))).toContain('PipeLLM');
   });
 });
+
+describe('completion during typing', () => {
+  // The change and the completion are written at once, as an editor sends them on a keystroke
+  // (raw frames on stdin; the answers read on stdout): the completion must not wait for the check.
+  it('answers a completion sent with a change before that change is checked and published', async () => {
+    const { uri, text } = await openCheck('[pipe.probe]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Te"\nprompt = "x"\n', { initializationOptions: { diagnostics: { debounceMs: 0 } } });
+    await client!.nextDiagnostics(uri, () => true, 0);
+    const frame = (message: object): string => {
+      const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    let out = '';
+    client!.child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const position = afterLast(text, 'output = "');
+    for (let version = 2; version <= 6; version++) {
+      const start = out.length;
+      const changed = `${text}\n# ${'x'.repeat(version)}\n`;
+      client!.child.stdin!.write(
+        frame({ method: 'textDocument/didChange', params: { textDocument: { uri, version }, contentChanges: [{ text: changed }] } }) +
+          frame({ id: `probe-${version}`, method: 'textDocument/completion', params: { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: '"' } } }),
+      );
+      const answered = (): number => out.indexOf(`"id":"probe-${version}"`, start);
+      const published = (): number => out.search(new RegExp(`"method":"textDocument/publishDiagnostics","params":\\{"uri":"[^"]*check\\.mthds","version":${version},`, 'g'));
+      await client!.waitFor(() => answered() >= 0 && published() >= 0, `the answer and the diagnostics of version ${version}`);
+      expect(out.slice(answered(), answered() + 2000)).toContain('"label":"Invoice"');
+      expect(answered()).toBeLessThan(published());
+    }
+  });
+});

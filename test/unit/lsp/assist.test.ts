@@ -3,6 +3,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Completion } from '../../../server/src/language/complete/index.js';
 import type { Occurrence } from '../../../server/src/language/occurrences.js';
@@ -36,6 +37,41 @@ describe('completion items', () => {
     const typed = narrow([...many, item('b1_step'), item('other_b_1')], text, 10);
     expect(typed.items.map((c) => c.label)).toEqual(['b1_step', 'other_b_1']);
     expect(narrow([item('x')], text, 10)).toEqual({ items: [item('x')], incomplete: false });
+  });
+});
+
+/** Narrowing as first defined: lower-cased copies, a keyed sort. */
+function referenceNarrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
+  if (items.length <= MAX_ITEMS) return { items, incomplete: false };
+  const fuzzy = (typed: string, candidate: string): boolean => {
+    const t = typed.toLowerCase();
+    const c = candidate.toLowerCase();
+    let j = 0;
+    for (let i = 0; i < c.length && j < t.length; i++) if (c[i] === t[j]) j++;
+    return j === t.length;
+  };
+  const matching = items.filter((c) => fuzzy(text.slice(c.range.start, Math.max(c.range.start, offset)), c.filterText ?? c.label));
+  if (matching.length <= MAX_ITEMS) return { items: matching, incomplete: true };
+  const keyed = matching.map((c, i) => ({ c, key: c.sortText ?? c.label, i }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  return { items: keyed.slice(0, MAX_ITEMS).map((k) => k.c), incomplete: true };
+}
+
+describe('narrowing long lists', () => {
+  it('keeps the items and the order of the keyed sort, sorted input or not, for any text', () => {
+    // Few letters (many matches and equal keys), capitals, and text beyond ASCII (İ lower-cases to two units).
+    const word = fc.stringMatching(/^[abAB_İıß]{0,5}$/);
+    const candidate = fc.record({ label: word, sortText: fc.option(word, { nil: undefined }), filterText: fc.option(word, { nil: undefined }), start: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(fc.array(candidate, { minLength: MAX_ITEMS - 5, maxLength: MAX_ITEMS * 3 }), word, fc.integer({ min: 0, max: 5 }), fc.boolean(), (cs, typedText, offset, presorted) => {
+        let items = cs.map((c, i) => item(c.label, c.start, c.start + 1, { insertText: String(i), ...(c.sortText !== undefined ? { sortText: c.sortText } : {}), ...(c.filterText !== undefined ? { filterText: c.filterText } : {}) }));
+        const key = (c: Completion): string => c.sortText ?? c.label;
+        if (presorted) items = [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+        const text = `x${typedText}yy`;
+        expect(narrow(items, text, offset)).toEqual(referenceNarrow(items, text, offset));
+      }),
+      { seed: 3, numRuns: 300 },
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { distance } from 'fastest-levenshtein';
 import { describe, expect, it } from 'vitest';
-import { boundedDistance, suggest } from '../../../server/src/util/suggest.js';
+import { boundedDistance, NameIndex, suggest, suggestAmong } from '../../../server/src/util/suggest.js';
 
 /** The ranking as it was defined before the distance was bounded: two full distances per candidate. */
 function reference(name: string, candidates: Iterable<string>, max = 5): string[] {
@@ -54,5 +54,35 @@ describe('suggest', () => {
     expect(suggest('sumary', ['summary', 'draft', 'domain.summary'])).toEqual(['summary', 'domain.summary']);
     expect(suggest('Summary', ['summary'])).toEqual(['summary']);
     expect(suggest('write_report_summary', ['report', 'unrelated_pipe'])).toEqual(['report']);
+  });
+});
+
+describe('NameIndex', () => {
+  // Names of a tree: codes, some qualified with a domain (one or two dots), some long, some short.
+  const code = fc.stringMatching(/^[a-zA-Z_]{0,16}$/);
+  const qualified = fc.tuple(fc.stringMatching(/^[a-z_.]{0,9}$/), code).map(([d, c]) => `${d}.${c}`);
+  const names = fc.array(fc.oneof(code, qualified), { maxLength: 40 });
+
+  it('suggests exactly what the plain scan over the same names in order suggests', () => {
+    fc.assert(
+      fc.property(fc.oneof(code, qualified), fc.array(names, { maxLength: 4 }), fc.integer({ min: 1, max: 6 }), (name, groups, max) => {
+        const indexes = groups.map((g) => new NameIndex(g));
+        const expected = suggest(name, groups.flat(), max);
+        expect(suggestAmong(name, indexes, max)).toEqual(expected);
+        // Asked again: the kept answer is the same.
+        expect(suggestAmong(name, indexes, max)).toEqual(expected);
+      }),
+      { seed: 23, numRuns: 3000 },
+    );
+  });
+
+  it('finds a name near a typo among many, however far the others', () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `d${i % 40}.Concept${i}`);
+    const index = new NameIndex(['Summary', 'LongerContractClause', ...many]);
+    expect(suggestAmong('Sumary', [index])).toEqual(['Summary']);
+    // A code the name contains, and a code containing the name.
+    expect(suggestAmong('Clause', [index])).toEqual(['LongerContractClause']);
+    expect(suggestAmong('WriteTheSummaryNowPlease', [index])).toEqual(['Summary']);
+    expect(suggestAmong('Concept2999', [index])[0]).toBe('d39.Concept2999');
   });
 });

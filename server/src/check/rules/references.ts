@@ -4,9 +4,10 @@
 import type { Bundle, ConceptRefSite, PipeRefSite, StructureField } from '../../language/model.js';
 import { formatRef, isConceptCode } from '../../language/references.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
-import { NATIVE_CONCEPTS, RETIRED_NATIVES } from '../../language/spec/natives.js';
-import { findInDependencies, resolveConcept, resolvePipe, visibleConceptCodes, visiblePipeCodes, type MethodTree, resolveDependency } from '../../language/tree.js';
-import { suggest } from '../../util/suggest.js';
+import { RETIRED_NATIVES } from '../../language/spec/natives.js';
+import { findInDependencies, resolveConcept, resolvePipe, type MethodTree, resolveDependency } from '../../language/tree.js';
+import { conceptNameIndexes, pipeNameIndexes } from '../../language/visibleNames.js';
+import { suggest, suggestAmong } from '../../util/suggest.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding, replaceFix, suggestionFixes } from '../finding.js';
 import type { Range } from '../../syntax/types.js';
@@ -17,8 +18,9 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, range, c));
     ctx.out.push(makeFinding('method.ref_ambiguous', { ref: written, candidates }, bundle.file, range, { alternatives: fixes }));
   };
-  const conceptCandidates = (): string[] => [...NATIVE_CONCEPTS.map((c) => c.code), ...visibleConceptCodes(ctx.tree, bundle)];
-  let conceptPool: string[] | undefined;
+  // The candidates of a reference through a dependency are listed; the tree's own come indexed.
+  const near = (written: string, prefix: string | undefined, kind: 'concepts' | 'pipes'): string[] =>
+    prefix !== undefined ? suggest(written, dependencyCodes(ctx.tree, bundle, prefix, kind)) : suggestAmong(written, kind === 'concepts' ? conceptNameIndexes(ctx.tree, bundle) : pipeNameIndexes(ctx.tree, bundle));
   const checkConcept = (site: ConceptRefSite | undefined): void => {
     if (!site?.ref) return;
     const ref = site.ref;
@@ -28,10 +30,9 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const range = stringSliceRange(site.node, ref.refStart, ref.refEnd);
     const elsewhere = ref.prefix === undefined && ref.domain === undefined ? findInDependencies(ctx.tree, bundle, ref.code, 'concepts').map((c) => c.qualified) : [];
     if (elsewhere.length > 1) return reportAmbiguous(written, elsewhere, range);
-    conceptPool ??= conceptCandidates();
-    const pool = ref.prefix !== undefined ? dependencyCodes(ctx.tree, bundle, ref.prefix, 'concepts') : conceptPool;
     const replacement = (ref.prefix === undefined && ref.domain === undefined ? RETIRED_NATIVES[ref.code] : undefined) ?? elsewhere[0];
-    const suggestions = replacement ? [replacement, ...suggest(written, pool).filter((s) => s !== replacement)] : suggest(written, pool);
+    const close = near(written, ref.prefix, 'concepts');
+    const suggestions = replacement ? [replacement, ...close.filter((s) => s !== replacement)] : close;
     const fixes = suggestions.map((s) => replaceFix(`Replace with \`${s}\``, bundle.file, range, s));
     ctx.out.push(makeFinding('method.concept_unresolved', { concept: written, suggestions }, bundle.file, range, suggestionFixes(fixes)));
   };
@@ -44,7 +45,6 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
       else checkConcept(field.itemConceptRef);
     }
   }
-  let pipePool: string[] | undefined;
   const checkPipe = (owner: string, site: PipeRefSite): void => {
     if (site.special || !site.ref) return;
     if (resolvePipe(ctx.tree, bundle, site.ref).kind !== 'unresolved') return;
@@ -52,9 +52,8 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
     const range = stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd);
     const elsewhere = site.ref.prefix === undefined && site.ref.domain === undefined ? findInDependencies(ctx.tree, bundle, site.ref.code, 'pipes').map((c) => c.qualified) : [];
     if (elsewhere.length > 1) return reportAmbiguous(written, elsewhere, range);
-    pipePool ??= visiblePipeCodes(ctx.tree, bundle);
-    const pool = site.ref.prefix !== undefined ? dependencyCodes(ctx.tree, bundle, site.ref.prefix, 'pipes') : pipePool;
-    const candidates = elsewhere.length === 1 ? [elsewhere[0]!, ...suggest(written, pool)] : suggest(written, pool);
+    const close = near(written, site.ref.prefix, 'pipes');
+    const candidates = elsewhere.length === 1 ? [elsewhere[0]!, ...close] : close;
     const fixes = candidates.map((c) => replaceFix(`Replace with \`${c}\``, bundle.file, range, c));
     ctx.out.push(makeFinding('method.pipe_unresolved', { pipe: owner, missing: written, candidates }, bundle.file, range, suggestionFixes(fixes)));
   };

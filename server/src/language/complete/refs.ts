@@ -10,7 +10,7 @@ import { NATIVE_CONCEPTS } from '../spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../spec/lexical.js';
 import type { ModelCategory } from '../spec/values.js';
 import type { DomainSymbols, MethodTree } from '../tree.js';
-import type { Completion } from './types.js';
+import type { Completion, LazyDocumentation } from './types.js';
 
 export interface ConceptOptions {
   /** A concept that must not be offered (the one a `refines` belongs to). */
@@ -24,37 +24,91 @@ export interface ConceptOptions {
 }
 
 export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: ConceptOptions): Completion[] {
-  // Documentation comes on resolve (see LazyDocumentation): one concept at a time.
+  // Documentation comes on resolve (see LazyDocumentation): one concept at a time. The items come
+  // in the order of their sort texts (as a client ranks them), so that a long list is narrowed
+  // without sorting it (lsp/completion.ts).
   const out: Completion[] = [];
   const domain = bundle.domain?.value;
   const { range, close } = options;
-  for (const native of NATIVE_CONCEPTS) {
-    out.push({ label: native.code, kind: 'native', detail: 'native concept', documentation: nativeMarkdown(native), insertText: native.code + close, range, sortText: `1${native.code}` });
-  }
-  const add = (label: string, key: string, detail: string, rank: string): void => {
-    if (key === options.exclude) return;
-    out.push({ label, kind: 'concept', detail, resolve: { kind: 'concept', key }, insertText: label + close, range, sortText: `${rank}${label}` });
+  const emit = (t: ConceptTemplate): void => {
+    if (t.resolve === undefined) {
+      out.push({ label: t.label, kind: 'native', detail: t.detail, documentation: t.documentation!, insertText: t.label + close, range, sortText: t.sortText });
+    } else if (t.resolve.key !== options.exclude) {
+      out.push({ label: t.label, kind: 'concept', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
+    }
   };
-  for (const [d, table] of tree.symbols) {
-    const bare = d === domain && !options.qualified;
-    const rank = d === domain ? '0' : '2';
-    for (const c of conceptEntries(d, table)) add(bare ? c.code : c.key, c.key, c.detail, rank);
-  }
-  // A bundle without a domain is in no symbol table: its own concepts still count.
-  if (domain === undefined) for (const c of bundle.concepts) add(c.code, `.${c.code}`, firstLine(c), '0');
-  for (const dep of tree.manifest?.dependencies ?? []) {
-    out.push({
-      label: `${dep.alias}->`,
-      kind: 'module',
-      detail: dep.address ? `dependency ${dep.address.value}` : 'dependency',
-      documentation: `Concepts of the dependency \`${dep.alias}\`${dep.address ? ` (${dep.address.value}${dep.version ? ` ${dep.version.value}` : ''})` : ''}: write \`${dep.alias}->domain.Concept\`.`,
-      insertText: `${dep.alias}->`,
-      range,
-      sortText: `3${dep.alias}`,
-      retrigger: true,
-    });
-  }
+  // A bundle without a domain is in no symbol table: its own concepts still count (ranked first).
+  if (domain === undefined) sortedTemplates(bundle.concepts.map((c) => conceptTemplate(c.code, `.${c.code}`, firstLine(c), '0'))).forEach(emit);
+  for (const t of treeConceptTemplates(tree, domain, options.qualified === true)) emit(t);
+  const dependencies = (tree.manifest?.dependencies ?? []).map((dep): Completion => ({
+    label: `${dep.alias}->`,
+    kind: 'module',
+    detail: dep.address ? `dependency ${dep.address.value}` : 'dependency',
+    documentation: `Concepts of the dependency \`${dep.alias}\`${dep.address ? ` (${dep.address.value}${dep.version ? ` ${dep.version.value}` : ''})` : ''}: write \`${dep.alias}->domain.Concept\`.`,
+    insertText: `${dep.alias}->`,
+    range,
+    sortText: `3${dep.alias}`,
+    retrigger: true,
+  }));
+  for (const d of sortedTemplates(dependencies)) out.push(d);
   return out;
+}
+
+/** An item of a concept list without its place: the same for every request until the tree's concepts change. */
+interface ConceptTemplate {
+  label: string;
+  detail: string;
+  /** Natives (documented at once) have none. */
+  resolve?: LazyDocumentation;
+  documentation?: string;
+  sortText: string;
+}
+
+function conceptTemplate(label: string, key: string, detail: string, rank: string): ConceptTemplate {
+  return { label, detail, resolve: { kind: 'concept', key }, sortText: `${rank}${label}` };
+}
+
+/** Sorted by sort text as lsp/completion.ts compares them (code units), equal ones in their order. */
+function sortedTemplates<T extends { sortText?: string; label: string }>(items: T[]): T[] {
+  const keyed = items.map((item, i) => ({ item, key: item.sortText ?? item.label, i }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+  return keyed.map((k) => k.item);
+}
+
+const NATIVE_TEMPLATES: readonly ConceptTemplate[] = NATIVE_CONCEPTS.map((native) => ({ label: native.code, detail: 'native concept', documentation: nativeMarkdown(native), sortText: `1${native.code}` }));
+
+/** The natives and the tree's concepts as seen from a domain, sorted; remade when a domain's entries change. */
+interface TreeConcepts {
+  domain: string | undefined;
+  qualified: boolean;
+  /** The entries each was made from, in the order of the tree's tables. */
+  parts: Array<readonly ConceptEntry[]>;
+  templates: readonly ConceptTemplate[];
+}
+
+// A few lists (the domains of the open documents, bare and qualified), the latest first.
+const treeConcepts: TreeConcepts[] = [];
+const KEPT_LISTS = 8;
+
+function treeConceptTemplates(tree: MethodTree, domain: string | undefined, qualified: boolean): readonly ConceptTemplate[] {
+  const parts: Array<readonly ConceptEntry[]> = [];
+  for (const [d, table] of tree.symbols) parts.push(conceptEntries(d, table));
+  const at = treeConcepts.findIndex((l) => l.domain === domain && l.qualified === qualified && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
+  if (at >= 0) {
+    const [kept] = treeConcepts.splice(at, 1);
+    treeConcepts.unshift(kept!);
+    return kept!.templates;
+  }
+  const templates: ConceptTemplate[] = [...NATIVE_TEMPLATES];
+  let i = 0;
+  for (const d of tree.symbols.keys()) {
+    const bare = d === domain && !qualified;
+    const rank = d === domain ? '0' : '2';
+    for (const c of parts[i++]!) templates.push(conceptTemplate(bare ? c.code : c.key, c.key, c.detail, rank));
+  }
+  treeConcepts.unshift({ domain, qualified, parts, templates: sortedTemplates(templates) });
+  if (treeConcepts.length > KEPT_LISTS) treeConcepts.pop();
+  return treeConcepts[0]!.templates;
 }
 
 interface ConceptEntry {
@@ -65,17 +119,27 @@ interface ConceptEntry {
 }
 
 // The entries of a domain's concepts, made once per version of its table (tables are replaced,
-// not changed, when a bundle of the domain changes: see language/tree.ts).
-const entriesOf = new WeakMap<DomainSymbols, ConceptEntry[]>();
+// not changed, when a bundle of the domain changes: see language/tree.ts). A version whose
+// entries are those of the domain's previous version shares its entries (a keystroke in a pipe
+// replaces the table but changes no concept): lists made from them are kept.
+const entriesOf = new WeakMap<DomainSymbols, readonly ConceptEntry[]>();
+const latestEntries = new Map<string, readonly ConceptEntry[]>();
 
-function conceptEntries(domain: string, table: DomainSymbols): ConceptEntry[] {
+function conceptEntries(domain: string, table: DomainSymbols): readonly ConceptEntry[] {
   let entries = entriesOf.get(table);
   if (!entries) {
-    entries = [];
-    for (const [code, decls] of table.concepts) entries.push({ code, key: `${domain}.${code}`, detail: firstLine(decls[0]!) });
+    const made: ConceptEntry[] = [];
+    for (const [code, decls] of table.concepts) made.push({ code, key: `${domain}.${code}`, detail: firstLine(decls[0]!) });
+    const latest = latestEntries.get(domain);
+    entries = latest && sameEntries(latest, made) ? latest : made;
+    latestEntries.set(domain, entries);
     entriesOf.set(table, entries);
   }
   return entries;
+}
+
+function sameEntries(a: readonly ConceptEntry[], b: readonly ConceptEntry[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.code === b[i]!.code && x.key === b[i]!.key && x.detail === b[i]!.detail);
 }
 
 function firstLine(decl: ConceptDecl): string {
@@ -99,47 +163,136 @@ export interface PipeOptions {
 }
 
 export function pipeCompletions(tree: MethodTree, bundle: Bundle, options: PipeOptions): Completion[] {
-  const out: Completion[] = [];
+  // In the order of the sort texts, as conceptCompletions: the bundle's domain (its own pipes
+  // first, then the rest of the domain's), the special outcomes, then the other domains' pipes.
   const domain = bundle.domain?.value;
-  const seen = new Set<string>();
-  const add = (label: string, pipe: PipeDecl, rank: string): void => {
-    if (seen.has(label) || pipe === options.exclude || (options.exclude && pipe.code === options.exclude.code && pipe.bundle.domain?.value === domain)) return;
-    seen.add(label);
-    out.push({
-      label,
-      kind: 'pipe',
-      detail: writtenSignature(pipe),
-      resolve: { kind: 'pipe', key: `${pipe.bundle.domain?.value ?? ''}.${pipe.code}` },
-      insertText: label + options.close,
-      range: options.range,
-      sortText: `${rank}${label}`,
-    });
-  };
+  const { exclude, range, close } = options;
   const own = (code: string): string => (options.qualified && domain !== undefined ? `${domain}.${code}` : code);
-  for (const p of bundle.pipes) add(own(p.code), p, '0');
-  if (!options.ownOnly) {
-    for (const [d, table] of tree.symbols) {
-      for (const [code, decls] of table.pipes) {
-        const decl = decls.find((x) => !x.typeless) ?? decls[0]!;
-        if (d === domain) add(own(code), decl, '0');
-        else add(`${d}.${code}`, decl, '2');
-      }
-    }
-  }
+  const excluded = (pipe: { decl: PipeDecl; code: string }): boolean => pipe.decl === exclude || (exclude !== undefined && pipe.code === exclude.code);
+  const home: PipeTemplate[] = [];
+  const seen = new Set<string>();
+  // A label is offered once, by the first to offer it: the bundle, then the tables in order. Only
+  // a dotted label (`domain.code`, or a dotted code) can be another domain's too.
+  let earlier: Set<string> | undefined;
+  const add = (entry: PipeEntry, fromTable: boolean): void => {
+    const label = own(entry.code);
+    if (seen.has(label) || excluded(entry)) return;
+    if (fromTable && label.includes('.') && (earlier ??= labelsBefore(tree, domain)).has(label)) return;
+    seen.add(label);
+    home.push({ label, detail: entry.detail, resolve: entry.resolve, sortText: `0${label}` });
+  };
+  for (const p of bundle.pipes) add(pipeEntry(p.code, p), false);
+  const table = domain === undefined ? undefined : tree.symbols.get(domain);
+  if (!options.ownOnly && table) for (const entry of pipeEntries(domain!, table)) add(entry, true);
+  const out: Completion[] = [];
+  const emit = (t: PipeTemplate): void => {
+    out.push({ label: t.label, kind: 'pipe', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
+  };
+  sortedTemplates(home).forEach(emit);
   if (options.specials) {
-    for (const s of SPECIAL_OUTCOMES) {
-      out.push({
-        label: s,
-        kind: 'keyword',
-        detail: s === 'fail' ? 'stop the run with an error' : 'go on without an output',
-        documentation: s === 'fail' ? '`fail`: the run stops with an error when this outcome is chosen.' : '`continue`: the condition produces no output (declare the output `?`).',
-        insertText: s + options.close,
-        range: options.range,
-        sortText: `1${s}`,
-      });
-    }
+    const specials = SPECIAL_OUTCOMES.map((s): Completion => ({
+      label: s,
+      kind: 'keyword',
+      detail: s === 'fail' ? 'stop the run with an error' : 'go on without an output',
+      documentation: s === 'fail' ? '`fail`: the run stops with an error when this outcome is chosen.' : '`continue`: the condition produces no output (declare the output `?`).',
+      insertText: s + close,
+      range,
+      sortText: `1${s}`,
+    }));
+    for (const s of sortedTemplates(specials)) out.push(s);
+  }
+  if (!options.ownOnly) {
+    const clash = home.some((t) => t.label.includes('.'));
+    for (const t of otherPipeTemplates(tree, domain)) if (!clash || !seen.has(t.label)) emit(t);
   }
   return out;
+}
+
+/** The labels the tables before the domain's offer (qualified). */
+function labelsBefore(tree: MethodTree, domain: string | undefined): Set<string> {
+  const labels = new Set<string>();
+  for (const [d, table] of tree.symbols) {
+    if (d === domain) break;
+    for (const t of qualifiedPipes(d, table)) labels.add(t.label);
+  }
+  return labels;
+}
+
+interface PipeTemplate {
+  label: string;
+  detail: string;
+  resolve: LazyDocumentation;
+  sortText: string;
+}
+
+/** A pipe of a table: the declaration offered for its code (a signature only when none implements it). */
+interface PipeEntry {
+  code: string;
+  decl: PipeDecl;
+  detail: string;
+  resolve: LazyDocumentation;
+}
+
+function pipeEntry(code: string, decl: PipeDecl): PipeEntry {
+  return { code, decl, detail: writtenSignature(decl), resolve: { kind: 'pipe', key: `${decl.bundle.domain?.value ?? ''}.${decl.code}` } };
+}
+
+const pipeEntriesOf = new WeakMap<DomainSymbols, readonly PipeEntry[]>();
+
+function pipeEntries(domain: string, table: DomainSymbols): readonly PipeEntry[] {
+  let entries = pipeEntriesOf.get(table);
+  if (!entries) {
+    entries = [...table.pipes].map(([code, decls]) => pipeEntry(code, decls.find((x) => !x.typeless) ?? decls[0]!));
+    pipeEntriesOf.set(table, entries);
+  }
+  return entries;
+}
+
+/** The pipes of the other domains as offered from one (qualified), sorted; remade when one of their tables' pipes change. */
+interface OtherPipes {
+  domain: string | undefined;
+  /** The templates of each other domain, in the order of the tree's tables. */
+  parts: Array<readonly PipeTemplate[]>;
+  templates: readonly PipeTemplate[];
+}
+
+const otherPipes: OtherPipes[] = [];
+
+// A domain's pipes as another domain sees them, per version of its table; a version offering the
+// same (a keystroke in a prompt) shares the previous version's templates.
+const qualifiedPipesOf = new WeakMap<DomainSymbols, readonly PipeTemplate[]>();
+const latestQualifiedPipes = new Map<string, readonly PipeTemplate[]>();
+
+function qualifiedPipes(domain: string, table: DomainSymbols): readonly PipeTemplate[] {
+  let templates = qualifiedPipesOf.get(table);
+  if (!templates) {
+    const made = pipeEntries(domain, table).map((e): PipeTemplate => {
+      const label = `${domain}.${e.code}`;
+      return { label, detail: e.detail, resolve: e.resolve, sortText: `2${label}` };
+    });
+    const latest = latestQualifiedPipes.get(domain);
+    templates = latest && latest.length === made.length && latest.every((t, i) => t.label === made[i]!.label && t.detail === made[i]!.detail && t.resolve.key === made[i]!.resolve.key) ? latest : made;
+    latestQualifiedPipes.set(domain, templates);
+    qualifiedPipesOf.set(table, templates);
+  }
+  return templates;
+}
+
+function otherPipeTemplates(tree: MethodTree, domain: string | undefined): readonly PipeTemplate[] {
+  const parts: Array<readonly PipeTemplate[]> = [];
+  for (const [d, table] of tree.symbols) if (d !== domain) parts.push(qualifiedPipes(d, table));
+  const at = otherPipes.findIndex((l) => l.domain === domain && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
+  if (at >= 0) {
+    const [kept] = otherPipes.splice(at, 1);
+    otherPipes.unshift(kept!);
+    return kept!.templates;
+  }
+  // A label met twice (dotted domains) is offered once, as the first table offers it.
+  const seen = new Set<string>();
+  const templates = parts.flat().filter((t) => !seen.has(t.label) && (seen.add(t.label), true));
+  otherPipes.unshift({ domain, parts, templates: sortedTemplates(templates) });
+  if (otherPipes.length > KEPT_LISTS) otherPipes.pop();
+  return otherPipes[0]!.templates;
 }
 
 const KIND_RANK: Readonly<Record<ModelChoice['kind'], string>> = { alias: '0', preset: '1', waterfall: '2', handle: '3' };

@@ -1,0 +1,64 @@
+// The names visible from a bundle (as visibleConceptCodes and visiblePipeCodes list them), as
+// suggestion indexes: one per symbol table, made once per version of the table (tables are
+// replaced, never changed, when a bundle of their domain changes), so that the suggestions of a
+// check after a keystroke read again only the edited domain's names.
+
+import { NameIndex } from '../util/suggest.js';
+import type { Bundle } from './model.js';
+import { NATIVE_CONCEPTS } from './spec/natives.js';
+import { noteWide, type MethodTree } from './tree.js';
+
+const NATIVES = new NameIndex(NATIVE_CONCEPTS.map((c) => c.code));
+
+// By table: its codes bare (the bundle's own domain) or qualified with the domain (the others).
+const bareIndexes = new WeakMap<ReadonlyMap<string, unknown>, NameIndex>();
+const qualifiedIndexes = new WeakMap<ReadonlyMap<string, unknown>, NameIndex>();
+// By bundle: its pipes first, then the rest of its domain's (the order visiblePipeCodes gives).
+const ownPipeIndexes = new WeakMap<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>();
+
+// The latest index of each domain's names: a new version of a table with the same names (a
+// keystroke in a pipe of the domain) shares it, and the answers it keeps.
+const latest = new Map<string, NameIndex>();
+
+function indexOf(cache: WeakMap<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, key: string, names: () => string[]): NameIndex {
+  let index = cache.get(table);
+  if (!index) {
+    const list = names();
+    const previous = latest.get(key);
+    index = previous?.holds(list) ? previous : new NameIndex(list);
+    latest.set(key, index);
+    cache.set(table, index);
+  }
+  return index;
+}
+
+function othersQualified(tree: MethodTree, domain: string | undefined, kind: 'concepts' | 'pipes', out: NameIndex[]): NameIndex[] {
+  for (const [d, table] of tree.symbols) {
+    if (d === domain) continue;
+    const codes = table[kind];
+    out.push(indexOf(qualifiedIndexes, codes, `${kind} ${d}.`, () => [...codes.keys()].map((code) => `${d}.${code}`)));
+  }
+  return out;
+}
+
+/** The natives and every concept code visible from a bundle (same domain bare, others qualified). */
+export function conceptNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
+  noteWide();
+  const domain = from.domain?.value;
+  const table = domain === undefined ? undefined : tree.symbols.get(domain)?.concepts;
+  const own = table && from.concepts.every((c) => table.has(c.code)) ? indexOf(bareIndexes, table, `concepts ${domain}`, () => [...table.keys()]) : new NameIndex([...(table?.keys() ?? []), ...from.concepts.map((c) => c.code)]);
+  return othersQualified(tree, domain, 'concepts', [NATIVES, own]);
+}
+
+/** Every pipe code visible from a bundle (its own first, same domain bare, others qualified). */
+export function pipeNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
+  noteWide();
+  const domain = from.domain?.value;
+  const table = domain === undefined ? undefined : tree.symbols.get(domain)?.pipes;
+  let own = ownPipeIndexes.get(from);
+  if (!own || own.table !== table) {
+    own = { table, index: new NameIndex([...from.pipes.map((p) => p.code), ...(table?.keys() ?? [])]) };
+    ownPipeIndexes.set(from, own);
+  }
+  return othersQualified(tree, domain, 'pipes', [own.index]);
+}

@@ -1,0 +1,111 @@
+// The lists of the tree's concepts and pipes are made once per state of the tree's declarations
+// and come in the order of their sort texts: on random trees met one after the other (the kept
+// lists must follow every change), they hold exactly the items the plain listing gives.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nativeMarkdown, writtenSignature } from '../../../server/src/language/describe.js';
+import type { Bundle, PipeDecl } from '../../../server/src/language/model.js';
+import { conceptCompletions, pipeCompletions, type ConceptOptions, type PipeOptions } from '../../../server/src/language/complete/refs.js';
+import type { Completion } from '../../../server/src/language/complete/types.js';
+import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
+import { SPECIAL_OUTCOMES } from '../../../server/src/language/spec/lexical.js';
+import type { MethodTree } from '../../../server/src/language/tree.js';
+import { treeOf } from '../../helpers/tree.js';
+
+const firstLine = (text: string | undefined): string => (text === undefined ? 'concept' : text.split('\n')[0]!);
+
+/** The concept list as first defined: every item made in table order. */
+function plainConcepts(tree: MethodTree, bundle: Bundle, options: ConceptOptions): Completion[] {
+  const out: Completion[] = [];
+  const domain = bundle.domain?.value;
+  const { range, close } = options;
+  for (const native of NATIVE_CONCEPTS) out.push({ label: native.code, kind: 'native', detail: 'native concept', documentation: nativeMarkdown(native), insertText: native.code + close, range, sortText: `1${native.code}` });
+  const add = (label: string, key: string, detail: string, rank: string): void => {
+    if (key !== options.exclude) out.push({ label, kind: 'concept', detail, resolve: { kind: 'concept', key }, insertText: label + close, range, sortText: `${rank}${label}` });
+  };
+  for (const [d, table] of tree.symbols) {
+    for (const [code, decls] of table.concepts) add(d === domain && !options.qualified ? code : `${d}.${code}`, `${d}.${code}`, firstLine(decls[0]!.description?.value), d === domain ? '0' : '2');
+  }
+  if (domain === undefined) for (const c of bundle.concepts) add(c.code, `.${c.code}`, firstLine(c.description?.value), '0');
+  return out;
+}
+
+/** The pipe list as first defined. */
+function plainPipes(tree: MethodTree, bundle: Bundle, options: PipeOptions): Completion[] {
+  const out: Completion[] = [];
+  const domain = bundle.domain?.value;
+  const seen = new Set<string>();
+  const add = (label: string, pipe: PipeDecl, rank: string): void => {
+    if (seen.has(label) || pipe === options.exclude || (options.exclude && pipe.code === options.exclude.code && pipe.bundle.domain?.value === domain)) return;
+    seen.add(label);
+    out.push({ label, kind: 'pipe', detail: writtenSignature(pipe), resolve: { kind: 'pipe', key: `${pipe.bundle.domain?.value ?? ''}.${pipe.code}` }, insertText: label + options.close, range: options.range, sortText: `${rank}${label}` });
+  };
+  const own = (code: string): string => (options.qualified && domain !== undefined ? `${domain}.${code}` : code);
+  for (const p of bundle.pipes) add(own(p.code), p, '0');
+  if (!options.ownOnly) {
+    for (const [d, table] of tree.symbols) {
+      for (const [code, decls] of table.pipes) {
+        const decl = decls.find((x) => !x.typeless) ?? decls[0]!;
+        add(d === domain ? own(code) : `${d}.${code}`, decl, d === domain ? '0' : '2');
+      }
+    }
+  }
+  if (options.specials) for (const s of SPECIAL_OUTCOMES) out.push({ label: s, kind: 'keyword', detail: s === 'fail' ? 'stop the run with an error' : 'go on without an output', documentation: s === 'fail' ? '`fail`: the run stops with an error when this outcome is chosen.' : '`continue`: the condition produces no output (declare the output `?`).', insertText: s + options.close, range: options.range, sortText: `1${s}` });
+  return out;
+}
+
+/** Stable, by sort text compared in code units (as lsp/completion.ts narrows). */
+function bySortText(items: Completion[]): Completion[] {
+  const key = (c: Completion): string => c.sortText ?? c.label;
+  return [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+const bundle = fc.record({
+  domain: fc.option(fc.constantFrom('legal', 'hr', 'fin', 'Fin', 'legal.read'), { nil: undefined }),
+  concepts: fc.uniqueArray(fc.record({ code: fc.constantFrom('Text', 'Contract', 'Clause', 'Party', 'party', 'Zed'), description: fc.constantFrom('a', 'b\nmore') }), { selector: (c) => c.code, maxLength: 4 }),
+  pipes: fc.uniqueArray(fc.record({ code: fc.constantFrom('read', 'write', 'Review', 'sum_up', '"read.write"'), typeless: fc.boolean(), output: fc.constantFrom('Text', 'Contract') }), { selector: (p) => p.code, maxLength: 4 }),
+});
+
+function text(b: { domain: string | undefined; concepts: Array<{ code: string; description: string }>; pipes: Array<{ code: string; typeless: boolean; output: string }> }): string {
+  const lines = b.domain === undefined ? [] : [`domain = "${b.domain}"`];
+  for (const c of b.concepts) lines.push(`[concept.${c.code}]`, `description = ${JSON.stringify(c.description)}`);
+  for (const p of b.pipes) lines.push(`[pipe.${p.code}]`, ...(p.typeless ? [] : ['type = "PipeLLM"', 'prompt = "x"']), 'description = "p"', `output = "${p.output}"`);
+  return lines.join('\n') + '\n';
+}
+
+describe('concept and pipe lists', () => {
+  it('hold the items of the plain listing, sorted, through a sequence of trees', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(bundle, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.record({ close: fc.constantFrom('', '"'), qualified: fc.boolean(), specials: fc.boolean(), ownOnly: fc.boolean(), exclude: fc.boolean() }),
+        (trees, o) => {
+          for (const bundles of trees) {
+            const tree = treeOf(Object.fromEntries(bundles.map((b, i) => [`b${i}.mthds`, text(b)])));
+            for (const from of tree.bundles) {
+              const range = { start: 3, end: 5 };
+              const concepts: ConceptOptions = { range, close: o.close, qualified: o.qualified, ...(o.exclude && from.concepts[0] ? { exclude: `${from.domain?.value ?? ''}.${from.concepts[0].code}` } : {}) };
+              expect(conceptCompletions(tree, from, concepts)).toEqual(bySortText(plainConcepts(tree, from, concepts)));
+              const pipes: PipeOptions = { range, close: o.close, qualified: o.qualified, specials: o.specials, ownOnly: o.ownOnly, ...(o.exclude && from.pipes[0] ? { exclude: from.pipes[0] } : {}) };
+              expect(pipeCompletions(tree, from, pipes)).toEqual(bySortText(plainPipes(tree, from, pipes)));
+            }
+          }
+        },
+      ),
+      { seed: 11, numRuns: 250 },
+    );
+  });
+
+  it('offer a label two tables write alike once, as the first table offers it', () => {
+    // `legal.read.write` is both the pipe `write` of `legal.read` and the pipe `read.write` of `legal`.
+    const pipe = (code: string): string => `[pipe.${code}]\ntype = "PipeLLM"\ndescription = "p"\noutput = "Text"\nprompt = "x"\n`;
+    const tree = treeOf({ 'a.mthds': `domain = "legal.read"\n${pipe('write')}`, 'b.mthds': `domain = "legal"\n${pipe('"read.write"')}`, 'c.mthds': `domain = "legal"\n${pipe('other')}` });
+    const from = tree.bundles[2]!;
+    const options: PipeOptions = { range: { start: 0, end: 0 }, close: '', qualified: true, specials: false, ownOnly: false };
+    const items = pipeCompletions(tree, from, options);
+    expect(items.filter((i) => i.label === 'legal.read.write').map((i) => i.resolve)).toEqual([{ kind: 'pipe', key: 'legal.read.write' }]);
+    expect(items.find((i) => i.label === 'legal.read.write')!.sortText).toBe('2legal.read.write');
+    expect(items).toEqual(bySortText(plainPipes(tree, from, options)));
+  });
+});

@@ -1,0 +1,63 @@
+// The indexed names a check suggests from are exactly the names visible from the bundle: random
+// trees, random names asked, compared with the plain scan over the visible names listed.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
+import { symbolsOf, visibleConceptCodes, visiblePipeCodes } from '../../../server/src/language/tree.js';
+import { conceptNameIndexes, pipeNameIndexes } from '../../../server/src/language/visibleNames.js';
+import { suggest, suggestAmong } from '../../../server/src/util/suggest.js';
+import { treeOf } from '../../helpers/tree.js';
+
+const conceptCode = fc.stringMatching(/^[A-Z][a-zA-Z]{0,9}$/);
+const pipeCode = fc.stringMatching(/^[a-z][a-z_]{0,9}$/);
+const bundle = fc.record({
+  domain: fc.option(fc.constantFrom('legal', 'legal.sub', 'hr', 'fin'), { nil: undefined }),
+  concepts: fc.array(fc.oneof(conceptCode, fc.constantFrom('Text', 'Summary', 'Image')), { maxLength: 5 }),
+  pipes: fc.array(pipeCode, { maxLength: 5 }),
+});
+
+function text(b: { domain: string | undefined; concepts: string[]; pipes: string[] }): string {
+  const lines = b.domain === undefined ? [] : [`domain = "${b.domain}"`];
+  for (const c of new Set(b.concepts)) lines.push(`[concept.${c}]`, 'description = "c"');
+  for (const p of new Set(b.pipes)) lines.push(`[pipe.${p}]`, 'type = "PipeLLM"', 'description = "p"', 'output = "Text"', 'prompt = "x"');
+  return lines.join('\n') + '\n';
+}
+
+describe('visible names as indexes', () => {
+  it('suggest what the plain scan over the visible names suggests, from every bundle', () => {
+    fc.assert(
+      fc.property(fc.array(bundle, { minLength: 1, maxLength: 6 }), fc.array(fc.oneof(conceptCode, pipeCode, fc.constantFrom('legal.Summry', 'hr.revew', 'Txt')), { minLength: 1, maxLength: 4 }), (bundles, asked) => {
+        const tree = treeOf(Object.fromEntries(bundles.map((b, i) => [`b${i}.mthds`, text(b)])));
+        for (const from of tree.bundles) {
+          for (const name of asked) {
+            expect(suggestAmong(name, conceptNameIndexes(tree, from))).toEqual(suggest(name, [...NATIVE_CONCEPTS.map((c) => c.code), ...visibleConceptCodes(tree, from)]));
+            expect(suggestAmong(name, pipeNameIndexes(tree, from))).toEqual(suggest(name, visiblePipeCodes(tree, from)));
+          }
+        }
+      }),
+      { seed: 5, numRuns: 300 },
+    );
+  });
+
+  it('follow an edit: a table of a new version is indexed again', () => {
+    const tree = treeOf({ 'a.mthds': 'domain = "legal"\n[concept.Contract]\ndescription = "c"\n', 'b.mthds': 'domain = "legal"\n' });
+    const from = tree.bundles[1]!;
+    expect(suggestAmong('Contrct', conceptNameIndexes(tree, from))).toEqual(['Contract']);
+    const edited = treeOf({ 'a.mthds': 'domain = "legal"\n[concept.Contrast]\ndescription = "c"\n', 'b.mthds': 'domain = "legal"\n' });
+    const next = { ...tree, bundles: edited.bundles, symbols: symbolsOf(edited.bundles) };
+    expect(suggestAmong('Contrct', conceptNameIndexes(next, next.bundles[1]!))).toEqual(['Contrast']);
+  });
+
+  it('share one index between versions of a table holding the same names', () => {
+    const files = (description: string): Record<string, string> => ({ 'a.mthds': `domain = "legal"\n[concept.Contract]\ndescription = "${description}"\n`, 'b.mthds': 'domain = "hr"\n[concept.Person]\ndescription = "p"\n' });
+    const before = treeOf(files('c'));
+    const after = treeOf(files('changed'));
+    expect(after.symbols.get('legal')).not.toBe(before.symbols.get('legal'));
+    const [, ownBefore, otherBefore] = conceptNameIndexes(before, before.bundles[0]!);
+    const [, ownAfter, otherAfter] = conceptNameIndexes(after, after.bundles[0]!);
+    expect(ownAfter).toBe(ownBefore);
+    expect(otherAfter).toBe(otherBefore);
+  });
+});
+
