@@ -227,13 +227,17 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     staged.set(key, markers);
     if (++work % bundlesPerStep === 0) yield;
   }
-  const last: Finding[] = [];
-  if (tree.manifest) {
-    checkTomlSyntax(tree.manifest.file, tree.manifest.doc, last);
-    checkManifest(tree, tree.manifest, last);
+  // The manifest's rules read the manifest (in the outline), the lock file and the names declared.
+  if (partial && !delta.symbols && tree.lock === prev.tree.lock && tree.installed === prev.tree.installed) staged.set(sourceKey(FAMILIES.manifest), cache.findings.get(sourceKey(FAMILIES.manifest)));
+  else {
+    const last: Finding[] = [];
+    if (tree.manifest) {
+      checkTomlSyntax(tree.manifest.file, tree.manifest.doc, last);
+      checkManifest(tree, tree.manifest, last);
+    }
+    checkLockFile(tree, last);
+    staged.set(sourceKey(FAMILIES.manifest), last);
   }
-  checkLockFile(tree, last);
-  staged.set(sourceKey(FAMILIES.manifest), last);
   for (const [key, findings] of extra) staged.set(sourceKey(FAMILIES.extra, key), findings);
   for (const key of cache.extra) if (!extra.has(key)) staged.set(sourceKey(FAMILIES.extra, key), []);
 

@@ -192,8 +192,9 @@ export function updateTree(previous: MethodTree, replaced: ReadonlyArray<{ index
   home.tree = tree;
   homeOfTree.set(tree, home);
   for (const c of changes) homeOfBundle.set(c.after, home);
-  const index = indexes.get(previous);
-  if (index) indexes.set(tree, index);
+  indexes.set(tree, bundleIndex(previous) as Map<string, number>);
+  const mains = mainPipes.get(previous);
+  if (mains && changes.every((c) => c.before.mainPipe?.value === c.after.mainPipe?.value && (c.before.mainPipe === undefined || c.before.domain?.value === c.after.domain?.value))) mainPipes.set(tree, mains);
   // The previous tree was checked already: only the latest step is compared, never a chain.
   updates.delete(previous);
   updates.set(tree, { previous, changes });
@@ -452,7 +453,22 @@ export function isPublicPipe(tree: MethodTree, domain: string, code: string): bo
   const manifest = tree.manifest;
   if (!manifest || manifest.exports.length === 0) return true;
   if (manifest.exports.some((e) => e.domain === domain && e.pipes.some((p) => p.value === code))) return true;
-  return tree.bundles.some((b) => b.domain?.value === domain && b.mainPipe?.value === code);
+  return isMainPipe(tree, domain, code);
+}
+
+// The main pipes of a tree's bundles (`domain.code`), made once per tree and kept by an update
+// that changes none.
+const mainPipes = new WeakMap<MethodTree, Set<string>>();
+
+/** Whether a bundle of the tree names the pipe its `main_pipe`. */
+export function isMainPipe(tree: MethodTree, domain: string, code: string): boolean {
+  let mains = mainPipes.get(tree);
+  if (!mains) {
+    mains = new Set();
+    for (const b of tree.bundles) if (b.mainPipe) mains.add(`${b.domain?.value ?? ''}.${b.mainPipe.value}`);
+    mainPipes.set(tree, mains);
+  }
+  return mains.has(`${domain}.${code}`);
 }
 
 function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {
