@@ -533,7 +533,7 @@ export class Session {
     const state = this.states.get(id.key);
     if (!state || !last?.tree || this.validateDisk || id.kind === 'single' || state.seen < this.changeStart) return undefined;
     const members = this.members(id);
-    if (members.bundles !== state.bundleFiles || members.manifest !== state.manifestFile || members.names !== state.names) return undefined;
+    if (!sameList(members.bundles, state.bundleFiles) || members.manifest !== state.manifestFile || !sameSet(members.names, state.names)) return undefined;
     const index = bundleIndex(last.tree);
     const listed = this.listing(id).members;
     const replaced: Array<{ index: number; bundle: Bundle }> = [];
@@ -744,6 +744,18 @@ class DirtyTrees extends Set<string> {
 
 /** The findings of a file with none (shared: a list is never changed once made). */
 const NO_FINDINGS: Finding[] = [];
+
+/** Whether two lists of files are the same (the same list, unless open documents add to the listing). */
+function sameList(a: readonly FileId[], b: readonly FileId[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
 
 /** Whether a tree's bundles have the same address-qualified references as `before`. */
 function sameAddresses(before: readonly Bundle[], tree: MethodTree): boolean {
