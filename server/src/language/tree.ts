@@ -282,18 +282,25 @@ const outlines = new WeakMap<Bundle, string>();
 
 /**
  * The symbol tables after `changes` (other versions of the same files, in place), from those of
- * the previous tree, when every changed bundle declares the same codes in the same order: the
- * tables keep their order and only the changed declarations are swapped (domains copied on
- * write, the previous tree keeps its tables). Undefined when that does not hold.
+ * the previous tree, when every changed bundle keeps its domain: a bundle that declares the same
+ * codes in the same order has its declarations swapped; a domain where declarations changed is
+ * made again from its bundles (those the previous table lists, and the changed ones), in tree
+ * order. Tables are copied on write (the previous tree keeps its own) and keep their order.
+ * Undefined when a domain changed (the tables are then built again).
  */
 function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): Map<string, DomainSymbols> | undefined {
-  for (const { before, after } of changes) if (before.file !== after.file || bundleOutline(before) !== bundleOutline(after)) return undefined;
+  for (const { before, after } of changes) if (before.file !== after.file || before.domain?.value !== after.domain?.value) return undefined;
   if (changes.length === 0) return previous.symbols;
   const symbols = new Map(previous.symbols);
   const copied = new Set<string>();
+  const remade = new Set<string>();
   for (const { before: a, after: b } of changes) {
     const domain = b.domain?.value;
-    if (domain === undefined) continue;
+    if (domain === undefined || remade.has(domain)) continue;
+    if (bundleOutline(a) !== bundleOutline(b)) {
+      remade.add(domain);
+      continue;
+    }
     let table = symbols.get(domain)!;
     if (!copied.has(domain)) {
       copied.add(domain);
@@ -303,7 +310,19 @@ function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): M
     a.concepts.forEach((c, i) => swap(table.concepts, c.code, c, b.concepts[i]!));
     a.pipes.forEach((p, i) => swap(table.pipes, p.code, p, b.pipes[i]!));
   }
+  for (const domain of remade) symbols.set(domain, remadeDomain(previous, domain, changes));
   return symbols;
+}
+
+/** A domain's tables made again from its bundles after `changes`, as buildSymbols makes them. */
+function remadeDomain(previous: MethodTree, domain: string, changes: readonly BundleChange[]): DomainSymbols {
+  const table = previous.symbols.get(domain);
+  const byFile = new Map<string, Bundle>();
+  for (const list of [...(table?.concepts.values() ?? []), ...(table?.pipes.values() ?? [])]) for (const d of list) byFile.set(d.bundle.file, d.bundle);
+  for (const { after } of changes) if (after.domain?.value === domain) byFile.set(after.file, after);
+  const places = bundleIndex(previous);
+  const bundles = [...byFile.values()].sort((a, b) => places.get(a.file)! - places.get(b.file)!);
+  return buildSymbols(bundles).get(domain) ?? { concepts: new Map(), pipes: new Map() };
 }
 
 function swap<T>(map: Map<string, T[]>, key: string, from: T, to: T): void {
