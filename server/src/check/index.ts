@@ -215,9 +215,17 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     units.set(key, unit);
     staged.set(key, unit.findings);
   }
-  for (const bundle of kept && partial ? update.changes.map((c) => c.after) : tree.bundles) {
+  // The markers of a bundle change with the bundle or with what may be absent at its pipes.
+  let forceDue: Iterable<Bundle> = tree.bundles;
+  if (partial && kept) forceDue = update.changes.map((c) => c.after);
+  else if (partial && cache.graph) {
+    const files = new Set(update.changes.map((c) => c.after.file));
+    for (const file of absentChanges(cache.graph.absent, absent)) files.add(file);
+    forceDue = [...files].flatMap((f) => bundleOfFile(tree, f) ?? []);
+  }
+  for (const bundle of forceDue) {
     const key = sourceKey(FAMILIES.force, bundle.file);
-    if (kept && !delta.bundles.has(bundle.file)) {
+    if (kept && !partial && !delta.bundles.has(bundle.file)) {
       staged.set(key, cache.findings.get(key));
       if (++kept_ % KEPT_PER_STEP === 0) yield;
       continue;
@@ -264,6 +272,18 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   cache.previous = { tree, outline };
   forgetUpdate(tree);
   return prev ? { byFile: cache.findings.byFile, changed } : { byFile: cache.findings.byFile };
+}
+
+/** The files of the pipes whose maybe-absent inputs differ between two maps (keys `file#index`). */
+function absentChanges(before: ReadonlyMap<string, ReadonlySet<string>>, now: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const files = new Set<string>();
+  const fileOf = (key: string): string => key.slice(0, key.lastIndexOf('#'));
+  for (const [key, names] of now) {
+    const old = before.get(key);
+    if (!old || old.size !== names.size || [...names].some((n) => !old.has(n))) files.add(fileOf(key));
+  }
+  for (const key of before.keys()) if (!now.has(key)) files.add(fileOf(key));
+  return files;
 }
 
 function filesOf(unit: Unit): string[] {
