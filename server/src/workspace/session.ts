@@ -207,6 +207,7 @@ export class Session {
     if (!keep) {
       this.trees.delete(id.key);
       this.results.delete(id.key);
+      this.states.delete(id.key);
       this.checkCaches.delete(id.key);
       this.dependencyMemo.delete(id.key);
       this.dirty.delete(id.key);
@@ -343,6 +344,7 @@ export class Session {
     for (const key of this.trees.keys()) {
       if (!found.has(key)) {
         this.results.delete(key);
+        this.states.delete(key);
         this.dirty.delete(key);
       }
     }
