@@ -7,27 +7,21 @@
 // - in a description (every tenth keystroke breaks a concept reference, the next repairs it);
 // - in a pipe's name (a declaration changes at every keystroke).
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Session } from '../server/dist/lib.js';
-import { workspaceBundle } from './generate.mjs';
+import { writeOnePackage } from './generate.mjs';
 import { percentile } from './lspClient.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 400);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-session-'));
-let open;
-for (let i = 0; i < COUNT; i++) {
-  const sub = path.join(dir, 'all', `group${Math.floor((i % 100) / 20)}`);
-  mkdirSync(sub, { recursive: true });
-  const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 100}` });
-  const file = path.join(sub, `bundle${i}.mthds`);
-  writeFileSync(file, text);
-  if (i === Math.floor(COUNT / 2) + 1) open = { file, text };
-}
-writeFileSync(path.join(dir, 'all', 'METHODS.toml'), '[package]\nname = "all"\naddress = "github.com/example/all"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
+const written = writeOnePackage(dir, COUNT);
+// A clean bundle in the middle of the workspace, as bench/lsp-workspace.mjs opens.
+const openIndex = Math.floor(COUNT / 2) + 1;
+const open = { file: written.files[openIndex], text: written.texts[openIndex] };
 
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const fmt = (n) => n.toFixed(2);
