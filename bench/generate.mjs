@@ -1,6 +1,9 @@
 // Generates realistic bundles of a given size: concepts with structures, and pipes of the common
 // types wired into sequences, as real methods are.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 export function generateBundle(pipes, { domain = 'bench', seed = 1, prefix = 'step', concepts: sharedConcepts } = {}) {
   const lines = [`domain = "${domain}"`, `description = "A generated bundle of ${pipes} pipes"`, ''];
   // With `sharedConcepts`, the concepts are declared in another bundle of the domain.
@@ -59,4 +62,24 @@ export function workspaceBundle(i, { pipes, domain }) {
   const broken = i % 20 === 7;
   if (broken) text = text.replace('type = "PipeLLM"', 'type = "PipeLMM"');
   return { text, broken };
+}
+
+/**
+ * Writes one package of `count` workspace bundles under `dir/all` (100 domains, folders of 20
+ * bundles, a METHODS.toml), as the one-package benchmarks use it; returns the files and texts.
+ */
+export function writeOnePackage(dir, count) {
+  const files = [];
+  const texts = [];
+  for (let i = 0; i < count; i++) {
+    const sub = path.join(dir, 'all', `group${Math.floor((i % 100) / 20)}`);
+    mkdirSync(sub, { recursive: true });
+    const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 100}` });
+    const file = path.join(sub, `bundle${i}.mthds`);
+    writeFileSync(file, text);
+    files.push(file);
+    texts.push(text);
+  }
+  writeFileSync(path.join(dir, 'all', 'METHODS.toml'), '[package]\nname = "all"\naddress = "github.com/example/all"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
+  return { files, texts };
 }

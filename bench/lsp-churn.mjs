@@ -12,11 +12,11 @@
 // start-up. The load average is printed with the figures.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { workspaceBundle } from './generate.mjs';
+import { writeOnePackage } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
 
@@ -28,18 +28,7 @@ const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-churn-'));
-const files = [];
-const texts = [];
-for (let i = 0; i < COUNT; i++) {
-  const sub = path.join(dir, 'all', `group${Math.floor((i % 100) / 20)}`);
-  mkdirSync(sub, { recursive: true });
-  const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 100}` });
-  const file = path.join(sub, `bundle${i}.mthds`);
-  writeFileSync(file, text);
-  files.push(file);
-  texts.push(text);
-}
-writeFileSync(path.join(dir, 'all', 'METHODS.toml'), '[package]\nname = "all"\naddress = "github.com/example/all"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
+const { files, texts } = writeOnePackage(dir, COUNT);
 
 const diagnostics = new Map();
 let checks = 0;

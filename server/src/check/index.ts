@@ -2,11 +2,12 @@
 // needs a part that failed to parse simply finds nothing there, so one broken table never hides
 // the findings of the others.
 
-import { bundleOutline, fileKey, nameKey, recordingAccess, treeOfBundle, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
 import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
-import { compareFindings, type Finding } from './finding.js';
+import type { Finding } from './finding.js';
+import { FAMILIES, FileFindings, ReadIndex, sourceKey } from './incremental.js';
 import { checkConcepts } from './rules/concepts.js';
 import { findTreeCycles, reportCycles, cycleOutline, type CycleFact } from './rules/cycles.js';
 import { checkIdentifiers } from './rules/identifiers.js';
@@ -34,41 +35,46 @@ export { compareFindings, makeFinding, type Finding, type Fix, type Severity, ty
  * an empty cache is a check from scratch: both run the same code.
  */
 export interface CheckCache {
-  previous?: Previous;
-  /** Counts checks: a unit not seen in the previous check may have missed a change. */
-  generation: number;
-  /** The bundle rules' findings per bundle version, with what they read. */
-  byBundle: WeakMap<Bundle, Unit>;
-  /** Name conflicts of each domain's tables. */
-  duplicates: Map<string, Finding[]>;
-  /** Signature agreement per domain, with what it read. */
-  signatures: Map<string, Unit>;
-  /** Cycles (by positions) and what may be absent per pipe, with each bundle's redundant markers. */
-  graph?: { cycles: CycleFact[]; absent: Map<string, Set<string>>; force: Map<string, Finding[]> };
-}
-
-interface Previous {
-  tree: MethodTree;
-  byFile: Map<string, Bundle>;
-  outline: string;
+  /** The tree of the last finished check. */
+  previous?: { tree: MethodTree; outline: string };
+  /** The rules run per bundle (`b` + file) and per domain (signatures, `f` + domain), with what they read. */
+  units: Map<string, Unit>;
+  /** Which units read which files and names. */
+  reads: ReadIndex;
+  /** Every source's findings, and each file's list. */
+  findings: FileFindings;
+  /** Cycles (by positions) and what may be absent per pipe. */
+  graph?: { cycles: CycleFact[]; absent: Map<string, Set<string>> };
+  /** The keys of the extra findings last given. */
+  extra: string[];
 }
 
 /** Findings and what computing them read of the tree. */
 interface Unit {
+  /** The bundle version checked (units of a bundle). */
+  bundle?: Bundle;
   findings: Finding[];
   reads: Bundle[];
   names: string[];
   wide: boolean;
-  /** The check that last found it valid. */
-  generation: number;
 }
 
 export function createCheckCache(): CheckCache {
-  return { generation: 0, byBundle: new WeakMap(), duplicates: new Map(), signatures: new Map() };
+  return { units: new Map(), reads: new ReadIndex(), findings: new FileFindings(), extra: [] };
+}
+
+/** The findings of a check per file. */
+export interface TreeFindings {
+  /** The sorted findings of each file that has some (the cache's: the next check changes it). */
+  byFile: ReadonlyMap<string, readonly Finding[]>;
+  /** The files whose list is not the previous check's; undefined when unknown (no previous check). */
+  changed?: ReadonlySet<string>;
 }
 
 /** How many kept results (cheap to reuse) the tree-wide phase of a check goes through per step. */
 const KEPT_PER_STEP = 256;
+
+const NO_EXTRA: ReadonlyMap<string, readonly Finding[]> = new Map();
 
 /** Every finding of a tree, sorted by file and position. */
 export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache()): Finding[] {
@@ -81,48 +87,101 @@ export function checkTree(tree: MethodTree, cache: CheckCache = createCheckCache
  * step is done: a check left unfinished (a newer version came) leaves the cache as it was.
  */
 export function* checkTreeSteps(tree: MethodTree, cache: CheckCache, bundlesPerStep = 16): Generator<void, Finding[]> {
-  const ctx: CheckContext = { tree, out: [] };
+  const { byFile } = yield* checkTreeFilesSteps(tree, cache, NO_EXTRA, bundlesPerStep);
+  const out: Finding[] = [];
+  for (const file of [...byFile.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) for (const f of byFile.get(file)!) out.push(f);
+  return out;
+}
+
+/**
+ * The check of a tree in steps, its findings per file with the files whose findings changed.
+ * `extra` are findings made before the check (layout, reading, dependencies), by source in the
+ * order they come (they come first among equal findings). After an edit made with `updateTree`
+ * from the tree of the previous check, the work follows the edit: the changed bundles, the units
+ * that read them or a name whose declarations changed, their domains, and the files whose
+ * findings these touch.
+ */
+export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra: ReadonlyMap<string, readonly Finding[]> = NO_EXTRA, bundlesPerStep = 16): Generator<void, TreeFindings> {
   const outline = treeOutline(tree);
-  const { delta, byFile } = yield* compare(cache, tree, outline);
+  const prev = cache.previous;
+  const update = treeUpdate(tree);
+  const incremental = prev !== undefined && update?.previous === prev.tree && prev.outline === outline && prev.tree.root === tree.root && prev.tree.files === tree.files;
+  const delta = incremental ? deltaOf(prev.tree, tree, update.changes) : yield* compare(cache, tree, outline);
   const fresh = delta.reset;
-  const generation = cache.generation + 1;
-  // Units found valid are stamped with this check's number; an unfinished check may have stamped
-  // some already (they were valid against the same last finished check, so they still are).
-  const valid = (unit: Unit | undefined): unit is Unit => {
-    if (fresh || unit === undefined || (unit.generation !== cache.generation && unit.generation !== generation)) return false;
-    if (!unit.reads.every((b) => byFile.get(b.file) === b)) return false;
+  const partial = incremental && !fresh;
+  const current = (b: Bundle): boolean => bundleOfFile(tree, b.file) === b;
+  const valid = (unit: Unit | undefined, bundle?: Bundle): unit is Unit => {
+    if (fresh || unit === undefined || unit.bundle !== bundle) return false;
+    if (!unit.reads.every(current)) return false;
     if (unit.wide && delta.symbols) return false;
     if (delta.names.size > 0 && unit.names.some((n) => delta.names.has(n))) return false;
-    unit.generation = generation;
     return true;
   };
-  const units = new Map<Bundle, Unit>();
+  // The new findings of every source computed (all of them unless partial) and the units run.
+  const staged = new Map<string, readonly Finding[]>();
+  const units = new Map<string, Unit | undefined>();
   let work = 0;
-  for (const bundle of tree.bundles) {
-    const kept = cache.byBundle.get(bundle);
-    if (valid(kept)) {
-      for (const f of kept.findings) ctx.out.push(f);
-      continue;
+  let kept_ = 0;
+  const recheck = (bundle: Bundle): void => {
+    const unit = record(tree, bundle, (ctx) => checkBundle(ctx, bundle));
+    units.set(sourceKey(FAMILIES.bundle, bundle.file), unit);
+    staged.set(sourceKey(FAMILIES.bundle, bundle.file), unit.findings);
+  };
+  // Domains whose signature agreement is due (beside those of the changed bundles).
+  const signaturesDue = new Set<string>();
+  if (partial) {
+    const due = new Set<string>();
+    const add = (keys: ReadonlySet<string> | undefined): void => {
+      for (const k of keys ?? []) due.add(k);
+    };
+    for (const c of update.changes) {
+      due.add(sourceKey(FAMILIES.bundle, c.after.file));
+      add(cache.reads.readersOfFile(c.after.file));
     }
-    units.set(bundle, record(ctx, bundle, generation, () => checkBundle(ctx, bundle)));
-    if (++work % bundlesPerStep === 0) yield;
+    for (const n of delta.names) add(cache.reads.readersOfName(n));
+    if (delta.symbols) add(cache.reads.wide);
+    for (const key of due) {
+      if (key[0] === FAMILIES.signatures) {
+        signaturesDue.add(key.slice(1));
+        continue;
+      }
+      const bundle = bundleOfFile(tree, key.slice(1));
+      if (!bundle) continue;
+      recheck(bundle);
+      if (++work % bundlesPerStep === 0) yield;
+    }
+  } else {
+    for (const bundle of tree.bundles) {
+      const kept = cache.units.get(sourceKey(FAMILIES.bundle, bundle.file));
+      if (valid(kept, bundle)) {
+        units.set(sourceKey(FAMILIES.bundle, bundle.file), kept);
+        staged.set(sourceKey(FAMILIES.bundle, bundle.file), kept.findings);
+        if (++kept_ % KEPT_PER_STEP === 0) yield;
+        continue;
+      }
+      recheck(bundle);
+      if (++work % bundlesPerStep === 0) yield;
+    }
   }
   // The rules over the whole tree, in a fixed order (findings at one place keep it). They pause
   // too (every `bundlesPerStep` domains or bundles computed, every `KEPT_PER_STEP` kept), so that
   // a check of a large tree never holds the message loop for the whole tree at once.
-  let kept_ = 0;
-  const duplicates = new Map<string, Finding[]>();
-  for (const [domain, symbols] of tree.symbols) {
-    let kept = fresh || delta.domains.has(domain) ? undefined : cache.duplicates.get(domain);
-    if (!kept) {
-      checkDuplicates(symbols, (kept = []));
+  for (const domain of partial ? delta.domains : tree.symbols.keys()) {
+    const key = sourceKey(FAMILIES.duplicates, domain);
+    const symbols = tree.symbols.get(domain);
+    if (!symbols) staged.set(key, []);
+    else if (fresh || delta.domains.has(domain)) {
+      const found: Finding[] = [];
+      checkDuplicates(symbols, found);
+      staged.set(key, found);
       if (++work % bundlesPerStep === 0) yield;
-    } else if (++kept_ % KEPT_PER_STEP === 0) yield;
-    duplicates.set(domain, kept);
-    for (const f of kept) ctx.out.push(f);
+    } else {
+      staged.set(key, cache.findings.get(key));
+      if (++kept_ % KEPT_PER_STEP === 0) yield;
+    }
   }
-  for (const bundle of tree.bundles) {
-    for (const f of bundleNames(bundle)) ctx.out.push(f);
+  for (const bundle of partial ? update.changes.map((c) => c.after) : tree.bundles) {
+    staged.set(sourceKey(FAMILIES.names, bundle.file), bundleNames(bundle));
     if (++kept_ % KEPT_PER_STEP === 0) yield;
   }
   const kept = !fresh && delta.graphKept ? cache.graph : undefined;
@@ -136,53 +195,141 @@ export function* checkTreeSteps(tree: MethodTree, cache: CheckCache, bundlesPerS
       if (++work % bundlesPerStep === 0) yield;
     }
   }
-  const graph = { cycles, absent, force: new Map<string, Finding[]>() };
-  reportCycles(ctx, graph.cycles, (file) => byFile.get(file)!);
-  const signatures = new Map<string, Unit>();
-  for (const [domain, symbols] of tree.symbols) {
-    let unit = cache.signatures.get(domain);
-    if (delta.domains.has(domain) || !valid(unit)) {
-      unit = record(ctx, undefined, generation, () => checkDomainSignatures(ctx, symbols));
-      if (++work % bundlesPerStep === 0) yield;
-    } else {
-      for (const f of unit.findings) ctx.out.push(f);
-      if (++kept_ % KEPT_PER_STEP === 0) yield;
+  const graph = { cycles, absent };
+  const cycleCtx: CheckContext = { tree, out: [] };
+  reportCycles(cycleCtx, graph.cycles, (file) => bundleOfFile(tree, file)!);
+  staged.set(sourceKey(FAMILIES.cycles), cycleCtx.out);
+  for (const domain of partial ? new Set([...delta.domains, ...signaturesDue]) : tree.symbols.keys()) {
+    const key = sourceKey(FAMILIES.signatures, domain);
+    const symbols = tree.symbols.get(domain);
+    let unit = cache.units.get(key);
+    if (!symbols) {
+      units.set(key, undefined);
+      staged.set(key, []);
+      continue;
     }
-    signatures.set(domain, unit);
-  }
-  for (const bundle of tree.bundles) {
-    let markers = kept && !delta.bundles.has(bundle.file) ? kept.force.get(bundle.file) : undefined;
-    if (!markers) {
-      redundantForceMarkers(bundle, (pipe, index) => graph.absent.get(pipeKey(pipe, index)), (markers = []));
+    if (partial || delta.domains.has(domain) || !valid(unit)) {
+      unit = record(tree, undefined, (ctx) => checkDomainSignatures(ctx, symbols));
       if (++work % bundlesPerStep === 0) yield;
     } else if (++kept_ % KEPT_PER_STEP === 0) yield;
-    graph.force.set(bundle.file, markers);
-    for (const f of markers) ctx.out.push(f);
+    units.set(key, unit);
+    staged.set(key, unit.findings);
   }
-  if (tree.manifest) {
-    checkTomlSyntax(tree.manifest.file, tree.manifest.doc, ctx.out);
-    checkManifest(tree, tree.manifest, ctx.out);
+  // The markers of a bundle change with the bundle or with what may be absent at its pipes.
+  let forceDue: Iterable<Bundle> = tree.bundles;
+  if (partial && kept) forceDue = update.changes.map((c) => c.after);
+  else if (partial && cache.graph) {
+    const files = new Set(update.changes.map((c) => c.after.file));
+    for (const file of absentChanges(cache.graph.absent, absent)) files.add(file);
+    forceDue = [...files].flatMap((f) => bundleOfFile(tree, f) ?? []);
   }
-  checkLockFile(tree, ctx.out);
+  for (const bundle of forceDue) {
+    const key = sourceKey(FAMILIES.force, bundle.file);
+    if (kept && !partial && !delta.bundles.has(bundle.file)) {
+      staged.set(key, cache.findings.get(key));
+      if (++kept_ % KEPT_PER_STEP === 0) yield;
+      continue;
+    }
+    const markers: Finding[] = [];
+    redundantForceMarkers(bundle, (pipe, index) => graph.absent.get(pipeKey(pipe, index)), markers);
+    staged.set(key, markers);
+    if (++work % bundlesPerStep === 0) yield;
+  }
+  // The manifest's rules read the manifest (in the outline), the lock file and the names declared.
+  if (partial && !delta.symbols && tree.lock === prev.tree.lock && tree.installed === prev.tree.installed) staged.set(sourceKey(FAMILIES.manifest), cache.findings.get(sourceKey(FAMILIES.manifest)));
+  else {
+    const last: Finding[] = [];
+    if (tree.manifest) {
+      checkTomlSyntax(tree.manifest.file, tree.manifest.doc, last);
+      checkManifest(tree, tree.manifest, last);
+    }
+    checkLockFile(tree, last);
+    staged.set(sourceKey(FAMILIES.manifest), last);
+  }
+  for (const [key, findings] of extra) staged.set(sourceKey(FAMILIES.extra, key), findings);
+  for (const key of cache.extra) if (!extra.has(key)) staged.set(sourceKey(FAMILIES.extra, key), []);
+
   // Done: what this check found becomes what the next one starts from.
-  if (fresh) cache.byBundle = new WeakMap();
-  for (const [bundle, unit] of units) cache.byBundle.set(bundle, unit);
-  cache.duplicates = duplicates;
-  cache.signatures = signatures;
+  if (!partial) {
+    // Every source was computed: those that found nothing this time are gone.
+    for (const key of [...cache.findings.keys()]) if (!staged.has(key)) staged.set(key, []);
+    cache.units = new Map();
+    cache.reads = new ReadIndex();
+  }
+  for (const [key, unit] of units) {
+    const old = cache.units.get(key);
+    if (old === unit) continue;
+    if (old) cache.reads.remove(key, filesOf(old), old.names);
+    if (unit) {
+      cache.units.set(key, unit);
+      cache.reads.add(key, filesOf(unit), unit.names, unit.wide);
+    } else cache.units.delete(key);
+  }
+  for (const [key, findings] of staged) cache.findings.set(key, findings);
+  const changed = cache.findings.assemble(ranker(tree, extra));
   cache.graph = graph;
-  cache.generation = generation;
-  cache.previous = { tree, byFile, outline };
-  return ctx.out.sort(compareFindings);
+  cache.extra = [...extra.keys()];
+  cache.previous = { tree, outline };
+  forgetUpdate(tree);
+  return prev ? { byFile: cache.findings.byFile, changed } : { byFile: cache.findings.byFile };
+}
+
+/** The files of the pipes whose maybe-absent inputs differ between two maps (keys `file#index`). */
+function absentChanges(before: ReadonlyMap<string, ReadonlySet<string>>, now: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const files = new Set<string>();
+  const fileOf = (key: string): string => key.slice(0, key.lastIndexOf('#'));
+  for (const [key, names] of now) {
+    const old = before.get(key);
+    if (!old || old.size !== names.size || [...names].some((n) => !old.has(n))) files.add(fileOf(key));
+  }
+  for (const key of before.keys()) if (!now.has(key)) files.add(fileOf(key));
+  return files;
+}
+
+function filesOf(unit: Unit): string[] {
+  return unit.reads.map((b) => b.file);
+}
+
+/** The order of sources of one family as a check from scratch reports them (see FileFindings). */
+function ranker(tree: MethodTree, extra: ReadonlyMap<string, readonly Finding[]>): (key: string) => number {
+  let domains: Map<string, number> | undefined;
+  let extras: Map<string, number> | undefined;
+  return (key) => {
+    const id = key.slice(1);
+    switch (key[0]) {
+      case FAMILIES.bundle:
+      case FAMILIES.names:
+      case FAMILIES.force:
+        return bundleIndex(tree).get(id) ?? -1;
+      case FAMILIES.duplicates:
+      case FAMILIES.signatures:
+        if (!domains) {
+          domains = new Map();
+          for (const d of tree.symbols.keys()) domains.set(d, domains.size);
+        }
+        return domains.get(id) ?? -1;
+      case FAMILIES.extra:
+        if (!extras) {
+          extras = new Map();
+          for (const k of extra.keys()) extras.set(k, extras.size);
+        }
+        return extras.get(id) ?? -1;
+      default:
+        return 0;
+    }
+  };
 }
 
 /** Runs a rule, keeping its findings and what it read. */
-function record(ctx: CheckContext, self: Bundle | undefined, generation: number, run: () => void): Unit {
-  const start = ctx.out.length;
-  const { bundles, names, wide } = recordingAccess(run);
+function record(tree: MethodTree, self: Bundle | undefined, run: (ctx: CheckContext) => void): Unit {
+  const ctx: CheckContext = { tree, out: [] };
+  const { bundles, names, wide } = recordingAccess(() => run(ctx));
   // Reads in dependency packages are covered by the outline (their trees' identities).
   const reads: Bundle[] = [];
-  for (const b of bundles) if (b !== self && treeOfBundle(b) === ctx.tree) reads.push(b);
-  return { findings: ctx.out.slice(start), reads, names: [...names], wide, generation };
+  for (const b of bundles) if (b !== self && sameHome(tree, b)) reads.push(b);
+  const unit: Unit = { findings: ctx.out, reads, names: [...names], wide };
+  if (self) unit.bundle = self;
+  return unit;
 }
 
 /** What changed since the previous check of the tree. */
@@ -201,36 +348,40 @@ interface Delta {
   graphKept: boolean;
 }
 
+function emptyDelta(): Delta {
+  return { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, graphKept: false };
+}
+
+/** What changed from the tree of the previous check to one made from it by updateTree. */
+function deltaOf(before: MethodTree, tree: MethodTree, changes: readonly BundleChange[]): Delta {
+  const delta = emptyDelta();
+  const pairs = changes.map((c): [Bundle, Bundle] => [c.before, c.after]);
+  return runSteps(namesDelta(delta, before, tree, pairs, true, true));
+}
+
 /** Pauses (yields) every few changed bundles or names: a large update compares many. */
-function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generator<void, { delta: Delta; byFile: Map<string, Bundle> }> {
+function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generator<void, Delta> {
   const prev = cache.previous;
-  const delta: Delta = { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, graphKept: false };
-  const before = prev?.tree.bundles ?? [];
-  const sameOrder = before.length === tree.bundles.length && tree.bundles.every((b, i) => before[i]!.file === b.file);
-  const pairs: Array<[Bundle | undefined, Bundle | undefined]> = [];
-  let byFile: Map<string, Bundle>;
-  if (prev && sameOrder) {
-    // The same files in the same order: the previous index, patched where versions changed.
-    byFile = new Map(prev.byFile);
-    tree.bundles.forEach((b, i) => {
-      if (before[i] === b) return;
-      pairs.push([before[i], b]);
-      byFile.set(b.file, b);
-    });
-  } else {
-    byFile = new Map();
-    for (const b of tree.bundles) byFile.set(b.file, b);
-    if (prev) {
-      for (const [file, b] of byFile) {
-        const old = prev.byFile.get(file);
-        if (old !== b) pairs.push([old, b]);
-      }
-      for (const [file, old] of prev.byFile) if (!byFile.has(file)) pairs.push([old, undefined]);
-    }
-  }
+  const delta = emptyDelta();
   if (!prev || prev.outline !== outline || prev.tree.root !== tree.root) {
     delta.reset = true;
-    return { delta, byFile };
+    return delta;
+  }
+  const before = prev.tree.bundles;
+  const sameOrder = before.length === tree.bundles.length && tree.bundles.every((b, i) => before[i]!.file === b.file);
+  const pairs: Array<[Bundle | undefined, Bundle | undefined]> = [];
+  const beforeFiles = bundleIndex(prev.tree);
+  const nowFiles = bundleIndex(tree);
+  if (sameOrder) {
+    tree.bundles.forEach((b, i) => {
+      if (before[i] !== b) pairs.push([before[i], b]);
+    });
+  } else {
+    for (const b of tree.bundles) {
+      const old = bundleOfFile(prev.tree, b.file);
+      if (old !== b) pairs.push([old, b]);
+    }
+    for (const old of before) if (!nowFiles.has(old.file)) pairs.push([old, undefined]);
   }
   // Files came or went: a rule that looked one up (resources) is stale.
   if (prev.tree.files !== tree.files) {
@@ -239,7 +390,12 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
   }
   // Bundles that stay keep their order (files were added or removed around them): only the names
   // of the added and removed bundles may have another list of declarations.
-  const kept = sameOrder || sameRelativeOrder(before, tree.bundles, prev.byFile, byFile);
+  const kept = sameOrder || sameRelativeOrder(before, tree.bundles, beforeFiles, nowFiles);
+  return yield* namesDelta(delta, prev.tree, tree, pairs, kept, sameOrder);
+}
+
+/** The names, domains and graph facts the changed bundles (old and new versions) touch. */
+function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: ReadonlyArray<[Bundle | undefined, Bundle | undefined]>, kept: boolean, sameOrder: boolean): Generator<void, Delta> {
   // Each name's key, with its parts (a domain may hold dots: the key is never split again).
   const keys = new Map<string, NamePart>();
   const addKey = (kind: 'c' | 'p', domain: string, code: string): void => {
@@ -260,12 +416,12 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
     // Main pipes are read across bundles (what a package makes public).
     if ((old?.mainPipe ?? now?.mainPipe) && (old?.mainPipe?.value !== now?.mainPipe?.value || old?.domain?.value !== now?.domain?.value)) {
       delta.reset = true;
-      return { delta, byFile };
+      return delta;
     }
   }
   if (!kept) {
     // Bundles moved: every name's list may have changed, and every domain's order.
-    for (const [domain, t] of [...tree.symbols, ...prev.tree.symbols]) {
+    for (const [domain, t] of [...tree.symbols, ...before.symbols]) {
       delta.domains.add(domain);
       for (const code of t.concepts.keys()) addKey('c', domain, code);
       for (const code of t.pipes.keys()) addKey('p', domain, code);
@@ -273,19 +429,19 @@ function* compare(cache: CheckCache, tree: MethodTree, outline: string): Generat
   }
   for (const [key, name] of keys) {
     if (++work % KEPT_PER_STEP === 0) yield;
-    if (declarers(prev.tree, name) === declarers(tree, name)) continue;
+    if (declarers(before, name) === declarers(tree, name)) continue;
     delta.names.add(key);
     delta.symbols = true;
   }
   delta.graphKept = sameOrder && !delta.symbols;
   for (const [old, now] of delta.graphKept ? pairs : []) {
-    if (old === undefined || now === undefined || digestOf(prev.tree, old) !== digestOf(tree, now)) {
+    if (old === undefined || now === undefined || digestOf(before, old) !== digestOf(tree, now)) {
       delta.graphKept = false;
       break;
     }
     if (++work % 16 === 0) yield;
   }
-  return { delta, byFile };
+  return delta;
 }
 
 interface NamePart {
@@ -303,7 +459,7 @@ function declarers(tree: MethodTree, { kind, domain, code }: NamePart): string {
 }
 
 /** Whether the bundles present in both lists come in the same order in both. */
-function sameRelativeOrder(before: readonly Bundle[], now: readonly Bundle[], beforeFiles: ReadonlyMap<string, Bundle>, nowFiles: ReadonlyMap<string, Bundle>): boolean {
+function sameRelativeOrder(before: readonly Bundle[], now: readonly Bundle[], beforeFiles: ReadonlyMap<string, unknown>, nowFiles: ReadonlyMap<string, unknown>): boolean {
   let j = 0;
   for (const b of now) {
     if (!beforeFiles.has(b.file)) continue;

@@ -1,35 +1,114 @@
 // The occurrences of a whole method tree by key, and where each symbol is declared: what
-// definition, references, highlight and rename read. Built once per tree (a tree object is rebuilt
-// at each check, and each bundle's occurrences are cached, so this is a cheap regrouping).
+// definition, references, highlight and rename read. Built once per tree; a tree of the same files
+// as the tree indexed last under its root, where the changed bundles declare the same names (an
+// edit in a prompt, a description, a reference), is indexed from that one: only the keys the
+// changed bundles mention are made again, over a shared base.
 
 import type { Range } from '../syntax/types.js';
 import type { Bundle, ConceptDecl, PipeDecl } from './model.js';
 import { occurrencesOf, type Occurrence } from './occurrences.js';
-import type { MethodTree } from './tree.js';
+import { bundleIndex, bundleOutline, type MethodTree } from './tree.js';
 
 export interface TreeIndex {
-  byKey: ReadonlyMap<string, readonly Occurrence[]>;
-  bundleOf: ReadonlyMap<string, Bundle>;
+  byKey: { get(key: string): readonly Occurrence[] | undefined };
+  bundleOf: { get(file: string): Bundle | undefined };
 }
 
-const indexes = new WeakMap<MethodTree, TreeIndex>();
+/** The keys of a tree: a base shared by the trees indexed from one another, and the keys patched since. */
+class KeyIndex {
+  constructor(
+    readonly base: ReadonlyMap<string, readonly Occurrence[]>,
+    readonly patched: ReadonlyMap<string, readonly Occurrence[]>,
+  ) {}
+
+  get(key: string): readonly Occurrence[] | undefined {
+    return this.patched.get(key) ?? this.base.get(key);
+  }
+}
+
+const indexes = new WeakMap<MethodTree, { index: TreeIndex; keys: KeyIndex }>();
+/** The tree indexed last under each root. */
+const lastIndexed = new Map<string, WeakRef<MethodTree>>();
+/** Past this many patched keys, the base is made again. */
+const MAX_PATCHED = 4096;
+/** Past this many changed bundles, the index is made again. */
+const MAX_CHANGED = 64;
 
 export function treeIndex(tree: MethodTree): TreeIndex {
-  let index = indexes.get(tree);
-  if (index) return index;
+  let entry = indexes.get(tree);
+  if (!entry) {
+    entry = patchedIndex(tree) ?? builtIndex(tree);
+    indexes.set(tree, entry);
+    lastIndexed.set(tree.root, new WeakRef(tree));
+  }
+  return entry.index;
+}
+
+function builtIndex(tree: MethodTree): { index: TreeIndex; keys: KeyIndex } {
   const byKey = new Map<string, Occurrence[]>();
-  const bundleOf = new Map<string, Bundle>();
   for (const bundle of tree.bundles) {
-    bundleOf.set(bundle.file, bundle);
     for (const o of occurrencesOf(tree, bundle)) {
       const list = byKey.get(o.key);
       if (list) list.push(o);
       else byKey.set(o.key, [o]);
     }
   }
-  index = { byKey, bundleOf };
-  indexes.set(tree, index);
-  return index;
+  const keys = new KeyIndex(byKey, new Map());
+  return { index: { byKey: keys, bundleOf: filesOf(tree, bundleIndex(tree)) }, keys };
+}
+
+function filesOf(tree: MethodTree, places: ReadonlyMap<string, number>): TreeIndex['bundleOf'] {
+  return { get: (file) => (places.has(file) ? tree.bundles[places.get(file)!] : undefined) };
+}
+
+/** The index of `tree` made from that of the tree indexed last under its root, when it can be. */
+function patchedIndex(tree: MethodTree): { index: TreeIndex; keys: KeyIndex } | undefined {
+  const previous = lastIndexed.get(tree.root)?.deref();
+  const before = previous && indexes.get(previous);
+  if (!previous || !before || previous.bundles.length !== tree.bundles.length || previous.dependencies !== tree.dependencies || previous.manifest !== tree.manifest) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < tree.bundles.length; i++) {
+    const a = previous.bundles[i]!;
+    const b = tree.bundles[i]!;
+    if (a === b) continue;
+    // Other declarations may change the keys of every bundle's references.
+    if (a.file !== b.file || bundleOutline(a) !== bundleOutline(b) || changed.length >= MAX_CHANGED) return undefined;
+    changed.push(i);
+  }
+  // The same files in the same order: the places of the previous tree hold.
+  const places = bundleIndex(previous);
+  const patched = new Map(before.keys.patched);
+  const touched = new Map<string, Occurrence[]>();
+  const files = new Set<string>();
+  for (const i of changed) {
+    files.add(tree.bundles[i]!.file);
+    for (const o of occurrencesOf(previous, previous.bundles[i]!)) if (!touched.has(o.key)) touched.set(o.key, []);
+    for (const o of occurrencesOf(tree, tree.bundles[i]!)) {
+      const list = touched.get(o.key);
+      if (list) list.push(o);
+      else touched.set(o.key, [o]);
+    }
+  }
+  for (const [key, added] of touched) {
+    // The key's occurrences of the other bundles, with the changed bundles' new ones at their place (bundle order).
+    const kept = (before.keys.get(key) ?? []).filter((o) => !files.has(o.file));
+    const list: Occurrence[] = [];
+    let k = 0;
+    for (const o of added) {
+      const at = places.get(o.file)!;
+      while (k < kept.length && places.get(kept[k]!.file)! < at) list.push(kept[k++]!);
+      list.push(o);
+    }
+    while (k < kept.length) list.push(kept[k++]!);
+    patched.set(key, list);
+  }
+  let keys = new KeyIndex(before.keys.base, patched);
+  if (patched.size > MAX_PATCHED) {
+    const base = new Map(keys.base);
+    for (const [key, list] of patched) base.set(key, list);
+    keys = new KeyIndex(base, new Map());
+  }
+  return { index: { byKey: keys, bundleOf: filesOf(tree, places) }, keys };
 }
 
 /** Occurrences sharing the symbol of `o` (same key, same family: a concept is no domain). */

@@ -48,8 +48,15 @@ export interface DependencyPackage {
 }
 
 // The tree each bundle was last assembled into: a reference is resolved in the tree of the bundle
-// it is written in, so that a dependency's own references resolve in the dependency.
-const ownerTree = new WeakMap<Bundle, MethodTree>();
+// it is written in, so that a dependency's own references resolve in the dependency. Trees made
+// from one another (a tree updated after an edit) share one home, so that an update registers only
+// the bundles it changed; a bundle of the home of the tree it is resolved from resolves there.
+interface Home {
+  /** The latest tree of the home. */
+  tree: MethodTree;
+}
+const homeOfBundle = new WeakMap<Bundle, Home>();
+const homeOfTree = new WeakMap<MethodTree, Home>();
 
 // What resolution handed out while a check of one bundle ran: that bundle's findings depend on it
 // (see check/index.ts, the per-bundle cache). `bundles`: the bundles whose declarations were
@@ -113,11 +120,25 @@ export function noteWide(): void {
 
 /** The tree a bundle was last assembled into. */
 export function treeOfBundle(bundle: Bundle): MethodTree | undefined {
-  return ownerTree.get(bundle);
+  return homeOfBundle.get(bundle)?.tree;
+}
+
+/**
+ * Whether a bundle is one of a tree's (assembled or updated into it, or into a tree it was made
+ * from): its references resolve there, and what a check reads of it is a read inside the tree.
+ */
+export function sameHome(tree: MethodTree, bundle: Bundle): boolean {
+  const home = homeOfBundle.get(bundle);
+  if (home === undefined) return false;
+  const own = homeOfTree.get(tree);
+  // A bundle assembled into another tree since (a check from scratch of the same files) is still one of this tree's.
+  return home === own || (own !== undefined && bundleOfFile(tree, bundle.file) === bundle);
 }
 
 function homeOf(tree: MethodTree, from: Bundle): MethodTree {
-  return ownerTree.get(from) ?? tree;
+  const home = homeOfBundle.get(from);
+  if (!home) return tree;
+  return sameHome(tree, from) ? tree : home.tree;
 }
 
 /**
@@ -126,15 +147,110 @@ function homeOf(tree: MethodTree, from: Bundle): MethodTree {
  * otherwise they are built again.
  */
 export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): MethodTree {
-  const tree: MethodTree = { root, bundles, files, symbols: symbolsOf(bundles, previous) };
+  const changes = previous ? changesOf(previous, bundles) : undefined;
+  const tree: MethodTree = { root, bundles, files, symbols: (previous && changes && patchSymbols(previous, changes)) ?? buildSymbols(bundles) };
   if (manifest) tree.manifest = manifest;
-  for (const bundle of bundles) ownerTree.set(bundle, tree);
+  const home: Home = (previous && homeOfTree.get(previous)) ?? { tree };
+  home.tree = tree;
+  homeOfTree.set(tree, home);
+  for (const bundle of bundles) homeOfBundle.set(bundle, home);
   return tree;
+}
+
+/** A bundle replaced by another version of the same file, at its place in the tree's list. */
+export interface BundleChange {
+  index: number;
+  before: Bundle;
+  after: Bundle;
+}
+
+/** How a tree was made from the previous one by `updateTree` (what a check compares then). */
+export interface TreeUpdate {
+  previous: MethodTree;
+  changes: readonly BundleChange[];
+}
+
+const updates = new WeakMap<MethodTree, TreeUpdate>();
+
+/**
+ * The tree of the same files as `previous` (same root, manifest and file list), where the bundles
+ * at the given places are other versions: the bundle list is copied and only the changed bundles
+ * are registered, so the cost follows the edit. The tree remembers how it was made (treeUpdate).
+ */
+export function updateTree(previous: MethodTree, replaced: ReadonlyArray<{ index: number; bundle: Bundle }>): MethodTree {
+  const bundles = previous.bundles.slice();
+  const changes: BundleChange[] = [];
+  for (const { index, bundle } of replaced) {
+    const before = bundles[index]!;
+    if (before === bundle) continue;
+    bundles[index] = bundle;
+    changes.push({ index, before, after: bundle });
+  }
+  const tree: MethodTree = { root: previous.root, bundles, files: previous.files, symbols: patchSymbols(previous, changes) ?? buildSymbols(bundles) };
+  if (previous.manifest) tree.manifest = previous.manifest;
+  let home = homeOfTree.get(previous);
+  if (!home) homeOfTree.set(previous, (home = { tree: previous }));
+  home.tree = tree;
+  homeOfTree.set(tree, home);
+  for (const c of changes) homeOfBundle.set(c.after, home);
+  indexes.set(tree, bundleIndex(previous) as Map<string, number>);
+  const mains = mainPipes.get(previous);
+  if (mains && changes.every((c) => c.before.mainPipe?.value === c.after.mainPipe?.value && (c.before.mainPipe === undefined || c.before.domain?.value === c.after.domain?.value))) mainPipes.set(tree, mains);
+  // The previous tree was checked already: only the latest step is compared, never a chain.
+  updates.delete(previous);
+  updates.set(tree, { previous, changes });
+  return tree;
+}
+
+/** How a tree was made from another by updateTree, until forgotten (a check has compared it). */
+export function treeUpdate(tree: MethodTree): TreeUpdate | undefined {
+  return updates.get(tree);
+}
+
+export function forgetUpdate(tree: MethodTree): void {
+  updates.delete(tree);
+}
+
+// The place of each file in a tree's bundle list, made once per list of files (an updated tree
+// has the files of the tree it was made from, in the same order).
+const indexes = new WeakMap<MethodTree, Map<string, number>>();
+
+/** The place of each bundle file in `tree.bundles`. */
+export function bundleIndex(tree: MethodTree): ReadonlyMap<string, number> {
+  let index = indexes.get(tree);
+  if (!index) {
+    index = new Map();
+    tree.bundles.forEach((b, i) => index!.set(b.file, i));
+    indexes.set(tree, index);
+  }
+  return index;
+}
+
+/** The bundle of a file in a tree. */
+export function bundleOfFile(tree: MethodTree, file: string): Bundle | undefined {
+  const i = bundleIndex(tree).get(file);
+  return i === undefined ? undefined : tree.bundles[i];
+}
+
+/** The bundles changed from `previous` (same files, same order), or undefined when the files differ. */
+function changesOf(previous: MethodTree, bundles: readonly Bundle[]): BundleChange[] | undefined {
+  const old = previous.bundles;
+  if (old.length !== bundles.length) return undefined;
+  const changes: BundleChange[] = [];
+  for (let i = 0; i < bundles.length; i++) {
+    const before = old[i]!;
+    const after = bundles[i]!;
+    if (before === after) continue;
+    if (before.file !== after.file) return undefined;
+    changes.push({ index: i, before, after });
+  }
+  return changes;
 }
 
 /** The symbol tables of `bundles`, patched from those of `previous` when it can (see patchSymbols). */
 export function symbolsOf(bundles: readonly Bundle[], previous?: MethodTree): Map<string, DomainSymbols> {
-  return (previous && patchSymbols(previous, bundles)) ?? buildSymbols(bundles);
+  const changes = previous ? changesOf(previous, bundles) : undefined;
+  return (previous && changes && patchSymbols(previous, changes)) ?? buildSymbols(bundles);
 }
 
 export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymbols> {
@@ -166,28 +282,26 @@ export function bundleOutline(bundle: Bundle): string {
 const outlines = new WeakMap<Bundle, string>();
 
 /**
- * The symbol tables of `bundles` from those of the previous tree, when the bundles are the same
- * files in the same order and every changed one declares the same codes in the same order: the
- * tables keep their order and only the changed declarations are swapped (domains copied on
- * write, the previous tree keeps its tables). Undefined when that does not hold.
+ * The symbol tables after `changes` (other versions of the same files, in place), from those of
+ * the previous tree, when every changed bundle keeps its domain: a bundle that declares the same
+ * codes in the same order has its declarations swapped; a domain where declarations changed is
+ * made again from its bundles (those the previous table lists, and the changed ones), in tree
+ * order. Tables are copied on write (the previous tree keeps its own) and keep their order.
+ * Undefined when a domain changed (the tables are then built again).
  */
-function patchSymbols(previous: MethodTree, bundles: readonly Bundle[]): Map<string, DomainSymbols> | undefined {
-  const old = previous.bundles;
-  if (old.length !== bundles.length) return undefined;
-  const changed: Array<[Bundle, Bundle]> = [];
-  for (let i = 0; i < bundles.length; i++) {
-    const a = old[i]!;
-    const b = bundles[i]!;
-    if (a === b) continue;
-    if (a.file !== b.file || bundleOutline(a) !== bundleOutline(b)) return undefined;
-    changed.push([a, b]);
-  }
-  if (changed.length === 0) return previous.symbols;
+function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): Map<string, DomainSymbols> | undefined {
+  for (const { before, after } of changes) if (before.file !== after.file || before.domain?.value !== after.domain?.value) return undefined;
+  if (changes.length === 0) return previous.symbols;
   const symbols = new Map(previous.symbols);
   const copied = new Set<string>();
-  for (const [a, b] of changed) {
+  const remade = new Set<string>();
+  for (const { before: a, after: b } of changes) {
     const domain = b.domain?.value;
-    if (domain === undefined) continue;
+    if (domain === undefined || remade.has(domain)) continue;
+    if (bundleOutline(a) !== bundleOutline(b)) {
+      remade.add(domain);
+      continue;
+    }
     let table = symbols.get(domain)!;
     if (!copied.has(domain)) {
       copied.add(domain);
@@ -197,7 +311,19 @@ function patchSymbols(previous: MethodTree, bundles: readonly Bundle[]): Map<str
     a.concepts.forEach((c, i) => swap(table.concepts, c.code, c, b.concepts[i]!));
     a.pipes.forEach((p, i) => swap(table.pipes, p.code, p, b.pipes[i]!));
   }
+  for (const domain of remade) symbols.set(domain, remadeDomain(previous, domain, changes));
   return symbols;
+}
+
+/** A domain's tables made again from its bundles after `changes`, as buildSymbols makes them. */
+function remadeDomain(previous: MethodTree, domain: string, changes: readonly BundleChange[]): DomainSymbols {
+  const table = previous.symbols.get(domain);
+  const byFile = new Map<string, Bundle>();
+  for (const list of [...(table?.concepts.values() ?? []), ...(table?.pipes.values() ?? [])]) for (const d of list) byFile.set(d.bundle.file, d.bundle);
+  for (const { after } of changes) if (after.domain?.value === domain) byFile.set(after.file, after);
+  const places = bundleIndex(previous);
+  const bundles = [...byFile.values()].sort((a, b) => places.get(a.file)! - places.get(b.file)!);
+  return buildSymbols(bundles).get(domain) ?? { concepts: new Map(), pipes: new Map() };
 }
 
 function swap<T>(map: Map<string, T[]>, key: string, from: T, to: T): void {
@@ -347,7 +473,22 @@ export function isPublicPipe(tree: MethodTree, domain: string, code: string): bo
   const manifest = tree.manifest;
   if (!manifest || manifest.exports.length === 0) return true;
   if (manifest.exports.some((e) => e.domain === domain && e.pipes.some((p) => p.value === code))) return true;
-  return tree.bundles.some((b) => b.domain?.value === domain && b.mainPipe?.value === code);
+  return isMainPipe(tree, domain, code);
+}
+
+// The main pipes of a tree's bundles (`domain.code`), made once per tree and kept by an update
+// that changes none.
+const mainPipes = new WeakMap<MethodTree, Set<string>>();
+
+/** Whether a bundle of the tree names the pipe its `main_pipe`. */
+export function isMainPipe(tree: MethodTree, domain: string, code: string): boolean {
+  let mains = mainPipes.get(tree);
+  if (!mains) {
+    mains = new Set();
+    for (const b of tree.bundles) if (b.mainPipe) mains.add(`${b.domain?.value ?? ''}.${b.mainPipe.value}`);
+    mainPipes.set(tree, mains);
+  }
+  return mains.has(`${domain}.${code}`);
 }
 
 function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {

@@ -59,6 +59,9 @@ const UPDATE_MAX_WAIT_MS = 250;
 
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
 const WORKSPACE_PULL_HOLD_MS = 60_000;
+/** Every file of a tree is due for publishing. */
+const ALL = 'all';
+
 /** The result id of the empty report that clears a file that is gone. */
 const CLEARED = 'cleared';
 
@@ -84,6 +87,8 @@ export class Diagnostics {
   /** The latest check in slices of each tree (an older one still running is stale). */
   private readonly running = new Map<string, number>();
   private runs = 0;
+  /** Per tree, the files whose diagnostics are still to be made again (ALL: every file of the tree). */
+  private readonly pending = new Map<string, Set<FileId> | typeof ALL>();
 
   constructor(
     private readonly connection: Connection,
@@ -103,7 +108,7 @@ export class Diagnostics {
       if (r.treeKey !== id.key) continue;
       this.runner.delete(f);
       // Published with the runner's: to be made again.
-      delete this.published.get(f)?.source;
+      this.remake(f);
     }
     this.schedule(id);
   }
@@ -340,6 +345,11 @@ export class Diagnostics {
     const key = result.id.key;
     // The dry run's findings were about the versions this check replaces.
     this.dropDryRun(key);
+    // The files to visit: those whose findings changed in this check and in earlier ones whose
+    // publishing was left unfinished (a check of the same files tells which; otherwise all).
+    const due = result.changed === undefined ? ALL : this.pending.get(key) ?? new Set<FileId>();
+    if (due !== ALL) for (const file of result.changed!) due.add(file);
+    this.pending.set(key, due);
     let othersChanged = false;
     let converted = 0;
     const open = new Set<FileId>();
@@ -358,15 +368,32 @@ export class Diagnostics {
       if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged = true;
       return true;
     };
-    for (const file of open) one(file, result.findings.get(file)!);
-    for (const [file, findings] of result.findings) {
-      if (open.has(file)) continue;
-      if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
+    for (const file of open) {
+      one(file, result.findings.get(file)!);
+      if (due !== ALL) due.delete(file);
     }
-    for (const [file, p] of this.published) {
-      if (p.treeKey === key && !result.findings.has(file)) {
-        this.clear(file);
-        othersChanged = true;
+    if (due === ALL) {
+      for (const [file, findings] of result.findings) {
+        if (open.has(file)) continue;
+        if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
+      }
+      for (const [file, p] of this.published) {
+        if (p.treeKey === key && !result.findings.has(file)) {
+          this.clear(file);
+          othersChanged = true;
+        }
+      }
+      if (this.pending.get(key) === ALL) this.pending.set(key, new Set());
+    } else {
+      for (const file of due) {
+        due.delete(file);
+        const findings = result.findings.get(file);
+        if (findings) {
+          if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
+        } else if (this.published.get(file)?.treeKey === key) {
+          this.clear(file);
+          othersChanged = true;
+        }
       }
     }
     if (othersChanged) this.changed();
@@ -434,6 +461,16 @@ export class Diagnostics {
     if (changed) this.changed();
   }
 
+  /** The diagnostics of a file are to be made again at the next publishing of its tree. */
+  private remake(file: FileId): void {
+    const p = this.published.get(file);
+    if (!p) return;
+    delete p.source;
+    const due = this.pending.get(p.treeKey) ?? new Set<FileId>();
+    if (due !== ALL) due.add(file);
+    this.pending.set(p.treeKey, due);
+  }
+
   /** Cancels the pending or running dry run of a tree and forgets its findings (not re-sent here). */
   private dropDryRun(key: string): void {
     const cancel = this.dryRuns.get(key);
@@ -445,7 +482,7 @@ export class Diagnostics {
       if (d.treeKey !== key) continue;
       this.dry.delete(file);
       // Published with the dry run's: to be made again.
-      delete this.published.get(file)?.source;
+      this.remake(file);
     }
   }
 
@@ -494,6 +531,7 @@ export class Diagnostics {
   /** Clears every file of a tree that is gone (a closed untitled document, a tree outside the workspace). */
   dropTree(key: string): void {
     this.dropDryRun(key);
+    this.pending.delete(key);
     for (const [file, p] of this.published) if (p.treeKey === key) this.clear(file);
     this.changed();
   }

@@ -7,13 +7,13 @@
 
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { checkTreeSteps, createCheckCache, type CheckCache } from '../check/index.js';
+import { checkTreeFilesSteps, createCheckCache, type CheckCache, type TreeFindings } from '../check/index.js';
 import { compareFindings, makeFinding, type Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { createTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
+import { bundleIndex, createTree, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
 import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
@@ -54,8 +54,16 @@ export interface TreeCheck {
   id: TreeId;
   /** The checked tree; dropped (with its parsed documents) when the tree holds no open buffer. */
   tree?: MethodTree;
-  /** Every file of the tree (bundles, then the manifest), each with its findings (maybe none). */
+  /**
+   * Every file of the tree (bundles, then the manifest), each with its findings (maybe none). A
+   * check of the same files updates the map of the previous check in place.
+   */
   findings: Map<FileId, Finding[]>;
+  /**
+   * The files whose findings are not those of the previous check of the tree (then the same
+   * files); undefined when any may differ.
+   */
+  changed?: ReadonlySet<FileId>;
 }
 
 /** What happened to a file on disk. */
@@ -87,6 +95,24 @@ interface Listing {
   names: Set<string>;
   /** Faults of the tree's layout (symbolic links, too many files, folders that cannot be read). */
   layout?: Finding[];
+}
+
+/** What the last check of a tree read, for the next one to read only what changed since. */
+interface TreeState {
+  /** The position in the session's change log when the check began. */
+  seen: number;
+  bundleFiles: readonly FileId[];
+  manifestFile: FileId | undefined;
+  names: Set<string>;
+  /** The lock file beside the manifest. */
+  lockFile?: FileId;
+  /** The files read (each with a list of findings, maybe empty). */
+  members: Set<FileId>;
+  /** Faults of reading files, per file that has some. */
+  faults: Map<FileId, Finding[]>;
+  layout: readonly Finding[];
+  /** The text size of the tree (UTF-16 units). */
+  size: number;
 }
 
 interface DependencyMemo {
@@ -123,6 +149,15 @@ export class Session {
   private readonly treeSizes = new Map<string, number>();
   private readonly keepParsed: number;
   private readonly checkCounts = new Map<string, number>();
+  /** What the last check of each tree read (see checkSteps). */
+  private readonly states = new Map<string, TreeState>();
+  /**
+   * Files whose text or presence may have changed, in order: a tree's next check reads again the
+   * files logged since its last check began. Bounded: past the bound it starts again, and trees
+   * checked before are read whole.
+   */
+  private changeLog: FileId[] = [];
+  private changeStart = 0;
 
   constructor(options: SessionOptions = {}) {
     this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
@@ -147,6 +182,7 @@ export class Session {
   setDocument(file: FileId, text: string): TreeId {
     const wasOpen = this.open.has(file);
     this.open.set(file, text);
+    this.changed(file);
     if (!wasOpen && path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
     const id = this.locator.locate(file);
     this.trees.set(id.key, id);
@@ -164,12 +200,14 @@ export class Session {
   closeDocument(file: FileId): { id: TreeId; dropped: boolean } {
     this.open.delete(file);
     this.parsed.delete(file);
+    this.changed(file);
     const id = this.locator.locate(file);
     if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
     const keep = id.kind !== 'single' && (this.inWorkspace(id) || this.openFiles().some((f) => this.locator.locate(f).key === id.key));
     if (!keep) {
       this.trees.delete(id.key);
       this.results.delete(id.key);
+      this.states.delete(id.key);
       this.checkCaches.delete(id.key);
       this.dependencyMemo.delete(id.key);
       this.dirty.delete(id.key);
@@ -182,6 +220,7 @@ export class Session {
 
   /** A file changed on disk (a watcher told so). Returns true when the trees themselves changed. */
   diskChanged(file: string, change: DiskChange): boolean {
+    this.changed(file);
     if (this.packages.forget(file)) {
       this.dependencyMemo.clear();
       this.markAllDirty();
@@ -249,7 +288,7 @@ export class Session {
    */
   private dependenciesOf(key: string, tree: MethodTree): Finding[] {
     const memo = this.dependencyMemo.get(key);
-    const addresses = memo && sameAddresses(memo.bundles, tree.bundles) ? memo.addresses : tree.bundles.map(addressRefs).filter((a) => a !== '').join('\n');
+    const addresses = memo && sameAddresses(memo.bundles, tree) ? memo.addresses : tree.bundles.map(addressRefs).filter((a) => a !== '').join('\n');
     if (memo) memo.bundles = tree.bundles;
     const fresh = !this.validateDisk || Date.now() - (memo?.at ?? 0) < this.dependencyRecheckMs;
     if (memo && fresh && memo.manifest === tree.manifest && memo.addresses === addresses) {
@@ -305,6 +344,7 @@ export class Session {
     for (const key of this.trees.keys()) {
       if (!found.has(key)) {
         this.results.delete(key);
+        this.states.delete(key);
         this.dirty.delete(key);
       }
     }
@@ -397,6 +437,14 @@ export class Session {
     return manifest !== undefined ? { bundles, manifest, names } : { bundles, names };
   }
 
+  private changed(file: FileId): void {
+    this.changeLog.push(file);
+    if (this.changeLog.length > CHANGE_LOG_MAX) {
+      this.changeStart += this.changeLog.length;
+      this.changeLog = [];
+    }
+  }
+
   /** Checks a tree now (whatever its state) and keeps the result. */
   check(id: TreeId): TreeCheck {
     return runSteps(this.checkSteps(id));
@@ -410,90 +458,146 @@ export class Session {
   /**
    * A check of a tree in steps (parsing files, then checking bundles, a few at a time); the tree is
    * due again at the end when it was marked while the check ran. Left unfinished, it changes
-   * nothing but the parsed files it read.
+   * nothing but the parsed files it read. When only files of the tree changed since its last check
+   * (typing), the tree is updated from that check's and only those files are read again.
    */
   *checkSteps(id: TreeId): Generator<void, TreeCheck> {
     this.trees.set(id.key, id);
     const mark = this.dirty.mark(id.key);
+    const seen = this.changeStart + this.changeLog.length;
+    const last = this.results.get(id.key);
+    const plan = this.updatePlan(id, last);
+    let tree: MethodTree;
+    let state: TreeState;
+    if (plan && last?.tree) {
+      tree = updateTree(last.tree, plan.replaced);
+      if (last.tree.lock) tree.lock = last.tree.lock;
+      state = plan.state;
+    } else ({ tree, state } = yield* this.assemble(id, last?.tree));
+    state.seen = seen;
+    if (this.hostStructures) tree.hostStructures = this.hostStructures;
+    this.treeSizes.set(id.key, state.size);
+    yield;
+    const dependencies = id.kind !== 'single' ? this.dependenciesOf(id.key, tree) : NO_FINDINGS;
+    yield;
+    // Findings made before the check, in the order they come: the layout, faults of reading, dependencies.
+    const extra = new Map<string, readonly Finding[]>();
+    if (state.layout.length > 0) extra.set('layout', state.layout);
+    for (const [file, faults] of state.faults) extra.set(`read ${file}`, faults);
+    if (dependencies.length > 0) extra.set('dependencies', dependencies);
+    let checked: TreeFindings;
+    try {
+      let cache = this.checkCaches.get(id.key);
+      if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
+      checked = yield* checkTreeFilesSteps(tree, cache, extra);
+    } catch (error) {
+      // What the cache kept may be half updated: the next check starts afresh.
+      this.checkCaches.delete(id.key);
+      // A rule that throws must not take the editor down: report it on the first file instead.
+      const first = state.bundleFiles[0] ?? state.manifestFile;
+      const byFile = new Map<string, Finding[]>();
+      const all = [...extra.values()].flat();
+      if (first !== undefined) all.push(makeFinding('method.syntax', { finding: `internal error while checking: ${error instanceof Error ? error.message : String(error)}` }, first, { start: 0, end: 0 }));
+      for (const f of all) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+      for (const list of byFile.values()) list.sort(compareFindings);
+      checked = { byFile };
+    }
+    let result: TreeCheck;
+    if (plan && last && checked.changed) {
+      // The same files: the previous check's lists, where they changed (the previous result is done with them).
+      const findings = last.findings;
+      for (const file of checked.changed) {
+        const list = checked.byFile.get(file);
+        if (list) findings.set(file, list as Finding[]);
+        else if (state.members.has(file)) findings.set(file, NO_FINDINGS);
+        else findings.delete(file);
+      }
+      result = { id, tree, findings, changed: checked.changed };
+    } else {
+      const findings = new Map<FileId, Finding[]>();
+      for (const file of state.members) findings.set(file, NO_FINDINGS);
+      for (const [file, list] of checked.byFile) findings.set(file, list as Finding[]);
+      result = { id, tree, findings };
+    }
+    this.states.set(id.key, state);
+    this.results.set(id.key, result);
+    this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
+    if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
+    return result;
+  }
+
+  /**
+   * How the tree of the last check becomes the current one when only some of its bundle files
+   * changed (their new versions, by place), or undefined when more changed: files come or gone,
+   * the manifest or the lock file, a file that does not parse to a bundle, disk to be re-validated.
+   */
+  private updatePlan(id: TreeId, last: TreeCheck | undefined): { replaced: Array<{ index: number; bundle: Bundle }>; state: TreeState } | undefined {
+    const state = this.states.get(id.key);
+    if (!state || !last?.tree || this.validateDisk || id.kind === 'single' || state.seen < this.changeStart) return undefined;
+    const members = this.members(id);
+    if (!sameList(members.bundles, state.bundleFiles) || members.manifest !== state.manifestFile || !sameSet(members.names, state.names)) return undefined;
+    const index = bundleIndex(last.tree);
+    const listed = this.listing(id).members;
+    const replaced: Array<{ index: number; bundle: Bundle }> = [];
+    const next: TreeState = { ...state, faults: new Map(state.faults) };
+    for (const file of new Set(this.changeLog.slice(state.seen - this.changeStart))) {
+      if (file === state.manifestFile || file === state.lockFile) return undefined;
+      const i = index.get(file);
+      if (i === undefined) {
+        if (listed.has(file) || state.members.has(file)) return undefined;
+        continue;
+      }
+      const faults: Finding[] = [];
+      const parsed = this.load(file, 'bundle', id, faults);
+      if (!parsed?.bundle) return undefined;
+      if (faults.length > 0) next.faults.set(file, faults);
+      else next.faults.delete(file);
+      const before = last.tree.bundles[i]!;
+      if (parsed.bundle === before) continue;
+      next.size += parsed.bundle.doc.text.length - before.doc.text.length;
+      replaced.push({ index: i, bundle: parsed.bundle });
+    }
+    return { replaced, state: next };
+  }
+
+  /** Reads (or reuses) every file of a tree and assembles it, in steps (a few files parsed per step). */
+  private *assemble(id: TreeId, previous: MethodTree | undefined): Generator<void, { tree: MethodTree; state: TreeState }> {
     const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);
-    const findings = new Map<FileId, Finding[]>();
-    const extra: Finding[] = id.kind !== 'single' ? [...(this.listing(id).layout ?? [])] : [];
+    const state: TreeState = { seen: 0, bundleFiles, manifestFile, names, members: new Set(), faults: new Map(), layout: id.kind !== 'single' ? (this.listing(id).layout ?? NO_FINDINGS) : NO_FINDINGS, size: 0 };
+    const load = (file: FileId, kind: FileKind): ParsedFile | undefined => {
+      const faults: Finding[] = [];
+      const parsed = this.load(file, kind, id, faults);
+      if (faults.length > 0) state.faults.set(file, faults);
+      if (parsed !== undefined) state.members.add(file);
+      return parsed;
+    };
     const bundles: Bundle[] = [];
-    let size = 0;
     let parses = parseCount;
     for (const file of bundleFiles) {
-      const parsed = this.load(file, 'bundle', id, extra);
+      const parsed = load(file, 'bundle');
       if (parseCount - parses >= PARSES_PER_STEP) {
         parses = parseCount;
         yield;
       }
       if (parsed === undefined) continue;
-      size += parsed.text.length;
-      findings.set(file, NO_FINDINGS);
+      state.size += parsed.text.length;
       if (parsed.bundle) bundles.push(parsed.bundle);
     }
-    let manifest: Manifest | undefined;
-    if (manifestFile !== undefined) {
-      const parsed = this.load(manifestFile, 'manifest', id, extra);
-      if (parsed !== undefined) {
-        findings.set(manifestFile, NO_FINDINGS);
-        manifest = parsed.manifest;
-      }
-    }
-    this.treeSizes.set(id.key, size);
+    const manifest = manifestFile !== undefined ? load(manifestFile, 'manifest')?.manifest : undefined;
     // Assembling the tree, resolving dependencies and checking are steps of their own.
     yield;
-    const last = this.results.get(id.key);
-    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, last?.tree);
-    if (this.hostStructures) tree.hostStructures = this.hostStructures;
+    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, previous);
     if (manifestFile !== undefined && manifest) {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
       const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);
-      const lock = this.open.has(lockFile) || existsSync(lockFile) ? this.load(lockFile, 'lock', id, extra) : undefined;
-      if (lock?.lock) {
-        tree.lock = { file: lockFile, doc: lock.lock };
-        findings.set(lockFile, NO_FINDINGS);
+      state.lockFile = lockFile;
+      if (this.open.has(lockFile) || existsSync(lockFile)) {
+        const lock = load(lockFile, 'lock');
+        if (lock?.lock) tree.lock = { file: lockFile, doc: lock.lock };
+        else state.members.delete(lockFile);
       }
     }
-    yield;
-    if (id.kind !== 'single') extra.push(...this.dependenciesOf(id.key, tree));
-    yield;
-    let all: Finding[];
-    try {
-      let cache = this.checkCaches.get(id.key);
-      if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
-      all = yield* checkTreeSteps(tree, cache);
-    } catch (error) {
-      // What the cache kept may be half updated: the next check starts afresh.
-      this.checkCaches.delete(id.key);
-      // A rule that throws must not take the editor down: report it on the first file instead.
-      const first = bundleFiles[0] ?? manifestFile;
-      all = [];
-      if (first !== undefined) {
-        const f = makeFinding('method.syntax', { finding: `internal error while checking: ${error instanceof Error ? error.message : String(error)}` }, first, { start: 0, end: 0 });
-        all.push(f);
-      }
-    }
-    const grouped = new Map<FileId, Finding[]>();
-    for (const f of [...extra, ...all]) {
-      let list = grouped.get(f.file);
-      if (!list) grouped.set(f.file, (list = []));
-      list.push(f);
-    }
-    let files = 0;
-    for (const [file, list] of grouped) {
-      findings.set(file, list);
-      list.sort(compareFindings);
-      // The same findings as before keep their list, so that publishing can skip the file.
-      const before = last?.findings.get(file);
-      if (before && before.length === list.length && before.every((f, i) => f === list[i])) findings.set(file, before);
-      if (++files % GROUPED_PER_STEP === 0) yield;
-    }
-    const result: TreeCheck = { id, tree, findings };
-    this.results.set(id.key, result);
-    this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
-    if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
-    return result;
+    return { tree, state };
   }
 
   /** The latest check of a tree, when it has been checked. */
@@ -618,8 +722,8 @@ export class Session {
 
 type FileKind = 'bundle' | 'manifest' | 'lock';
 
-/** How many files' findings a check in steps sorts and compares between two pauses. */
-const GROUPED_PER_STEP = 512;
+/** How many file changes the session logs before it starts again (trees are then read whole). */
+const CHANGE_LOG_MAX = 4096;
 /** How many files a check in steps parses between two pauses. */
 const PARSES_PER_STEP = 8;
 let parseCount = 0;
@@ -643,9 +747,25 @@ class DirtyTrees extends Set<string> {
 /** The findings of a file with none (shared: a list is never changed once made). */
 const NO_FINDINGS: Finding[] = [];
 
-/** Whether two trees' bundles have the same address-qualified references. */
-function sameAddresses(before: readonly Bundle[], now: readonly Bundle[]): boolean {
+/** Whether two lists of files are the same (the same list, unless open documents add to the listing). */
+function sameList(a: readonly FileId[], b: readonly FileId[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
+/** Whether a tree's bundles have the same address-qualified references as `before`. */
+function sameAddresses(before: readonly Bundle[], tree: MethodTree): boolean {
+  const now = tree.bundles;
   if (before === now) return true;
+  // Made from the tree of `before`: only the changed bundles may differ.
+  const update = treeUpdate(tree);
+  if (update?.previous.bundles === before) return update.changes.every((c) => addressRefs(c.before) === addressRefs(c.after));
   if (before.length !== now.length) return false;
   for (let i = 0; i < now.length; i++) {
     const a = before[i]!;

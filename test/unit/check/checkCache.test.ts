@@ -4,11 +4,12 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkTree, checkTreeSteps, createCheckCache } from '../../../server/src/check/index.js';
+import { checkTree, checkTreeFilesSteps, checkTreeSteps, createCheckCache } from '../../../server/src/check/index.js';
+import { runSteps } from '../../../server/src/util/steps.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { buildManifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
-import { createTree } from '../../../server/src/language/tree.js';
+import { createTree, updateTree } from '../../../server/src/language/tree.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
 import { FIXTURE_BUNDLES } from '../../helpers/files.js';
 import { bundleFolders, Checker, rng, runSequence } from './cacheSequence.js';
@@ -224,5 +225,33 @@ describe('a check in steps', () => {
     expect(pauses).toBeGreaterThanOrEqual(2);
     expect(step.value).toEqual(expected);
     expect(step.value).toEqual(checkTree(createTree('/ws', bundles())));
+  });
+});
+
+describe('a check after an edit', () => {
+  it('goes through the edited bundle alone when no declaration changed, never the whole list of bundles', async () => {
+    // @ts-expect-error: a plain ES module of the benchmarks
+    const { workspaceBundle } = (await import('../../../bench/generate.mjs')) as { workspaceBundle: (i: number, o: { pipes: number; domain: string }) => { text: string } };
+    const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
+    const build = (i: number, text: string): Bundle => buildBundle(`/ws/b${i}.mthds`, parseToml(text));
+    const first = createTree('/ws', texts.map((t, i) => build(i, t)));
+    const cache = createCheckCache();
+    checkTree(first, cache);
+    const edited = build(123, texts[123]!.replace('description = "Generated pipe', 'description = "Typed generated pipe'));
+    const tree = updateTree(first, [{ index: 123, bundle: edited }]);
+    // Counts every read of the tree's list of bundles.
+    let reads = 0;
+    tree.bundles = new Proxy(tree.bundles, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
+        if (key === Symbol.iterator || key === 'forEach' || key === 'map' || key === 'some' || key === 'every' || key === 'flatMap' || key === 'filter') reads += target.length;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const { changed } = runSteps(checkTreeFilesSteps(tree, cache));
+    expect(reads).toBeLessThan(10);
+    expect([...changed!]).toEqual([]);
+    // And it finds what a check from scratch finds.
+    expect(checkTree(tree, cache)).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
   });
 });

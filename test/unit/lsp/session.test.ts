@@ -142,3 +142,50 @@ describe('Session dependency packages', () => {
     expect(codesOf(session, file)).toEqual([]);
   });
 });
+
+describe('Session checks after an edit', () => {
+  it('updates the tree from the previous check and tells which files have other findings', () => {
+    const files: Record<string, string> = { 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES };
+    for (let i = 0; i < 30; i++) files[`pkg/uses${i}.mthds`] = USES.replace('[pipe.go]', `[pipe.go${i}]`);
+    const ws = workspace(files);
+    const session = new Session({ folders: [ws] });
+    const edited = path.join(ws, 'pkg/uses3.mthds');
+    const first = session.currentCheck(edited);
+    expect(first.changed).toBeUndefined();
+    const other = first.tree!.bundles.find((b) => b.file === path.join(ws, 'pkg/uses7.mthds'))!;
+    // Typing in a description: no file's findings change, the other bundles are the same objects.
+    const id = session.setDocument(edited, files['pkg/uses3.mthds']!.replace('description = "Go"', 'description = "Gox"'));
+    const typed = session.check(id);
+    expect([...typed.changed!]).toEqual([]);
+    expect(typed.tree!.bundles).toContain(other);
+    expect(typed.tree!.bundles.find((b) => b.file === edited)!.doc.text).toContain('Gox');
+    // Breaking a reference: that file alone has other findings, the same a fresh session finds.
+    const broken = files['pkg/uses3.mthds']!.replace('output = "Note"', 'output = "Nope"');
+    session.setDocument(edited, broken);
+    const after = session.check(id);
+    expect([...after.changed!]).toEqual([edited]);
+    const fresh = new Session({ folders: [ws] });
+    fresh.setDocument(edited, broken);
+    const expected = fresh.check(id);
+    expect([...after.findings].sort()).toEqual([...expected.findings].sort());
+    expect(after.findings.get(edited)!.map((f) => f.code)).toEqual(['method.concept_unresolved']);
+    // A change of the same file on disk meanwhile is the file's own: closing the buffer reads the disk again.
+    session.closeDocument(edited);
+    const closed = session.check(id);
+    expect([...closed.changed!]).toEqual([edited]);
+    expect(closed.findings.get(edited)).toEqual([]);
+  });
+
+  it('reads the whole tree again when a file comes', () => {
+    const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/uses.mthds': USES });
+    const session = new Session({ folders: [ws] });
+    const uses = path.join(ws, 'pkg/uses.mthds');
+    expect(codesOf(session, uses)).toContain('method.concept_unresolved');
+    writeFileSync(path.join(ws, 'pkg/declares.mthds'), DECLARES);
+    session.diskChanged(path.join(ws, 'pkg/declares.mthds'), 'created');
+    const check = session.currentCheck(uses);
+    expect(check.changed).toBeUndefined();
+    expect(check.findings.get(uses)).toEqual([]);
+    expect(check.findings.has(path.join(ws, 'pkg/declares.mthds'))).toBe(true);
+  });
+});

@@ -7,7 +7,7 @@ import { stringSliceRange } from '../../language/buildBundle.js';
 import type { Bundle, PipeRefSite } from '../../language/model.js';
 import { isExported } from '../../language/manifest.js';
 import { prefixedRefs } from '../../language/packageRefs.js';
-import { isPublicPipe, resolveDependency, resolvePipe, treeHasFile } from '../../language/tree.js';
+import { isMainPipe, isPublicPipe, resolveDependency, resolvePipe, treeHasFile } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LValue } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
@@ -40,8 +40,7 @@ function checkExport(ctx: CheckContext, bundle: Bundle, site: PipeRefSite): void
   const target = resolvePipe(ctx.tree, bundle, site.ref);
   if (target.kind !== 'pipe') return;
   const domain = target.decl.bundle.domain?.value ?? '';
-  const isMain = ctx.tree.bundles.some((b) => b.domain?.value === domain && b.mainPipe?.value === target.decl.code);
-  if (isMain || isExported(manifest, domain, target.decl.code)) return;
+  if (isMainPipe(ctx.tree, domain, target.decl.code) || isExported(manifest, domain, target.decl.code)) return;
   const range = stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd);
   ctx.out.push(makeFinding('method.pipe_not_exported', { pipe: `${domain}.${target.decl.code}`, package: manifest.name?.value ?? path.basename(ctx.tree.root) }, bundle.file, range));
 }
