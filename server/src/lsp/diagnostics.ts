@@ -63,7 +63,7 @@ export interface DiagnosticsOptions {
 /** How long a slice of a check (and of its publishing) runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
 /** How many files' diagnostics publishing converts and sends between two pauses. */
-const PUBLISHED_PER_STEP = 32;
+const PUBLISHED_PER_STEP = 8;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */

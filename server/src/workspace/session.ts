@@ -430,7 +430,10 @@ export class Session {
       if (parsed === undefined) continue;
       size += parsed.text.length;
       findings.set(file, NO_FINDINGS);
-      if (parsed.bundle) bundles.push(parsed.bundle);
+      if (!parsed.bundle) continue;
+      bundles.push(parsed.bundle);
+      // Read now, a few files per step, rather than all at once when dependencies are resolved.
+      addressRefs(parsed.bundle);
     }
     let manifest: Manifest | undefined;
     if (manifestFile !== undefined) {
