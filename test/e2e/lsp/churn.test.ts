@@ -183,4 +183,32 @@ describe('files changing on disk in bursts', () => {
     const after = (await client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as DocumentDiagnosticReport;
     expect(after.kind === 'full' && after.items.map((d) => [d.code, d.range.start.line])).toEqual(report.kind === 'full' && report.items.map((d) => [d.code, d.range.start.line]));
   }, 240_000);
+
+  it('ends a large update while the open document is typed in faster than a check takes', async () => {
+    const { ws, files, texts } = bigPackage(1200);
+    client = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics: { debounceMs: 0, dryRun: false } } });
+    await client.workspaceChecked(120_000);
+    await client.waitFor(() => checked(client!) >= 1, 'the start-up check', 60_000);
+    const open = files[3]!;
+    const uri = uriOf(open);
+    client.open(uri, texts[3]!);
+    await client.waitFor(() => checked(client!) >= 2, 'the check of the opened document', 60_000);
+    const before = checked(client);
+    // Every other file gets a finding; one notification.
+    const changed = files.filter((f) => f !== open);
+    for (const file of changed) writeFileSync(file, texts[files.indexOf(file)]!.replace('type = "PipeLLM"', 'type = "PipeLMM"'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changed.map((file) => ({ uri: uriOf(file), type: 2 })) });
+    // A keystroke every 40 ms (each one makes the tree due, with no debounce), for at most 60 s.
+    const started = Date.now();
+    let keystrokes = 0;
+    while (checked(client) === before && Date.now() - started < 60_000) {
+      client.replace(uri, 'Generated pipe 0', 'Generated pipe 0.');
+      keystrokes += 1;
+      await sleep(40);
+    }
+    // A check ended while typing went on, and it was the update's: every changed file has its finding.
+    expect(checked(client)).toBeGreaterThan(before);
+    expect(keystrokes).toBeGreaterThan(1);
+    await client.waitFor(() => changed.every((f) => (client!.diagnostics.get(uriOf(f))?.diagnostics.length ?? 0) > 0), 'the findings of every changed file', 60_000);
+  }, 240_000);
 });
