@@ -3,12 +3,14 @@
 // slices therefore lets one message through per slice, and a request queued behind a burst of N
 // notifications waits N slices. The connection's message strategy counts what it dispatches: a
 // pause goes on yielding while turns keep dispatching messages, and ends once turns dispatch none
-// (the queue is empty), or after a bound, so that a flood never starves the check.
+// (the queue is empty), or after as long as a slice of a check runs: under a flood of messages
+// (a burst of watched-file notifications) the messages get half the loop and the check the other
+// half, so the check still ends soon after the burst.
 
 import type { Message, MessageStrategy } from 'vscode-languageserver';
 
-/** The longest a pause defers work in slices while messages keep coming (ms). */
-const MAX_PAUSE_MS = 50;
+/** The longest a pause defers work in slices while messages keep coming (ms; a slice's length). */
+const MAX_PAUSE_MS = 8;
 
 const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
