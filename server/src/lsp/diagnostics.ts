@@ -174,9 +174,10 @@ export class Diagnostics {
   }
 
   /**
-   * Makes the tree of `file` current (a pull or a code action must not see stale results), except
-   * while a background update of files changed on disk is under way and no document of the tree
-   * changed since: then the latest consistent state answers, and the update publishes.
+   * Makes the tree of `file` current, for what must not work on an older text (rename, the method
+   * graph, the runner commands) and for a tree never checked; requests answer from views.ts
+   * instead. While a background update of files changed on disk is under way and no document of
+   * the tree changed since, the latest consistent state answers, and the update publishes.
    */
   ensureCurrent(file: FileId): TreeCheck {
     const id = this.session.treeOf(file);
