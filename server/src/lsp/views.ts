@@ -118,6 +118,8 @@ export class Views {
     const tree = view?.tree ?? check.tree;
     const text = session.textOf(file);
     const checked = check.tree ? checkedText(check.tree, file) : text;
+    // An open document the check did not have yet (just created): nothing to carry over.
+    if (checked === undefined && text !== undefined && session.isOpen(file) && !check.findings.has(file)) return { findings: [], ...(tree ? { tree } : {}), ahead: true };
     if (text === undefined || checked === undefined || checked === text) return { findings, ...(tree ? { tree } : {}), ahead: false };
     const known = this.shifted.get(findings);
     if (known?.text === text) return { findings: known.findings, ...(tree ? { tree } : {}), ahead: true };
