@@ -300,7 +300,9 @@ export class Diagnostics {
       });
       return;
     }
+    // This check reads what a pending keystroke check of the tree would.
     this.timers.get(id.key)?.();
+    this.timers.delete(id.key);
     for (;;) {
       const sliceEnd = performance.now() + SLICE_MS;
       let result: TreeCheck | undefined;
