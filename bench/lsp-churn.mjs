@@ -1,11 +1,14 @@
 // The language server while files change on disk in bursts (`npm run bench:lsp-churn`, builds
 // first): one package of COUNT (default 5,000) generated bundles, one document open, the client
-// watching files as VS Code does. Each scenario changes files on disk and tells the server, then
+// watching files as VS Code does. Each scenario changes files on disk, then tells the server and
 // measures how long until the server's update has settled (its trace of the finished check, with
-// every expected diagnostic published) and how long hover and completion requests sent every 20 ms
-// meanwhile wait:
+// every expected diagnostic published) and how long requests sent one after the other meanwhile
+// (10 ms apart, in turn: hover, completion, definition, document symbols, folding ranges, code
+// actions) wait, p50/p95/p99/max per kind:
 // - 1,000 files changed (descriptions, one in ten broken), one notification;
 // - the same files changed back and again, 1,000 notifications 1 ms apart;
+// - 1,000 files changed again, one notification, while the open document is typed in (a keystroke
+//   every 30 ms: its checks are pending while the update runs);
 // - 500 files deleted, one notification;
 // then compares the diagnostics of every file with `mthds check --format json` of the folder, and
 // measures RSS after CYCLES (default 1,000) open / five edits / close cycles against RSS after
@@ -69,20 +72,44 @@ const position = (() => {
   return { line: before.split('\n').length - 1, character: outputAt - (before.lastIndexOf('\n') + 1) };
 })();
 
-/** Hover and completion every 20 ms until `done` resolves; their latencies. */
+const descAt = openText.indexOf('description = "Generated pipe') + 'description = "'.length;
+const descPos = (() => {
+  const before = openText.slice(0, descAt);
+  return { line: before.split('\n').length - 1, character: descAt - (before.lastIndexOf('\n') + 1) };
+})();
+/** The requests sent during a change, in turn, each about the open document at `position`. */
+const KINDS = [
+  ['hover', 'textDocument/hover', () => ({ textDocument: { uri: openUri }, position })],
+  ['completion', 'textDocument/completion', () => ({ textDocument: { uri: openUri }, position })],
+  ['definition', 'textDocument/definition', () => ({ textDocument: { uri: openUri }, position })],
+  ['symbols', 'textDocument/documentSymbol', () => ({ textDocument: { uri: openUri } })],
+  ['folding', 'textDocument/foldingRange', () => ({ textDocument: { uri: openUri } })],
+  ['code actions', 'textDocument/codeAction', () => ({ textDocument: { uri: openUri }, range: { start: position, end: position }, context: { diagnostics: [] } })],
+];
+
+/** Requests one after the other, 10 ms apart, until `done` resolves; their latencies per kind. */
 async function requestsDuring(done) {
-  const times = [];
+  const times = new Map(KINDS.map(([name]) => [name, []]));
   let over = false;
   void done.then(() => (over = true));
   let k = 0;
   while (!over) {
+    const [name, method, params] = KINDS[k++ % KINDS.length];
     const t = performance.now();
-    if (k++ % 2 === 0) await connection.sendRequest('textDocument/hover', { textDocument: { uri: openUri }, position });
-    else await connection.sendRequest('textDocument/completion', { textDocument: { uri: openUri }, position });
-    times.push(performance.now() - t);
-    await sleep(20);
+    await connection.sendRequest(method, params());
+    times.get(name).push(performance.now() - t);
+    await sleep(10);
   }
   return times;
+}
+
+/** `name: p50 / p95 / p99 / max ms (n)` per kind, and over hover and completion together. */
+function latencies(times) {
+  const row = (name, xs) => `    ${name.padEnd(22)} ${xs.length === 0 ? 'none' : `p50 ${fmt(percentile(xs, 50))}  p95 ${fmt(percentile(xs, 95))}  p99 ${fmt(percentile(xs, 99))}  max ${fmt(Math.max(...xs))} ms (${xs.length})`}`;
+  const lines = [...times].map(([name, xs]) => row(name, xs));
+  lines.push(row('hover + completion', [...times.get('hover'), ...times.get('completion')]));
+  lines.push(row('all', [...times.values()].flat()));
+  return lines.join('\n');
 }
 
 /** Waits until a check ends with `ready()` true; resolves with the time since `t`. */
@@ -109,23 +136,45 @@ const variant = (i, round) => {
 };
 const expectBroken = (i) => i % 20 === 7 || i % 10 === 3;
 
-async function scenario(name, apply, ready) {
+let openVersion = 1;
+/** A keystroke in the open document (in a description) every 30 ms until `done` resolves. */
+async function typingDuring(done) {
+  let over = false;
+  void done.then(() => (over = true));
+  while (!over) {
+    openVersion += 1;
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: openUri, version: openVersion }, contentChanges: [{ range: { start: descPos, end: descPos }, text: 'x' }] });
+    await sleep(30);
+  }
+}
+
+/**
+ * Changes files on disk (`prepare`, before the clock starts: the benchmark's own synchronous
+ * writes would hold its requests back and count as the server's wait), then tells the server
+ * (`notify`) and measures until `ready()` holds after a check.
+ */
+async function scenario(name, prepare, apply, ready, { typing = false } = {}) {
+  prepare();
   const checksBefore = checks;
   const t = performance.now();
   const done = settled(t, ready);
   const requests = requestsDuring(done);
+  const typed = typing ? typingDuring(done) : Promise.resolve();
   await apply();
   const sent = performance.now() - t;
   const ms = await done;
   const times = await requests;
+  await typed;
   await sleep(300);
-  console.log(`  ${name}: settled ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${checks - checksBefore} update${checks - checksBefore === 1 ? '' : 's'}); hover/completion meanwhile (${times.length}): p50 ${fmt(percentile(times, 50))} ms, p99 ${fmt(percentile(times, 99))} ms, max ${fmt(Math.max(...times))} ms; ${load()}`);
+  console.log(`  ${name}: settled ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${checks - checksBefore} update${checks - checksBefore === 1 ? '' : 's'}); ${load()}; requests meanwhile:\n${latencies(times)}`);
 }
 
 await scenario(
   '1,000 files changed, one notification',
-  async () => {
+  () => {
     for (const i of changedSet) writeFileSync(files[i], variant(i, 1));
+  },
+  async () => {
     await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
   },
   () => changedSet.every((i) => broken(i) === expectBroken(i)),
@@ -133,9 +182,11 @@ await scenario(
 
 await scenario(
   '1,000 files changed, 1,000 notifications 1 ms apart',
+  () => {
+    for (const i of changedSet) writeFileSync(files[i], i % 10 === 3 ? texts[i] : variant(i, 2));
+  },
   async () => {
     for (const i of changedSet) {
-      writeFileSync(files[i], i % 10 === 3 ? texts[i] : variant(i, 2));
       await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(i), type: 2 }] });
       await sleep(1);
     }
@@ -143,11 +194,25 @@ await scenario(
   () => changedSet.every((i) => broken(i) === (i % 20 === 7)),
 );
 
+await scenario(
+  '1,000 files changed, one notification, typing in the open document meanwhile',
+  () => {
+    for (const i of changedSet) writeFileSync(files[i], variant(i, 3));
+  },
+  async () => {
+    await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
+  },
+  () => changedSet.every((i) => broken(i) === expectBroken(i)),
+  { typing: true },
+);
+
 const deleted = [...new Set(Array.from({ length: 500 }, (_, k) => (k * 7 + 2) % COUNT))].filter((i) => i !== openIndex);
 await scenario(
   '500 files deleted, one notification',
-  async () => {
+  () => {
     for (const i of deleted) unlinkSync(files[i]);
+  },
+  async () => {
     await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: deleted.map((i) => ({ uri: uri(i), type: 3 })) });
   },
   () => deleted.every((i) => !broken(i)),
@@ -172,11 +237,6 @@ for (const u of new Set([...expected.keys(), ...diagnostics.keys()])) {
 console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
 
 // Long session: open, five edits, close.
-const descAt = openText.indexOf('description = "Generated pipe') + 'description = "'.length;
-const descPos = (() => {
-  const before = openText.slice(0, descAt);
-  return { line: before.split('\n').length - 1, character: descAt - (before.lastIndexOf('\n') + 1) };
-})();
 for (let c = 0; c < CYCLES; c++) {
   const i = (c * 13 + 5) % COUNT;
   if (deleted.includes(i) || i === openIndex) continue;

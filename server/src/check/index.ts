@@ -9,7 +9,7 @@ import type { CheckContext } from './context.js';
 import type { Finding } from './finding.js';
 import { FAMILIES, FileFindings, ReadIndex, sourceKey } from './incremental.js';
 import { checkConcepts } from './rules/concepts.js';
-import { findTreeCycles, reportCycles, cycleOutline, type CycleFact } from './rules/cycles.js';
+import { findTreeCycleSteps, reportCycles, cycleOutline, type CycleFact } from './rules/cycles.js';
 import { checkIdentifiers } from './rules/identifiers.js';
 import { checkLockFile } from './rules/lock.js';
 import { checkManifest } from './rules/manifest.js';
@@ -185,8 +185,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     if (++kept_ % KEPT_PER_STEP === 0) yield;
   }
   const kept = !fresh && delta.graphKept ? cache.graph : undefined;
-  const cycles = kept?.cycles ?? findTreeCycles(tree);
-  yield;
+  const cycles = kept?.cycles ?? (yield* findTreeCycleSteps(tree));
   let absent = kept?.absent;
   if (!absent) {
     absent = new Map<string, Set<string>>();

@@ -6,7 +6,7 @@ import type { ClientCapabilities, CompletionItem, CompletionParams, Connection, 
 import type { RequestGuard } from './clamp.js';
 import { wantsModels } from '../language/complete/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
-import type { FileId, Session, TreeCheck } from '../workspace/session.js';
+import type { FileId, Session } from '../workspace/session.js';
 import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
@@ -14,12 +14,12 @@ import { clientFormats } from './markup.js';
 import { builtInCatalog, ModelDecks } from './modelDecks.js';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
-import { Views } from './views.js';
+import type { Views } from './views.js';
 
 export interface AssistHost {
   session(): Session;
-  /** Checks the tree of a file now when it was never checked. */
-  ensureCurrent(file: FileId): TreeCheck | undefined;
+  /** The latest finished check with the open buffers parsed ahead (shared with navigation). */
+  views: Views;
   ourFile(uri: string): FileId | undefined;
   /** The runner settings (a configured runner's deck feeds model completion). */
   runner(): RunnerSettings;
@@ -37,7 +37,7 @@ export const ASSIST_CAPABILITIES: ServerCapabilities = {
 };
 
 export function registerAssistFeatures(connection: Connection, host: AssistHost): void {
-  const views = new Views(host.session, host.ensureCurrent);
+  const views = host.views;
   const decks = new ModelDecks({ settings: host.runner, token: host.runnerToken, log: host.log });
   const tokens = new SemanticTokenStore();
   // completionItem/resolve names no document: it documents an item of the last list.

@@ -20,6 +20,8 @@ import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
 import { runSteps } from '../util/steps.js';
+import { oneTurn } from './messageTurns.js';
+import { checkedText } from './views.js';
 
 interface Published {
   treeKey: string;
@@ -46,12 +48,22 @@ export interface DiagnosticsOptions {
   trace?: (message: string) => void;
   /** The pause after a check before the tree's dry run starts (ms); 0: no dry run. */
   dryRunDelayMs?: () => number;
+  /**
+   * How a check in slices yields between two slices: until the messages queued meanwhile are
+   * handled (`MessageTurns.pause`); by default one turn of the event loop.
+   */
+  pause?: () => Promise<void>;
+  /**
+   * The findings of a file for its current text from the latest finished check (carried over
+   * when its check is pending: `Views.findingsOf`); a pull answers from them without checking.
+   */
+  findingsOf?: (file: FileId) => { findings: readonly Finding[]; ahead: boolean } | undefined;
 }
 
 /** How long a slice of a check (and of its publishing) runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
 /** How many files' diagnostics publishing converts and sends between two pauses. */
-const PUBLISHED_PER_STEP = 32;
+const PUBLISHED_PER_STEP = 8;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
@@ -62,6 +74,8 @@ const WORKSPACE_PULL_HOLD_MS = 60_000;
 /** Every file of a tree is due for publishing. */
 const ALL = 'all';
 
+/** The longest a pull from a client that cannot be asked again waits for a document's check (ms). */
+const CHECK_WAIT_MS = 30_000;
 /** The result id of the empty report that clears a file that is gone. */
 const CLEARED = 'cleared';
 
@@ -84,8 +98,12 @@ export class Diagnostics {
   private readonly dry = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
   /** The pending or running dry run of each tree: cancelling it stops the timer or aborts the run. */
   private readonly dryRuns = new Map<string, () => void>();
-  /** The latest check in slices of each tree (an older one still running is stale). */
+  /** The check in slices running for each tree (an older one still running is stale). */
   private readonly running = new Map<string, number>();
+  /** Files a pull was answered for ahead of their check: pull clients are asked again once checked. */
+  private readonly answeredAhead = new Set<FileId>();
+  /** Pulls waiting for the next finished check of a tree (clients that cannot be asked again). */
+  private readonly checkWaiters = new Map<string, Array<() => void>>();
   private runs = 0;
   /** Per tree, the files whose diagnostics are still to be made again (ALL: every file of the tree). */
   private readonly pending = new Map<string, Set<FileId> | typeof ALL>();
@@ -98,6 +116,11 @@ export class Diagnostics {
   ) {}
 
   // ---- scheduling ------------------------------------------------------------------------------
+
+  /** Yields between two slices (requests and notifications queued meanwhile go first). */
+  private pause(): Promise<void> {
+    return (this.options.pause ?? oneTurn)();
+  }
 
   /** A document was opened or changed: check its tree after the debounce delay. */
   documentChanged(file: FileId, id: TreeId): void {
@@ -158,9 +181,10 @@ export class Diagnostics {
   }
 
   /**
-   * Makes the tree of `file` current (a pull or a code action must not see stale results), except
-   * while a background update of files changed on disk is under way and no document of the tree
-   * changed since: then the latest consistent state answers, and the update publishes.
+   * Makes the tree of `file` current, for what must not work on an older text (rename, the method
+   * graph, the runner commands) and for a tree never checked; requests answer from views.ts
+   * instead. While a background update of files changed on disk is under way and no document of
+   * the tree changed since, the latest consistent state answers, and the update publishes.
    */
   ensureCurrent(file: FileId): TreeCheck {
     const id = this.session.treeOf(file);
@@ -222,7 +246,7 @@ export class Diagnostics {
           }
           done += 1;
           onProgress?.(done, due.length);
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          await this.pause();
         }
       }
       this.dropStale();
@@ -231,7 +255,10 @@ export class Diagnostics {
     };
     const previous = this.flushing ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
-      if (this.flushing === next) this.flushing = undefined;
+      if (this.flushing !== next) return;
+      this.flushing = undefined;
+      // A keystroke's check that found this update running left its tree to it: none is left due.
+      if (!this.updateScheduled) for (const id of this.session.dirtyTrees()) if (!this.timers.has(id.key) && !this.running.has(id.key) && this.session.hasOpenDocument(id.key)) this.schedule(id);
     });
     this.flushing = next;
     return next;
@@ -243,20 +270,31 @@ export class Diagnostics {
    * stale by a check that ended meanwhile, the tree is scheduled again when it is still due.
    */
   private async checkScheduled(id: TreeId): Promise<void> {
-    const run = await this.checkInSlices(id);
-    if (this.running.get(id.key) !== run) return;
-    this.running.delete(id.key);
+    // A check of the tree is running (an update's, or an earlier keystroke's): it is not restarted
+    // (keystrokes coming faster than a check ends would never let one end); the tree, marked
+    // again, is checked once that one ends, by whoever started it.
+    if (this.running.has(id.key)) return;
+    if (await this.checkInSlices(id)) return;
     if (this.session.hasTree(id.key) && this.session.isDirty(id.key) && !this.timers.has(id.key) && !this.updating()) this.schedule(id);
   }
 
   /**
-   * Checks a tree in slices. A check that ends meanwhile (a keystroke's) or a newer check in slices
-   * of the same tree makes this one stale: it is left unfinished, and the tree stays due when it
-   * was marked again. Returns the number of this run.
+   * Checks a tree in slices. A check that ends meanwhile (one run at once) or a newer check in
+   * slices of the same tree (an update's) makes this one stale: it is left unfinished, and the tree
+   * stays due when it was marked again. Returns whether a newer check in slices took over.
    */
-  private async checkInSlices(id: TreeId): Promise<number> {
+  private async checkInSlices(id: TreeId): Promise<boolean> {
     const run = ++this.runs;
     this.running.set(id.key, run);
+    try {
+      await this.sliced(id, run);
+    } finally {
+      if (this.running.get(id.key) === run) this.running.delete(id.key);
+    }
+    return this.running.has(id.key);
+  }
+
+  private async sliced(id: TreeId, run: number): Promise<void> {
     const started = this.session.checksOf(id.key);
     const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
     const t0 = performance.now();
@@ -267,9 +305,11 @@ export class Diagnostics {
       this.guard(() => {
         throw error;
       });
-      return run;
+      return;
     }
+    // This check reads what a pending keystroke check of the tree would.
     this.timers.get(id.key)?.();
+    this.timers.delete(id.key);
     for (;;) {
       const sliceEnd = performance.now() + SLICE_MS;
       let result: TreeCheck | undefined;
@@ -286,15 +326,15 @@ export class Diagnostics {
         this.guard(() => {
           throw error;
         });
-        return run;
+        return;
       }
       if (result) {
         await this.publishInSlices(result, sliceEnd);
         this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
-        return run;
+        return;
       }
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (stale()) return run;
+      await this.pause();
+      if (stale()) return;
     }
   }
 
@@ -318,7 +358,7 @@ export class Diagnostics {
         }
       });
       if (done) return;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.pause();
       if (this.session.lastCheck(result.id.key) !== result) {
         this.changed();
         return;
@@ -354,7 +394,14 @@ export class Diagnostics {
     let converted = 0;
     const open = new Set<FileId>();
     for (const file of this.session.openFiles()) if (result.findings.has(file)) open.add(file);
+    // An open document edited after the check read it: its findings' ranges are of an older text.
+    // It stays touched, and the check its edit made due publishes it.
+    const tree = result.tree;
     const one = (file: FileId, findings: readonly Finding[]): boolean => {
+      const seen = tree && open.has(file) ? checkedText(tree, file) : undefined;
+      if (seen !== undefined && seen !== this.session.textOf(file)) return false;
+      // A pull answered ahead of this check: the client is asked to pull again.
+      if (this.answeredAhead.delete(file)) othersChanged = true;
       const wasTouched = this.touched.delete(file);
       const previous = this.published.get(file);
       if (previous?.source === findings && previous.treeKey === key) {
@@ -398,6 +445,27 @@ export class Diagnostics {
     }
     if (othersChanged) this.changed();
     this.scheduleDryRun(result);
+    this.wakeCheckWaiters(key);
+  }
+
+  /** Resolves at the next finished (and published) check of a tree, or after a while. */
+  private nextCheckOf(key: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CHECK_WAIT_MS);
+      const list = this.checkWaiters.get(key) ?? [];
+      list.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.checkWaiters.set(key, list);
+    });
+  }
+
+  private wakeCheckWaiters(key: string): void {
+    const list = this.checkWaiters.get(key);
+    if (!list) return;
+    this.checkWaiters.delete(key);
+    for (const wake of list) wake();
   }
 
   // ---- the dry run ---------------------------------------------------------------------------------
@@ -532,6 +600,7 @@ export class Diagnostics {
   dropTree(key: string): void {
     this.dropDryRun(key);
     this.pending.delete(key);
+    this.wakeCheckWaiters(key);
     for (const [file, p] of this.published) if (p.treeKey === key) this.clear(file);
     this.changed();
   }
@@ -564,9 +633,26 @@ export class Diagnostics {
 
   // ---- pull ----------------------------------------------------------------------------------------
 
-  documentReport(params: DocumentDiagnosticParams, file: FileId | undefined): DocumentDiagnosticReport {
+  /**
+   * A pull of one document, answered from the latest finished check (never waiting for a pending
+   * one): when the document changed since, its findings carried over to the current text (a fresh
+   * result id; the client is asked to pull again once the document is checked). A client that
+   * cannot be asked again waits for that check instead (other requests are served meanwhile).
+   */
+  async documentReport(params: DocumentDiagnosticParams, file: FileId | undefined): Promise<DocumentDiagnosticReport> {
     if (file === undefined) return { kind: 'full', items: [] };
-    this.ensureCurrent(file);
+    let found = this.options.findingsOf?.(file);
+    const key = this.session.treeOf(file).key;
+    for (let waits = 0; found?.ahead && !this.options.refreshSupport && this.session.isDirty(key) && waits < 3; waits++) {
+      await this.nextCheckOf(key);
+      found = this.options.findingsOf?.(file);
+    }
+    if (found?.ahead) {
+      this.answeredAhead.add(file);
+      return { kind: 'full', resultId: this.nextResultId(), items: found.findings.map((f) => findingToDiagnostic(f, this.locator)) };
+    }
+    // Never checked (no finished check to answer from): checked now.
+    if (!found) this.ensureCurrent(file);
     const p = this.published.get(file);
     if (!p) return { kind: 'full', items: [] };
     if (params.previousResultId === p.resultId) return { kind: 'unchanged', resultId: p.resultId };
@@ -624,3 +710,4 @@ export class Diagnostics {
     }
   }
 }
+

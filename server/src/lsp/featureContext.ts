@@ -9,6 +9,7 @@ import type { TomlDocument } from '../syntax/types.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { RequestGuard } from './clamp.js';
 import type { TextLocator } from './convert.js';
+import type { Views } from './views.js';
 
 /** What the features need from the server (getters: the session is replaced at initialize). */
 export interface FeatureHost {
@@ -17,6 +18,8 @@ export interface FeatureHost {
   ensureCurrent(file: FileId): TreeCheck | undefined;
   /** Checks a tree now (for trees whose parsed documents were released). */
   checkTree(key: string): TreeCheck | undefined;
+  /** The latest finished check with the open buffers parsed ahead (never waits for a check). */
+  views: Views;
   locator: TextLocator;
   versionOf(file: FileId): number | undefined;
   ourFile(uri: string): FileId | undefined;
@@ -37,7 +40,10 @@ export interface DocContext {
 export type FeatureContext = {
   host: FeatureHost;
   docOf(uri: string): DocContext | undefined;
+  /** The current check's tree and bundle of a document (checked now when due: rename). */
   bundleOf(doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined;
+  /** The tree and bundle of a document from the latest finished check, its buffer parsed ahead. */
+  viewOf(doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined;
   tomlOf(doc: DocContext): TomlDocument;
 };
 

@@ -53,6 +53,11 @@ export function registerNavigationFeatures(connection: Connection, host: Feature
     const bundle = tree?.bundles.find((b) => b.file === doc.file);
     return tree && bundle && bundle.doc.text === doc.text ? { tree, bundle } : undefined;
   };
+  /** The same from the latest finished check, the buffer parsed ahead: never waits for a check. */
+  const viewOf = (doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined => {
+    const view = host.views.viewOf(doc.file);
+    return view && view.text === doc.text ? { tree: view.tree, bundle: view.bundle } : undefined;
+  };
   // Syntax-only features parse on their own (cached per text): no check needed.
   let lastParsed: { text: string; doc: TomlDocument } | undefined;
   const tomlOf = (doc: DocContext): TomlDocument => {
@@ -60,7 +65,7 @@ export function registerNavigationFeatures(connection: Connection, host: Feature
     return lastParsed.doc;
   };
   const safe = host.guard;
-  const ctx: FeatureContext = { host, docOf, bundleOf, tomlOf };
+  const ctx: FeatureContext = { host, docOf, bundleOf, viewOf, tomlOf };
 
   connection.onDefinition(safe('definition', null, (p) => definition(ctx, p, 'definition')));
   connection.onDeclaration(safe('declaration', null, (p) => definition(ctx, p, 'declaration')));

@@ -2,6 +2,7 @@
 // by vscode-languageserver from the command line.
 
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
+import { MessageTurns } from './messageTurns.js';
 import { startServer } from './server.js';
 import { tuneHeap } from '../heap.js';
 import { VERSION } from '../version.js';
@@ -56,8 +57,10 @@ if (!args.some((a) => transports.some((t) => a.startsWith(t)))) {
 
 tuneHeap();
 
-const connection = createConnection(ProposedFeatures.all);
+// Checks run in slices that let every queued message through first (messageTurns.ts).
+const turns = new MessageTurns();
+const connection = createConnection(ProposedFeatures.all, { messageStrategy: turns.strategy });
 // Whatever escapes a handler is logged, never fatal: an editor keeps its server.
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
-startServer(connection);
+startServer(connection, { turns });

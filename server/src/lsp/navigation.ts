@@ -1,5 +1,6 @@
 // Go to definition / declaration, find references and document highlights, over the occurrences of
-// the whole method tree (every bundle, open or on disk).
+// the whole method tree (every bundle, open or on disk), as of the latest finished check with the
+// open buffers parsed ahead (views.ts): a pending check or update is never waited for.
 
 import {
   DocumentHighlightKind,
@@ -20,7 +21,7 @@ import { locatorFor, type FeatureContext } from './featureContext.js';
 /** The occurrence under the cursor, with its document and tree. */
 function occurrenceUnder(ctx: FeatureContext, params: TextDocumentPositionParams) {
   const doc = ctx.docOf(params.textDocument.uri);
-  const found = doc ? ctx.bundleOf(doc) : undefined;
+  const found = doc ? ctx.viewOf(doc) : undefined;
   const o = doc && found ? occurrenceAt(found.tree, found.bundle, doc.offset(params.position)) : undefined;
   return doc && found && o ? { doc, found, o } : undefined;
 }

@@ -32,7 +32,9 @@ import { Diagnostics } from './diagnostics.js';
 import { ASSIST_CAPABILITIES, registerAssistFeatures } from './assist.js';
 import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.js';
 import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
+import type { MessageTurns } from './messageTurns.js';
 import { RunnerLink } from './runnerLink.js';
+import { Views } from './views.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { fileToUri, uriToFile } from './uris.js';
 import { VERSION } from '../version.js';
@@ -59,7 +61,12 @@ export function initialFolders(params: InitializeParams): string[] {
   return [];
 }
 
-export function startServer(connection: Connection): void {
+export interface ServerOptions {
+  /** The messages the connection dispatches (its message strategy): checks yield to them. */
+  turns?: MessageTurns;
+}
+
+export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const documents = new TextDocuments<TextDocument>(CLAMPED_TEXT_DOCUMENTS);
   /** URIs the client uses for its open method documents, by file identity. */
   const uris = new Map<string, string>();
@@ -78,6 +85,11 @@ export function startServer(connection: Connection): void {
     return uri !== undefined ? documents.get(uri)?.version : undefined;
   };
   let diagnostics: Diagnostics | undefined;
+  /** What requests work on while checks are pending: the latest finished check, buffers parsed ahead. */
+  const views = new Views(
+    () => session,
+    (file) => diagnostics?.ensureCurrent(file),
+  );
   const runner = new RunnerLink(() => settings.runner, (line) => connection.console.log(line));
 
   const isOurs = (uri: string, languageId: string | undefined): boolean => languageId === LANGUAGE_ID || isMethodFile(uriToFile(uri));
@@ -108,6 +120,8 @@ export function startServer(connection: Connection): void {
       versionOf,
       log,
       trace: (message) => connection.tracer.log(message),
+      findingsOf: (file) => views.findingsOf(file),
+      ...(options.turns ? { pause: () => options.turns!.pause() } : {}),
     });
     return {
       capabilities: {
@@ -279,11 +293,11 @@ export function startServer(connection: Connection): void {
     });
   });
 
-  connection.languages.diagnostics.on((params) => {
+  connection.languages.diagnostics.on(async (params) => {
     const diag = diagnostics;
     if (!diag) return { kind: 'full', items: [] };
     try {
-      return diag.documentReport(params, ourFile(params.textDocument.uri));
+      return await diag.documentReport(params, ourFile(params.textDocument.uri));
     } catch (error) {
       log(`mthds: diagnostics failed: ${String(error)}`);
       return { kind: 'full', items: [] };
@@ -297,12 +311,12 @@ export function startServer(connection: Connection): void {
 
   connection.onCodeAction(
     guard('code actions', [], (params: CodeActionParams) => {
-      const diag = diagnostics;
       const file = ourFile(params.textDocument.uri);
-      if (!diag || file === undefined) return [];
-      const check = diag.ensureCurrent(file);
+      // The findings of the latest finished check, carried over to the buffer's current text.
+      const found = file !== undefined && diagnostics ? views.findingsOf(file) : undefined;
+      if (file === undefined || !found) return [];
       const text = session.textOf(file) ?? '';
-      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: check.findings.get(file) ?? [], tree: check.tree, locator });
+      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator });
     }),
   );
 
@@ -310,7 +324,7 @@ export function startServer(connection: Connection): void {
     guard('code lenses', [], (params: CodeLensParams) => {
       const file = ourFile(params.textDocument.uri);
       if (!diagnostics || file === undefined || path.basename(file) === MANIFEST_FILE) return [];
-      const bundle = diagnostics.ensureCurrent(file).tree?.bundles.find((b) => b.file === file);
+      const bundle = views.viewOf(file)?.bundle;
       return bundle ? pipeCodeLenses(bundle, params.textDocument.uri) : [];
     }),
   );
@@ -351,6 +365,7 @@ export function startServer(connection: Connection): void {
       const id = session.treeIds().find((t) => t.key === key);
       return id && diagnostics ? diagnostics.checkNow(id) : undefined;
     },
+    views,
     locator,
     versionOf,
     ourFile,
@@ -361,7 +376,7 @@ export function startServer(connection: Connection): void {
 
   registerAssistFeatures(connection, {
     session: () => session,
-    ensureCurrent: (file) => diagnostics?.ensureCurrent(file),
+    views,
     ourFile,
     runner: () => settings.runner,
     runnerToken: () => runner.token(),

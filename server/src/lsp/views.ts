@@ -1,8 +1,10 @@
-// The tree a completion, hover or inlay request works on, without waiting for a check. A keystroke
-// schedules a check of the whole tree (debounced); completion must not run it. So a view takes the
-// tree of the last check and swaps in the open buffers that changed since (parsed once per text),
-// then rebuilds the symbol tables, which is linear in the number of declarations. Findings are
-// only given when the check is of the document's current text (their ranges hold).
+// The tree a request works on, without waiting for a check (completion, hover, inlay hints,
+// definition, highlights, references, code lenses, code actions, diagnostic pulls). A keystroke
+// schedules a check of the whole tree (debounced), and files changed on disk an update; no request
+// runs them. So a view takes the tree of the last finished check and swaps in the open buffers that
+// changed since (parsed once per text), then rebuilds the symbol tables, which is linear in the
+// number of declarations. A view's findings are given only when the check is of the document's
+// current text (their ranges hold); `findingsOf` carries the last check's over to the current text.
 
 import path from 'node:path';
 import type { Finding } from '../check/finding.js';
@@ -12,6 +14,7 @@ import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { symbolsOf, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
+import { changeBetween, shiftFindings, type TextChange } from './shiftFindings.js';
 
 export interface FileView {
   file: FileId;
@@ -22,17 +25,35 @@ export interface FileView {
   findings?: readonly Finding[];
 }
 
+/** The findings of a file for its current text, and the tree they go with. */
+export interface FindingsView {
+  findings: readonly Finding[];
+  /** The last check's tree with the open buffers parsed ahead (undefined for a released tree). */
+  tree?: MethodTree;
+  /** Carried over from an older text (the file's check is pending). */
+  ahead: boolean;
+}
+
 export class Views {
   /** Open buffers parsed ahead of the check, by file: one text each. */
   private readonly ahead = new Map<FileId, Bundle>();
   /** The last derived tree, reused while its base tree and bundles are the same. */
   private derived: { base: MethodTree; bundles: readonly Bundle[]; tree: MethodTree } | undefined;
 
+  /** The findings last carried over, per list of findings: requests come at every cursor move. */
+  private readonly shifted = new WeakMap<readonly Finding[], { text: string; findings: Finding[] }>();
+
   constructor(
     private readonly session: () => Session,
     /** Checks the tree of a file now (used only when it was never checked). */
     private readonly ensureCurrent: (file: FileId) => TreeCheck | undefined,
   ) {}
+
+  /** The latest check of the tree of `file`; checked now only when the tree never was. */
+  private checkOf(file: FileId): TreeCheck | undefined {
+    const check = this.session().lastCheck(this.session().treeOf(file).key);
+    return check?.tree ? check : this.ensureCurrent(file);
+  }
 
   private parsedAhead(file: FileId, text: string): Bundle {
     const known = this.ahead.get(file);
@@ -47,9 +68,7 @@ export class Views {
     const session = this.session();
     const text = session.textOf(file);
     if (text === undefined) return undefined;
-    const id = session.treeOf(file);
-    let check = session.lastCheck(id.key);
-    if (!check?.tree?.bundles.some((b) => b.file === file)) check = this.ensureCurrent(file);
+    const check = this.checkOf(file);
     const base = check?.tree;
     if (!check || !base) return undefined;
 
@@ -84,4 +103,43 @@ export class Views {
     }
     return view;
   }
+
+  /**
+   * The findings of a file (bundle, manifest or lock file) for its current text: the last check's
+   * when it saw that text, else carried over from it (moved past the edits, those touching them
+   * left out). Never checks, unless the tree never was.
+   */
+  findingsOf(file: FileId): FindingsView | undefined {
+    const session = this.session();
+    const check = this.checkOf(file);
+    if (!check) return undefined;
+    const findings = check.findings.get(file) ?? [];
+    const view = path.basename(file) === MANIFEST_FILE ? undefined : this.viewOf(file);
+    const tree = view?.tree ?? check.tree;
+    const text = session.textOf(file);
+    const checked = check.tree ? checkedText(check.tree, file) : text;
+    // An open document the check did not have yet (just created): nothing to carry over.
+    if (checked === undefined && text !== undefined && session.isOpen(file) && !check.findings.has(file)) return { findings: [], ...(tree ? { tree } : {}), ahead: true };
+    if (text === undefined || checked === undefined || checked === text) return { findings, ...(tree ? { tree } : {}), ahead: false };
+    const known = this.shifted.get(findings);
+    if (known?.text === text) return { findings: known.findings, ...(tree ? { tree } : {}), ahead: true };
+    // Every open file of the tree that changed since (a fix may edit another file too).
+    const changes = new Map<string, TextChange>();
+    for (const f of session.openFiles()) {
+      const before = check.tree ? checkedText(check.tree, f) : undefined;
+      const now = session.textOf(f);
+      const change = before !== undefined && now !== undefined ? changeBetween(before, now) : undefined;
+      if (change) changes.set(f, change);
+    }
+    const carried = shiftFindings(findings, changes);
+    this.shifted.set(findings, { text, findings: carried });
+    return { findings: carried, ...(tree ? { tree } : {}), ahead: true };
+  }
+}
+
+/** The text a check read of one of its tree's files (undefined: not one of them). */
+export function checkedText(tree: MethodTree, file: FileId): string | undefined {
+  if (tree.manifest?.file === file) return tree.manifest.doc.text;
+  if (tree.lock?.file === file) return tree.lock.doc.text;
+  return tree.bundles.find((b) => b.file === file)?.doc.text;
 }

@@ -581,7 +581,10 @@ export class Session {
       }
       if (parsed === undefined) continue;
       state.size += parsed.text.length;
-      if (parsed.bundle) bundles.push(parsed.bundle);
+      if (!parsed.bundle) continue;
+      bundles.push(parsed.bundle);
+      // Read now, a few files per step, rather than all at once when dependencies are resolved.
+      addressRefs(parsed.bundle);
     }
     const manifest = manifestFile !== undefined ? load(manifestFile, 'manifest')?.manifest : undefined;
     // Assembling the tree, resolving dependencies and checking are steps of their own.

@@ -5,7 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+import type { CodeAction, DocumentDiagnosticReport, DocumentSymbol, FoldingRange, Location } from 'vscode-languageserver-protocol';
+import { PULL_CAPABILITIES, startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
 // @ts-expect-error: a plain ES module of the benchmarks
 import { workspaceBundle } from '../../../bench/generate.mjs';
 
@@ -120,5 +121,94 @@ describe('files changing on disk in bursts', () => {
     expect(publishedSoFar()).toBe(changed.length);
     // Some answers came after the first of these files was published and before the last.
     expect(seen.some((n) => n > 0 && n < changed.length)).toBe(true);
+  }, 240_000);
+
+  it('answers definition, symbols, folding, code actions and pulls during a large update and a pending keystroke check, for the current text', async () => {
+    const { ws, files, texts } = bigPackage(1200);
+    client = await startClient({ folders: [ws], trace: 'verbose', capabilities: PULL_CAPABILITIES });
+    await client.workspaceChecked(120_000);
+    await client.waitFor(() => checked(client!) >= 1, 'the start-up check', 60_000);
+    // The open document has an unknown pipe type (a finding with a fix).
+    const open = files[3]!;
+    const uri = uriOf(open);
+    const text = texts[3]!.replace('type = "PipeLLM"', 'type = "PipeLMM"');
+    client.open(uri, text);
+    await client.waitFor(() => checked(client!) >= 2, 'the check of the opened document', 60_000);
+    const lineOf = (search: string): number => text.slice(0, text.indexOf(search)).split('\n').length - 1;
+    const typeLine = lineOf('type = "PipeLMM"');
+    const conceptLine = lineOf('[concept.B3Thing0]');
+    const outputLine = lineOf('output = "B3Thing0"');
+    const pulled = (await client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as DocumentDiagnosticReport;
+    expect(pulled.kind === 'full' && pulled.items.some((d) => d.range.start.line === typeLine)).toBe(true);
+    const before = checked(client);
+
+    // Every other file changes on disk (one notification); the open document gets a line on top.
+    const changes = files.filter((f) => f !== open).map((file) => {
+      const i = files.indexOf(file);
+      writeFileSync(file, texts[i]!.replaceAll('Generated pipe', 'Regenerated pipe'));
+      return { uri: uriOf(file), type: 2 };
+    });
+    const refreshes = client.refreshes;
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
+    await sleep(50);
+    client.replace(uri, 'domain = "d3"', '# A note on top\ndomain = "d3"');
+    const asked = checked(client);
+    const typeAt = { line: typeLine + 1, character: 'type = "'.length };
+    const [definition, symbols, folding, actions, report] = await Promise.all([
+      client.connection.sendRequest<Location[] | null>('textDocument/definition', { textDocument: { uri }, position: { line: outputLine + 1, character: 'output = "'.length + 2 } }),
+      client.connection.sendRequest<DocumentSymbol[] | null>('textDocument/documentSymbol', { textDocument: { uri } }),
+      client.connection.sendRequest<FoldingRange[] | null>('textDocument/foldingRange', { textDocument: { uri } }),
+      client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: { start: typeAt, end: typeAt }, context: { diagnostics: [], only: ['quickfix'] } }),
+      client.connection.sendRequest<DocumentDiagnosticReport>('textDocument/diagnostic', { textDocument: { uri } }),
+    ]);
+    const answered = checked(client);
+    // Neither the update nor the keystroke's check had ended when these were sent or answered.
+    expect(asked).toBe(before);
+    expect(answered).toBe(before);
+
+    // Every range is one line down: the text with the new first line.
+    expect(definition?.map((l) => [l.uri, l.range.start.line])).toEqual([[uri, conceptLine + 1]]);
+    expect(symbols?.find((s) => s.name === 'B3Thing0')?.selectionRange.start.line).toBe(conceptLine + 1);
+    expect(folding?.some((f) => f.startLine === conceptLine + 1)).toBe(true);
+    const fix = actions.find((a) => a.edit?.changes?.[uri]?.some((e) => e.newText.includes('PipeLLM')));
+    expect(fix?.edit?.changes?.[uri]?.map((e) => e.range.start.line)).toEqual([typeLine + 1]);
+    expect(fix?.diagnostics?.[0]?.range.start.line).toBe(typeLine + 1);
+    expect(report.kind).toBe('full');
+    if (report.kind === 'full') expect(report.items.filter((d) => d.range.start.line === typeLine + 1).map((d) => d.code)).toEqual([fix?.diagnostics?.[0]?.code]);
+
+    // Once checked, the pull client is asked to pull again, and the new answer agrees.
+    await client.waitFor(() => client!.refreshes > refreshes && checked(client!) > before, 'the end of the update and a refresh', 120_000);
+    // The keystroke's check, when the update read the older text.
+    await sleep(500);
+    const after = (await client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as DocumentDiagnosticReport;
+    expect(after.kind === 'full' && after.items.map((d) => [d.code, d.range.start.line])).toEqual(report.kind === 'full' && report.items.map((d) => [d.code, d.range.start.line]));
+  }, 240_000);
+
+  it('ends a large update while the open document is typed in faster than a check takes', async () => {
+    const { ws, files, texts } = bigPackage(1200);
+    client = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics: { debounceMs: 0, dryRun: false } } });
+    await client.workspaceChecked(120_000);
+    await client.waitFor(() => checked(client!) >= 1, 'the start-up check', 60_000);
+    const open = files[3]!;
+    const uri = uriOf(open);
+    client.open(uri, texts[3]!);
+    await client.waitFor(() => checked(client!) >= 2, 'the check of the opened document', 60_000);
+    const before = checked(client);
+    // Every other file gets a finding; one notification.
+    const changed = files.filter((f) => f !== open);
+    for (const file of changed) writeFileSync(file, texts[files.indexOf(file)]!.replace('type = "PipeLLM"', 'type = "PipeLMM"'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changed.map((file) => ({ uri: uriOf(file), type: 2 })) });
+    // A keystroke every 40 ms (each one makes the tree due, with no debounce), for at most 60 s.
+    const started = Date.now();
+    let keystrokes = 0;
+    while (checked(client) === before && Date.now() - started < 60_000) {
+      client.replace(uri, 'Generated pipe 0', 'Generated pipe 0.');
+      keystrokes += 1;
+      await sleep(40);
+    }
+    // A check ended while typing went on, and it was the update's: every changed file has its finding.
+    expect(checked(client)).toBeGreaterThan(before);
+    expect(keystrokes).toBeGreaterThan(1);
+    await client.waitFor(() => changed.every((f) => (client!.diagnostics.get(uriOf(f))?.diagnostics.length ?? 0) > 0), 'the findings of every changed file', 60_000);
   }, 240_000);
 });

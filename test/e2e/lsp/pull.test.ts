@@ -70,4 +70,22 @@ describe('language server diagnostics (pull)', () => {
     }
     expect(next.items.find((i) => i.uri === broken)!.kind).toBe('unchanged');
   });
+
+  it('answers the pull of a document its tree was not checked with yet at once, then asks for a pull again', async () => {
+    const ws = workspace();
+    client = await startClient({ folders: [ws], capabilities: PULL_CAPABILITIES, initializationOptions: { diagnostics: { debounceMs: 300 } } });
+    await client.workspaceChecked();
+    // A new file of the package (not on disk), with a reference to a concept no one declares.
+    const uri = uriOf(path.join(ws, 'invoices/draft.mthds'));
+    const text = 'domain = "invoices"\n[pipe.draft]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Nowhere"\nprompt = "p"\n';
+    const refreshes = client.refreshes;
+    client.open(uri, text);
+    // Asked before its check (the debounce has not passed): nothing carried over, and no check run for it.
+    const first = (await client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as DocumentDiagnosticReport;
+    expect(first).toMatchObject({ kind: 'full', items: [] });
+    // Once checked, the client is asked to pull again, and the finding is there.
+    await client.waitFor(() => client!.refreshes > refreshes, 'a diagnostic refresh');
+    const next = (await client.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as DocumentDiagnosticReport;
+    expect(next.kind === 'full' && next.items.map((d) => [d.code, textAt(text, d.range)])).toContainEqual(['method.concept_unresolved', 'Nowhere']);
+  });
 });

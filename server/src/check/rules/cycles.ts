@@ -32,8 +32,16 @@ interface Visit<N> {
   next: number;
 }
 
-/** Every elementary cycle reachable in a small graph, each reported once (by its smallest member). */
-function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<Array<CycleStep<N>>> {
+/** How much of a walk (edges asked for, edges followed) runs between two pauses. */
+const WALK_PER_STEP = 512;
+
+/**
+ * Every elementary cycle reachable in a graph, each reported once (by its smallest member), in
+ * steps: the walk pauses (yields) after every `WALK_PER_STEP` units of work, so that a check of a
+ * large tree never holds the message loop for the whole search. The graph must not change while
+ * the walk is paused (a check works on one tree version).
+ */
+function* findCycleSteps<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Generator<void, Array<Array<CycleStep<N>>>> {
   // Positions in `nodes`, built when a cycle needs them (most graphs have none).
   let index: Map<N, number> | undefined;
   const indexOf = (n: N): number | undefined => {
@@ -63,14 +71,18 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
   const sink: Visit<N> = { node: undefined as N, order: -1, low: -1, onStack: false, out: NONE, next: 0 };
   const edgesOf = (v: N): Edge<N>[] => visits.get(v)?.out ?? edges(v);
   const work: Visit<N>[] = [];
-  const strong = (v: N): void => {
+  let units = 0;
+  for (const v of nodes) {
+    if (++units % WALK_PER_STEP === 0) yield;
+    if (visits.has(v)) continue;
     const first = edges(v);
     if (first.length === 0) {
       visits.set(v, sink);
-      return;
+      continue;
     }
     work.push(visit(v, first));
     while (work.length > 0) {
+      if (++units % WALK_PER_STEP === 0) yield;
       const frame = work[work.length - 1]!;
       if (frame.next < frame.out.length) {
         const w = frame.out[frame.next++]!.to;
@@ -95,9 +107,9 @@ function findCycles<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Array<A
         ends.push(members.length);
       }
     }
-  };
-  for (const n of nodes) if (!visits.has(n)) strong(n);
+  }
   for (let k = 0; k < ends.length; k++) {
+    if (++units % WALK_PER_STEP === 0) yield;
     const begin = k === 0 ? 0 : ends[k - 1]!;
     if (ends[k]! - begin === 1) {
       // A lone node is a cycle only through an edge to itself.
@@ -206,16 +218,16 @@ function keyOf(decl: ConceptDecl | PipeDecl, list: readonly (ConceptDecl | PipeD
   return { file: decl.bundle.file, index: list.indexOf(decl) };
 }
 
-/** Every cycle of a tree, by positions. */
-export function findTreeCycles(tree: MethodTree): CycleFact[] {
+/** Every cycle of a tree, by positions, in steps (pauses as `findCycleSteps` does). */
+export function* findTreeCycleSteps(tree: MethodTree): Generator<void, CycleFact[]> {
   const g = graphs(tree);
   const facts: CycleFact[] = [];
   const concepts: ConceptDecl[] = tree.bundles.flatMap((b) => b.concepts);
   for (const kind of ['refines', 'structure'] as const) {
-    for (const cycle of findCycles(concepts, g[kind])) facts.push({ kind, steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.concepts), edge: s.index })) });
+    for (const cycle of yield* findCycleSteps(concepts, g[kind])) facts.push({ kind, steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.concepts), edge: s.index })) });
   }
   const pipes: PipeDecl[] = tree.bundles.flatMap((b) => b.pipes);
-  for (const cycle of findCycles(pipes, g.pipe)) facts.push({ kind: 'pipe', steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.pipes), edge: s.index })) });
+  for (const cycle of yield* findCycleSteps(pipes, g.pipe)) facts.push({ kind: 'pipe', steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.pipes), edge: s.index })) });
   return facts;
 }
 

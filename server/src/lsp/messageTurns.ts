@@ -1,0 +1,51 @@
+// Lets every queued message through before work in slices goes on. vscode-jsonrpc dispatches one
+// queued message per turn of the event loop; a check that yields with one `setImmediate` between
+// slices therefore lets one message through per slice, and a request queued behind a burst of N
+// notifications waits N slices. The connection's message strategy counts what it dispatches: a
+// pause goes on yielding while turns keep dispatching messages, and ends once turns dispatch none
+// (the queue is empty), or after as long as a slice of a check runs: under a flood of messages
+// (a burst of watched-file notifications) the messages get half the loop and the check the other
+// half, so the check still ends soon after the burst.
+
+import type { Message, MessageStrategy } from 'vscode-languageserver';
+
+/** The longest a pause defers work in slices while messages keep coming (ms; a slice's length). */
+const MAX_PAUSE_MS = 8;
+
+const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class MessageTurns {
+  private dispatched = 0;
+
+  /** The connection's message strategy (`createConnection(features, { messageStrategy })`). */
+  readonly strategy: MessageStrategy = {
+    handleMessage: (message: Message, next: (message: Message) => void): void => {
+      this.dispatched += 1;
+      next(message);
+    },
+  };
+
+  /** How many messages the connection has dispatched. */
+  count(): number {
+    return this.dispatched;
+  }
+
+  /**
+   * Yields to the event loop until two turns in a row pass without a message dispatched (every
+   * message queued meanwhile has been handled), or `maxMs` passed. Two: within one turn, the
+   * connection's next dispatch may come after this pause's own callback (it was queued later).
+   */
+  async pause(maxMs = MAX_PAUSE_MS): Promise<void> {
+    const start = performance.now();
+    let quiet = 0;
+    for (;;) {
+      const before = this.dispatched;
+      await turn();
+      quiet = this.dispatched === before ? quiet + 1 : 0;
+      if (quiet >= 2 || performance.now() - start >= maxMs) return;
+    }
+  }
+}
+
+/** A pause without a connection to watch (unit tests, embedders): one turn of the event loop. */
+export const oneTurn = turn;

@@ -1,0 +1,92 @@
+// Work in slices and queued messages: a pause between two slices lets every message queued
+// meanwhile through (vscode-jsonrpc dispatches one per turn of the event loop), so a request queued
+// behind a burst of notifications waits one slice, not one slice per notification.
+
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { MessageTurns, oneTurn } from '../../../server/src/lsp/messageTurns.js';
+
+/** A connected pair: the server side counts its dispatches with `turns`. */
+function pair(turns: MessageTurns): { client: MessageConnection; server: MessageConnection } {
+  const up = new PassThrough();
+  const down = new PassThrough();
+  const server = createMessageConnection(new StreamMessageReader(up), new StreamMessageWriter(down), undefined, { messageStrategy: turns.strategy });
+  const client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+  server.listen();
+  client.listen();
+  return { client, server };
+}
+
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+/**
+ * A burst of notifications arrives while a check runs three slices (started by the first message):
+ * the order in which slices (`s`) and notifications (`n`) ran.
+ */
+async function order(pause: (turns: MessageTurns) => Promise<void>): Promise<string[]> {
+  const turns = new MessageTurns();
+  const { client, server } = pair(turns);
+  const log: string[] = [];
+  const done = new Promise<void>((resolve) => {
+    server.onNotification('start', () => {
+      void (async () => {
+        for (let k = 0; k < 3; k++) {
+          log.push('s');
+          spin(2);
+          await pause(turns);
+        }
+        resolve();
+      })();
+    });
+  });
+  server.onNotification('n', () => log.push('n'));
+  await Promise.all([client.sendNotification('start'), ...Array.from({ length: 20 }, () => client.sendNotification('n'))]);
+  await done;
+  // Whatever was still queued.
+  for (let i = 0; i < 30 && log.filter((e) => e === 'n').length < 20; i++) await oneTurn();
+  client.dispose();
+  server.dispose();
+  return log;
+}
+
+describe('pausing work in slices for queued messages', () => {
+  it('lets the whole queued burst through before the next slice', async () => {
+    const log = await order((turns) => turns.pause());
+    expect(log.filter((e) => e === 'n')).toHaveLength(20);
+    // The first slice, then every notification, then the other slices.
+    expect(log.join('')).toBe(`s${'n'.repeat(20)}ss`);
+  });
+
+  it('(one turn per pause lets one message through per slice)', async () => {
+    const log = await order(() => oneTurn());
+    expect(log.join('').startsWith(`s${'n'.repeat(20)}`)).toBe(false);
+  });
+
+  it('counts what the connection dispatched, and gives up waiting after its bound', async () => {
+    const turns = new MessageTurns();
+    const { client, server } = pair(turns);
+    server.onNotification('n', () => undefined);
+    await client.sendNotification('n');
+    for (let i = 0; i < 10 && turns.count() === 0; i++) await oneTurn();
+    expect(turns.count()).toBe(1);
+    // A flood that never pauses: the pause ends at its bound all the same.
+    let flooding = true;
+    const flood = (async () => {
+      while (flooding) {
+        await client.sendNotification('n');
+        await oneTurn();
+      }
+    })();
+    const t = performance.now();
+    await turns.pause(30);
+    expect(performance.now() - t).toBeLessThan(1000);
+    flooding = false;
+    await flood;
+    client.dispose();
+    server.dispose();
+  });
+});
