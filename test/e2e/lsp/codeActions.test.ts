@@ -95,9 +95,11 @@ describe('language server code actions', () => {
     const main = uriOf(path.join(ws, 'pkg/main.mthds'));
     const shared = uriOf(path.join(ws, 'pkg/shared.mthds'));
     await client.workspaceChecked();
+    // The answer to the opening, not the workspace check's: a later one would be taken for the edit's.
+    const opened = client.published.length;
     client.open(main, readFileSync(path.join(ws, 'pkg/main.mthds'), 'utf8'));
     client.open(shared, readFileSync(path.join(ws, 'pkg/shared.mthds'), 'utf8'));
-    const diagnostics = await client.nextDiagnostics(main, (d) => d.length > 0, 0);
+    const diagnostics = await client.nextDiagnostics(main, (d) => d.length > 0, opened);
     const unresolved = diagnostics.find((d) => d.code === 'method.concept_unresolved')!;
     const create = (await client.codeActions(main, unresolved.range)).find((a) => a.title.startsWith('Create concept `Note`'))!;
     expect(create.title).toBe('Create concept `Note` in shared.mthds');
@@ -138,8 +140,9 @@ describe('language server code actions', () => {
     client = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
     await client.workspaceChecked();
     const uri = uriOf(path.join(ws, 'broken/broken.mthds'));
+    const opened = client.published.length;
     client.open(uri, readFileSync(path.join(ws, 'broken/broken.mthds'), 'utf8'));
-    let diagnostics = await client.nextDiagnostics(uri, () => true, 0);
+    let diagnostics = await client.nextDiagnostics(uri, () => true, opened);
     const byCode = (code: string): Diagnostic => diagnostics.find((d) => d.code === code)!;
     diagnostics = await apply(uri, (await client.codeActions(uri, byCode('method.schema_violation').range)).find((a) => a.title === 'Rename to `prompt`')!);
     diagnostics = await apply(uri, (await client.codeActions(uri, byCode('method.pipe_unresolved').range)).find((a) => a.title === 'Replace with `suggest_recipe`')!);
