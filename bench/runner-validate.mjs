@@ -9,7 +9,8 @@
 // its own processes; autocannon drives it from this one, on the same machine. Every scenario
 // first checks one answer (a valid verdict, a COMPLETED run), then fails on any non-2xx.
 // Knobs: CONNECTIONS (100), DURATION (seconds per scenario, 10), WORKERS, SCENARIOS
-// (distinct,repeated,execute). Prints the load average before and after each scenario: the
+// (distinct,repeated,execute), SERVER_NODE_ARGS (flags for the runner's node, its workers included:
+// `--cpu-prof --cpu-prof-dir=DIR` to profile them). Prints the load average before and after each scenario: the
 // figures mean little on a busy machine.
 
 import autocannon from 'autocannon';
@@ -31,7 +32,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-runner-'));
 const config = path.join(dir, 'runner.json');
 // No rate limit, anonymous access, and room for every connection's run at once.
 writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_in_flight: 4096 } }));
-const child = spawn(process.execPath, [path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeArgs, path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   let out = '';
   child.stdout.on('data', (d) => {

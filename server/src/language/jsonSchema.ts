@@ -231,6 +231,12 @@ function isScalarType(t: string | undefined): t is ScalarShapeType {
 }
 
 function jsonOf(value: unknown): unknown {
+  // Scalars (most defaults) as JSON would give them back, without the round trip.
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n + 0 : null;
+  }
   return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null');
 }
 

@@ -28,22 +28,34 @@ export function hashSeed(text: string): number {
   return h >>> 0;
 }
 
-export function createRng(seed: number | string): Rng {
-  let state = (typeof seed === 'string' ? hashSeed(seed) : seed) >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
+// A class rather than closures: minting forks a generator per field and item, and the dry run of
+// every /validate mints many; one object per fork is what that costs.
+class Mulberry32 implements Rng {
+  constructor(private state: number) {}
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const rng: Rng = {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    fork: (label) => createRng(hashSeed(`${state}:${label}`)),
-  };
-  return rng;
+  }
+
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)] as T;
+  }
+
+  fork(label: string): Rng {
+    return new Mulberry32(hashSeed(`${this.state}:${label}`));
+  }
+}
+
+export function createRng(seed: number | string): Rng {
+  return new Mulberry32((typeof seed === 'string' ? hashSeed(seed) : seed) >>> 0);
 }
 
 export interface MintOptions {

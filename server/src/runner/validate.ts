@@ -13,8 +13,7 @@ import type { Bundle, PipeDecl } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { checkEnvironment, type FunctionCatalog } from '../check/rules/functions.js';
-import { loadMethod, methodFileText, qualifiedPipeRef, selectPipe, type LoadableSource, type LoadedMethod, type LoadOptions } from './method.js';
-import { isRefusal } from './refusal.js';
+import { loadMethod, methodFileText, qualifiedPipeRef, selectedPipe, type LoadableSource, type LoadedMethod, type LoadOptions } from './method.js';
 
 export type ValidationCategory = 'blueprint_validation' | 'pipe_factory' | 'pipe_validation' | 'dry_run';
 
@@ -282,15 +281,6 @@ function invalid(errors: ValidationErrorItem[], warnings: ValidationErrorItem[],
 
 // ---------------------------------------------------------------------------------------------
 // Input form (the MTHDS input-form descriptor, keyed by the pipe's namespaced ref)
-
-function selectedPipe(tree: MethodTree, pipeCode: string | undefined): PipeDecl | undefined {
-  try {
-    return selectPipe(tree, pipeCode);
-  } catch (error) {
-    if (isRefusal(error)) return undefined;
-    throw error;
-  }
-}
 
 export function inputForm(tree: MethodTree, catalog: ConceptCatalog, pipeCode?: string): InputForm | undefined {
   const pipe = selectedPipe(tree, pipeCode);

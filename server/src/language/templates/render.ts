@@ -323,7 +323,7 @@ export function renderValue(value: unknown, format: TextFormat, state: { images:
 }
 
 function unmark(s: string): string {
-  return s.split(SAFE_MARK).join('');
+  return s.includes(SAFE_MARK) ? s.replaceAll(SAFE_MARK, '') : s;
 }
 
 /** Wraps a rendered value per the tag style (language reference §6.4). */

@@ -6,7 +6,7 @@ import { conceptJsonSchema, conceptListJsonSchema, nativeBase } from '../../../l
 import type { PipeDecl } from '../../../language/model.js';
 import type { InsertedImage } from '../../../language/templates/render.js';
 import { Refusal } from '../../refusal.js';
-import type { DeckModel, ModelSettings, Provider } from '../../providers/types.js';
+import type { DeckModel, ModelSettings, ObjectRequest, Provider } from '../../providers/types.js';
 import { textOf } from '../contents.js';
 import { callSeed, failure, finishOutput, modelFor, setting, stringSetting, templateContext, type Invocation, type OutputTarget, type RunContext, type PipeRunner } from '../engine.js';
 import type { Stuff, WorkingMemory } from '../memory.js';
@@ -51,11 +51,21 @@ async function generate(g: Generation): Promise<unknown[]> {
     prompt = `Structure the following text.${listInstruction(target)}\n\n${text}`;
   }
   const count = target.multiplicity.kind === 'fixed' ? target.multiplicity.count : undefined;
-  const schema = isList
-    ? conceptListJsonSchema(ctx.catalog, target.info, count, { forGeneration: true })
-    : conceptJsonSchema(ctx.catalog, target.info, { forGeneration: true });
   const concept = isList ? { catalog: ctx.catalog, info: target.info, list: count !== undefined ? { count } : {} } : { catalog: ctx.catalog, info: target.info };
-  const answer = await g.provider.generateObject({ ...base, ...system, model: g.model, settings: g.settings, prompt, schema, schemaName: target.info.code, concept });
+  const request: ObjectRequest = {
+    ...base,
+    ...system,
+    model: g.model,
+    settings: g.settings,
+    prompt,
+    // Built when a provider reads it: the mock mints from the concept and never does.
+    get schema() {
+      return isList ? conceptListJsonSchema(ctx.catalog, target.info, count, { forGeneration: true }) : conceptJsonSchema(ctx.catalog, target.info, { forGeneration: true });
+    },
+    schemaName: target.info.code,
+    concept,
+  };
+  const answer = await g.provider.generateObject(request);
   if (!isList) return [answer];
   const items = answer && typeof answer === 'object' && Array.isArray((answer as Record<string, unknown>)['items']) ? ((answer as Record<string, unknown>)['items'] as unknown[]) : undefined;
   if (!items) throw new Refusal('mthdsls.provider.invalid_response', { provider: g.provider.name, finding: 'the answer holds no list of items' });
