@@ -10,6 +10,7 @@
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import type { TemplateCategory } from '../spec/values.js';
+import { detached } from './detached.js';
 import { preprocessShorthands } from './preprocess.js';
 
 export type TagStyle = 'no_tag' | 'ticks' | 'xml' | 'square_brackets';
@@ -149,10 +150,12 @@ export function parseTemplate(source: string, category: TemplateCategory, shorth
   return compile(source, category, shorthands).program;
 }
 
-function compile(source: string, category: TemplateCategory, shorthands: boolean): Compiled {
-  const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
-  const cached = programCache.get(key);
+function compile(template: string, category: TemplateCategory, shorthands: boolean): Compiled {
+  const cached = programCache.get(`${category}\u0000${shorthands ? 1 : 0}\u0000${template}`);
   if (cached) return cached;
+  // What the cache keeps (the key, the program's strings) must not hold the bundle's text.
+  const source = detached(template);
+  const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
   const jinja = shorthands ? preprocessShorthands(source.replace(/\r\n?/g, '\n')).jinja : source;
   let program: Node;
   try {
