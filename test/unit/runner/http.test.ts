@@ -131,6 +131,12 @@ describe('JSON bodies and request ids', () => {
     expect(requestIdOf('bad id')).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(ulid(0) < ulid(1_000_000)).toBe(true);
   });
+
+  it('draws fresh random parts across refills of its pool of random bytes', () => {
+    const ids = Array.from({ length: 1_000 }, () => ulid(0));
+    expect(new Set(ids).size).toBe(1_000);
+    expect(new Set(ids.map((id) => id.slice(10))).size).toBe(1_000);
+  });
 });
 
 describe('ModelDeck', () => {
