@@ -2,12 +2,14 @@
 // checks, files keys, JSON decoding and request ids.
 
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { authenticate, authorize } from '../../../server/src/runner/auth.js';
 import { checkCallbackUrl, isNonPublicAddress } from '../../../server/src/runner/callbacks.js';
 import { ModelDeck } from '../../../server/src/runner/deck.js';
 import { decodeJsonObject } from '../../../server/src/runner/http/json.js';
 import { requestIdOf, ulid } from '../../../server/src/runner/http/requestId.js';
+import { accessLogLine } from '../../../server/src/runner/http/accessLog.js';
 import { jsonAnswer } from '../../../server/src/runner/http/respond.js';
 import { IdempotencyStore } from '../../../server/src/runner/idempotency.js';
 import { RateLimiter } from '../../../server/src/runner/rateLimit.js';
@@ -148,5 +150,19 @@ describe('ModelDeck', () => {
     const strict = new ModelDeck({ strict: true }, {});
     expect(codeOf(() => strict.resolve('claude-4.5-sonnet', 'llm'))).toBe('mthdsls.model.unknown');
     expect(codeOf(() => new ModelDeck({ mock: false }, {}).resolve(undefined, 'llm'))).toBe('mthdsls.provider.not_configured');
+  });
+});
+
+describe('accessLogLine', () => {
+  const req = (method: string, url: string, ua?: string): IncomingMessage => ({ method, url, headers: ua === undefined ? {} : { 'user-agent': ua } }) as unknown as IncomingMessage;
+  const res = (status: number | undefined): ServerResponse => ({ headersSent: status !== undefined, statusCode: status ?? 200, getHeader: () => 'REQ1' }) as unknown as ServerResponse;
+
+  it('writes time, method, path without query, status, duration, id and User-Agent on one line', () => {
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const line = accessLogLine(req('POST', '/v1/validate?x=1', 'ua "1"'), res(200), process.hrtime.bigint(), at);
+    expect(line).toMatch(/^2026-01-02T03:04:05\.678Z POST \/v1\/validate 200 \d+\.\dms REQ1 "ua \\"1\\""$/);
+    // Another line in the same millisecond, and one later: each with its own time.
+    expect(accessLogLine(req('get', '/a b'), res(undefined), process.hrtime.bigint(), new Date(at.getTime()))).toMatch(/^2026-01-02T03:04:05\.678Z "get" "\/a b" - \d+\.\dms REQ1 -$/);
+    expect(accessLogLine(req('GET', '/v1/version'), res(200), process.hrtime.bigint(), new Date(at.getTime() + 1))).toMatch(/^2026-01-02T03:04:05\.679Z GET /);
   });
 });
