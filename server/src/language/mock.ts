@@ -18,14 +18,24 @@ export interface Rng {
   fork(label: string): Rng;
 }
 
-/** A 32-bit FNV-1a hash of a string: turns any seed material into a seed. */
-export function hashSeed(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
+
+function fnv1a(text: string, h: number): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h;
+}
+
+/** A 32-bit FNV-1a hash of a string: turns any seed material into a seed. */
+export function hashSeed(text: string): number {
+  return fnv1a(text, FNV_OFFSET) >>> 0;
+}
+
+/** hashSeed of the parts written one after the other, without building that string (mocks hash a prompt per call). */
+export function hashSeedOf(a: string, b: string, c = '', d = '', e = ''): number {
+  return fnv1a(e, fnv1a(d, fnv1a(c, fnv1a(b, fnv1a(a, FNV_OFFSET))))) >>> 0;
 }
 
 // A class rather than closures: minting forks a generator per field and item, and the dry run of
@@ -50,10 +60,11 @@ class Mulberry32 implements Rng {
   }
 
   fork(label: string): Rng {
-    return new Mulberry32(hashSeed(`${this.state}:${label}`));
+    return new Mulberry32(hashSeedOf(String(this.state), ':', label));
   }
 }
 
+/** A generator from seed material: a number, or text (hashed; see hashSeedOf for text in parts). */
 export function createRng(seed: number | string): Rng {
   return new Mulberry32((typeof seed === 'string' ? hashSeed(seed) : seed) >>> 0);
 }
