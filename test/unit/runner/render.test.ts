@@ -152,9 +152,26 @@ describe('direct rendering of text-and-insert templates', () => {
       '{{ doc|with_images }} {{ title|with_images }}',
       '{{ fn }} {{ fn|tag("f") }} {{ range }} {{ true }}',
       '{{ constructor }} {{ toString|tag("t") }}',
+      // Shorthand prompts, read without the engine's parser when they hold no Jinja of their own.
+      'Read:\n\n@doc\n',
+      'Read:\r\n\r\n@doc\r\n\r\nthen $title.\r\n',
+      '$doc, $title and $missing; costs \\$5 }} %} #} \\n',
+      '@?doc\n@title\n',
+      '$doc.title and @doc.pages',
+      '@not',
+      'x $and y',
+      '$true $none',
+      '@range',
+      '$namespace',
+      '$__mthds_print',
+      '$if @else',
+      '$constructor @toString',
+      'trailing @doc',
+      '\n',
+      '',
     ];
     const styles = [undefined, { tagStyle: 'ticks', textFormat: 'plain' }, { tagStyle: 'square_brackets', textFormat: 'html' }, { tagStyle: 'no_tag', textFormat: 'json' }] as const;
-    const categories = ['llm_prompt', 'basic', 'html', 'markdown', 'img_gen_prompt'] as const;
+    const categories = ['llm_prompt', 'basic', 'html', 'markdown', 'img_gen_prompt', 'mermaid'] as const;
     const earlier = [{ index: 1, url: 'https://x/a.png', content: image('https://x/a.png') }];
     let compared = 0;
     for (const source of templates) {

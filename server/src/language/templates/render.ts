@@ -135,7 +135,8 @@ const programCache = new LRUCache<string, Compiled>({ max: 20_000, maxSize: 8_00
 
 /** A parsed and rewritten template, with its direct plan when it has one (see `planOf`). */
 interface Compiled {
-  program: Node;
+  /** Parsed on first read for a plan read off the shorthands (planOfShorthands). */
+  readonly program: Node;
   plan: Plan | undefined;
 }
 
@@ -157,15 +158,32 @@ function compile(template: string, category: TemplateCategory, shorthands: boole
   const source = detached(template);
   const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
   const jinja = shorthands ? preprocessShorthands(source.replace(/\r\n?/g, '\n')).jinja : source;
-  let program: Node;
-  try {
-    const trim = category === 'html' || category === 'markdown';
-    program = parse(tokenize(jinja, { trim_blocks: trim, lstrip_blocks: false })) as unknown as Node;
-  } catch (error) {
-    throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
+  const parseJinja = (): Node => {
+    let program: Node;
+    try {
+      const trim = category === 'html' || category === 'markdown';
+      program = parse(tokenize(jinja, { trim_blocks: trim, lstrip_blocks: false })) as unknown as Node;
+    } catch (error) {
+      throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
+    }
+    return rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
+  };
+  // A prompt of text and shorthands, without Jinja of its own: its plan is read off the
+  // preprocessor's output, and the engine parses it only if the interpreter is ever needed.
+  const shorthandPlan = shorthands && !source.includes('{') ? planOfShorthands(jinja, category) : undefined;
+  let compiled: Compiled;
+  if (shorthandPlan) {
+    let program: Node | undefined;
+    compiled = {
+      get program(): Node {
+        return (program ??= parseJinja());
+      },
+      plan: shorthandPlan,
+    };
+  } else {
+    const program = parseJinja();
+    compiled = { program, plan: planOf(program) };
   }
-  const rewritten = rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
-  const compiled: Compiled = { program: rewritten, plan: planOf(rewritten) };
   // A template past a quarter of the bound would evict most others: it is compiled each time.
   if (key.length <= 2_000_000) programCache.set(key, compiled);
   return compiled;
@@ -606,6 +624,42 @@ function planOf(program: Node): Plan | undefined {
   return plan;
 }
 
+/** Words the engine's expression parser reads as operators, and statement words: never a plain variable here. */
+const JINJA_WORDS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else', 'elif', 'endif', 'for', 'endfor', 'set', 'endset', 'macro', 'endmacro', 'call', 'endcall', 'filter', 'endfilter', 'raw', 'endraw', 'break', 'continue', 'generation', 'endgeneration']);
+
+// What the shorthand preprocessor writes for `@x` and `$x` with a one-segment path.
+const SHORTHAND_TAG = /\{\{ ([A-Za-z_][A-Za-z0-9_]*)\|(?:tag\("([A-Za-z_][A-Za-z0-9_]*)"\)|format\(\)) \}\}/g;
+
+/**
+ * The plan of the engine's program for `jinja`, the preprocessor's output for a template without
+ * braces of its own, read without parsing: raw text (as the tokenizer reads text outside tags,
+ * verbatim, after dropping one final newline) and the shorthands' tags. Undefined for anything
+ * else (`@?x`, dotted paths, names the engine reads otherwise, filters the category lacks).
+ */
+function planOfShorthands(jinja: string, category: TemplateCategory): Plan | undefined {
+  const src = jinja.endsWith('\n') ? jinja.slice(0, -1) : jinja;
+  const allowed = FILTERS_BY_CATEGORY[category];
+  const plan: Step[] = [];
+  const text = (raw: string): boolean => {
+    if (raw.includes('{')) return false;
+    if (raw !== '') plan.push(raw);
+    return true;
+  };
+  let last = 0;
+  SHORTHAND_TAG.lastIndex = 0;
+  for (let m = SHORTHAND_TAG.exec(src); m !== null; m = SHORTHAND_TAG.exec(src)) {
+    const name = m[1]!;
+    const tagName = m[2];
+    if (!text(src.slice(last, m.index))) return undefined;
+    if (tagName !== undefined && tagName !== name) return undefined;
+    if (JINJA_WORDS.has(name) || plainVariable({ type: 'Identifier', value: name }) === undefined) return undefined;
+    if (!allowed?.has(tagName !== undefined ? 'tag' : 'format')) return undefined;
+    plan.push(tagName !== undefined ? { fn: 'tag', name, arg: tagName } : { fn: 'format', name });
+    last = m.index + m[0].length;
+  }
+  return text(src.slice(last)) ? plan : undefined;
+}
+
 /** A value the interpreter cannot hold (it throws converting it): the render goes to the interpreter. */
 const NOT_DIRECT = Symbol('not direct');
 
@@ -679,7 +733,8 @@ function renderPlan(plan: Plan, context: Record<string, unknown>, state: RenderS
  * TemplateError when the template does not parse or fails to render.
  */
 export function renderTemplate(source: string, context: Record<string, unknown>, options: RenderOptions): RenderResult {
-  const { program, plan } = compile(source, options.category, options.shorthands ?? true);
+  const compiled = compile(source, options.category, options.shorthands ?? true);
+  const plan = compiled.plan;
   const state: RenderState = {
     style: options.style ?? defaultStyle(options.category),
     images: options.images ? [...options.images] : [],
@@ -702,7 +757,7 @@ export function renderTemplate(source: string, context: Record<string, unknown>,
       }
     }
     if (text === undefined) {
-      const result = new Interpreter(environmentFor(context)).run(program as never) as unknown as RuntimeValue;
+      const result = new Interpreter(environmentFor(context)).run(compiled.program as never) as unknown as RuntimeValue;
       text = String(result.value);
     }
   } catch (error) {
