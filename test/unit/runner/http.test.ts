@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { authenticate, authorize } from '../../../server/src/runner/auth.js';
 import { checkCallbackUrl, isNonPublicAddress } from '../../../server/src/runner/callbacks.js';
 import { ModelDeck } from '../../../server/src/runner/deck.js';
-import { decodeJsonObject } from '../../../server/src/runner/http/json.js';
+import { decodeJsonObject, isWellFormed } from '../../../server/src/runner/http/json.js';
 import { requestIdOf, ulid } from '../../../server/src/runner/http/requestId.js';
 import { accessLogLine } from '../../../server/src/runner/http/accessLog.js';
 import { jsonAnswer } from '../../../server/src/runner/http/respond.js';
@@ -164,5 +164,12 @@ describe('accessLogLine', () => {
     // Another line in the same millisecond, and one later: each with its own time.
     expect(accessLogLine(req('get', '/a b'), res(undefined), process.hrtime.bigint(), new Date(at.getTime()))).toMatch(/^2026-01-02T03:04:05\.678Z "get" "\/a b" - \d+\.\dms REQ1 -$/);
     expect(accessLogLine(req('GET', '/v1/version'), res(200), process.hrtime.bigint(), new Date(at.getTime() + 1))).toMatch(/^2026-01-02T03:04:05\.679Z GET /);
+  });
+});
+
+describe('isWellFormed', () => {
+  it('refuses a lone surrogate anywhere and accepts pairs', () => {
+    for (const ok of ['', 'plain', 'a\u{1F600}b', '\uD83D\uDE00', 'é']) expect(isWellFormed(ok), JSON.stringify(ok)).toBe(true);
+    for (const bad of ['\uD800', 'a\uD800b', 'a\uDC00', '\uDE00\uD83D', 'x\uD83D\uDE00\uD83D']) expect(isWellFormed(bad), JSON.stringify(bad)).toBe(false);
   });
 });
