@@ -28,6 +28,22 @@ function fnv1a(text: string, h: number): number {
   return h;
 }
 
+const digits = new Uint8Array(10);
+
+/** fnv1a of the decimal digits of `n` (an unsigned 32-bit integer), without making the string. */
+function fnv1aDecimal(n: number, h: number): number {
+  let count = 0;
+  do {
+    digits[count++] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  } while (n > 0);
+  while (count > 0) {
+    h ^= digits[--count]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
 /** A 32-bit FNV-1a hash of a string: turns any seed material into a seed. */
 export function hashSeed(text: string): number {
   return fnv1a(text, FNV_OFFSET) >>> 0;
@@ -60,7 +76,8 @@ class Mulberry32 implements Rng {
   }
 
   fork(label: string): Rng {
-    return new Mulberry32(hashSeedOf(String(this.state), ':', label));
+    // hashSeed(`${state}:${label}`), as forks have always been seeded.
+    return new Mulberry32(fnv1a(label, fnv1a(':', fnv1aDecimal(this.state, FNV_OFFSET))) >>> 0);
   }
 }
 

@@ -167,6 +167,7 @@ describe('mock minting', () => {
 
 // Draws of the generator as first written (closures over a state): any faster form must give the same.
 const GOLDEN_DRAWS = [0.19354423391632736, 13, 'b', 0.45864006178453565, 601104];
+const GOLDEN_FORKS = [0.38065960770472884, 329, 0.31371327629312873, 0.4840129951480776];
 
 describe('mock seeds', () => {
   it('hash text given in parts as the text written whole', () => {
@@ -179,5 +180,9 @@ describe('mock seeds', () => {
     const rng = createRng('dry|bench.step_1');
     const child = rng.fork('text');
     expect([rng.next(), rng.int(1, 100), rng.pick(['a', 'b', 'c']), child.next(), createRng(42).int(0, 1_000_000)]).toEqual(GOLDEN_DRAWS);
+    const later = createRng(7);
+    later.next();
+    later.next();
+    expect([later.fork('a').next(), later.fork('').int(0, 1000), createRng(0).fork('x').next(), createRng(4294967295).fork('y').next()]).toEqual(GOLDEN_FORKS);
   });
 });
