@@ -125,6 +125,12 @@ describe('JSON bodies and request ids', () => {
     expect(decodeJsonObject(Buffer.from('\uFEFF{"a":1}'), 8)).toEqual({ a: 1 });
     expect(codeOf(() => decodeJsonObject(Buffer.from('{'), 8))).toBe('request.malformed');
     expect(codeOf(() => decodeJsonObject(Buffer.from([0x7b, 0xff, 0x7d]), 8))).toBe('request.malformed');
+    // Encoded surrogates, overlong forms and truncated sequences are not UTF-8; one byte order mark is dropped, not two.
+    for (const bytes of [[0x22, 0xed, 0xa0, 0x80, 0x22], [0x22, 0xc0, 0xaf, 0x22], [0x22, 0xe2, 0x82]]) {
+      expect(() => decodeJsonObject(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, ...bytes, 0x7d]), 8)).toThrow(expect.objectContaining({ params: { reason: 'not_utf8' } }));
+    }
+    expect(() => decodeJsonObject(Buffer.from('\uFEFF\uFEFF{"a":1}'), 8)).toThrow(expect.objectContaining({ params: { reason: 'not_json' } }));
+    expect(decodeJsonObject(Buffer.from('{"a":"\uFEFFé"}'), 8)).toEqual({ a: '\uFEFFé' });
     expect(codeOf(() => decodeJsonObject(Buffer.from('{"a":[[[[[[[[[1]]]]]]]]]}'), 4))).toBe('request.invalid');
   });
 
