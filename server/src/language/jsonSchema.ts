@@ -67,6 +67,7 @@ const TEXT_FIELDS: readonly ShapeField[] = [{ name: 'text', required: true, type
 export class ConceptCatalog {
   private readonly byRefCache = new Map<string, ConceptInfo | null>();
   private readonly inProgress = new Set<string>();
+  private readonly byDecl = new Map<ConceptDecl, ConceptInfo>();
 
   constructor(readonly tree: MethodTree) {}
 
@@ -147,17 +148,24 @@ export class ConceptCatalog {
 
   private fromDecl(decl: ConceptDecl): ConceptInfo | undefined {
     noteAccess(decl.bundle);
+    // A run resolves the same declarations again and again (every input and output of every call).
+    const known = this.byDecl.get(decl);
+    if (known) return known;
     const domain = decl.bundle.domain?.value;
     if (domain === undefined) return undefined;
     const ref = this.canonicalRef(decl, domain);
     const cached = this.byRefCache.get(ref);
-    if (cached) return cached;
+    if (cached) {
+      this.byDecl.set(decl, cached);
+      return cached;
+    }
     // A refinement cycle is reported by the checks; here it ends the chain.
     if (this.inProgress.has(ref)) return undefined;
     this.inProgress.add(ref);
     try {
       const info = this.buildUserInfo(decl, domain, ref);
       this.byRefCache.set(ref, info);
+      this.byDecl.set(decl, info);
       return info;
     } finally {
       this.inProgress.delete(ref);
