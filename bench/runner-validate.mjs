@@ -11,9 +11,11 @@
 // its own processes; autocannon drives it from this one, on the same machine. Every scenario
 // first checks one answer (a valid verdict, a COMPLETED run), then fails on any non-2xx.
 // Knobs: CONNECTIONS (100), DURATION (seconds per scenario, 10), WORKERS, SCENARIOS
-// (distinct,repeated,execute), SERVER_NODE_ARGS (flags for the runner's node, its workers included:
-// `--cpu-prof --cpu-prof-dir=DIR` to profile them). Prints the load average before and after each scenario: the
-// figures mean little on a busy machine.
+// (distinct,repeated,execute; `inprocess` adds the CPU time of one distinct verdict in this process,
+// validateContents with the dry run of the built library, VERDICTS of them: 3,000), SERVER_NODE_ARGS
+// (flags for the runner's node, its workers included: `--cpu-prof --cpu-prof-dir=DIR` to profile
+// them). Prints the load average before and after each scenario (the rates mean little on a busy
+// machine), and the CPU time per request of the runner's processes and of this client.
 
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -103,9 +105,30 @@ const TARGETS = {
   execute: { title: '/execute, examples/news on the mock provider', route: 'execute', rate: 1000 },
 };
 
+/** CPU milliseconds per distinct verdict in this process (no HTTP): the figure to compare changes by. */
+async function inProcessVerdicts(count) {
+  const lib = await import(path.join(repo, 'server/dist/lib.js'));
+  lib.tuneHeap();
+  const texts = Array.from({ length: count + 300 }, () => JSON.parse(distinctBody()).mthds_contents);
+  for (const contents of texts.slice(0, 300)) await lib.validateContents({ kind: 'contents', contents }, { dryRun: lib.dryRun });
+  const before = process.cpuUsage();
+  for (const contents of texts.slice(300)) await lib.validateContents({ kind: 'contents', contents }, { dryRun: lib.dryRun });
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / count;
+}
+
 let failed = false;
 console.log(`runner benchmark: ${workers} worker process(es), ${connections} connections, ${duration} s per scenario, node ${process.version}, ${availableParallelism()} cores`);
 for (const name of scenarios) {
+  if (name === 'inprocess') {
+    const count = Number(process.env.VERDICTS ?? 3000);
+    const before = load();
+    const ms = await inProcessVerdicts(count);
+    console.log(`\nin this process, distinct 30-pipe bundles (validateContents with the dry run)`);
+    console.log(`  CPU        ${ms.toFixed(3)} ms per verdict (${count} verdicts after 300 to warm up)`);
+    console.log(`  load avg   before ${before}, after ${load()}`);
+    continue;
+  }
   const target = TARGETS[name];
   if (!target) throw new Error(`unknown scenario ${name}`);
   const options = { url: `${url}/${target.route}`, method: 'POST', headers: { 'Content-Type': 'application/json' }, connections, duration };
