@@ -1,20 +1,25 @@
 // Benchmark of the built-in runner (`npm run bench:runner`, builds first), against the targets of
 // the runner's throughput:
-//   1. POST /validate of distinct 30-pipe bundles (bench/generate.mjs, 7.7 kB; each request a new
-//      domain and description, so that no verdict is answered from the cache), 100 connections:
-//      >= 1,500 req/s, p99 <= 150 ms, zero non-2xx;
+//   1. POST /validate of distinct 30-pipe bundles (bench/generate.mjs, 7.7 kB), 100 connections:
+//      >= 1,500 req/s, p99 <= 150 ms, zero non-2xx. Each request's bundle differs from every other
+//      in its names and texts, as an editor's successive versions and CI's bundles do: its domain,
+//      concept and pipe codes, descriptions, and one prompt (the text being edited), so that no
+//      verdict comes from the cache and no per-name work is shared;
 //   2. POST /validate of one 30-pipe bundle repeated (answered from the verdict cache): >= 8,000 req/s;
 //   3. POST /execute of examples/news with the mock provider: >= 1,000 req/s.
 // The runner is the built CLI (`mthds serve --port 0 --workers N`, WORKERS, default: the cores) in
 // its own processes; autocannon drives it from this one, on the same machine. Every scenario
 // first checks one answer (a valid verdict, a COMPLETED run), then fails on any non-2xx.
 // Knobs: CONNECTIONS (100), DURATION (seconds per scenario, 10), WORKERS, SCENARIOS
-// (distinct,repeated,execute). Prints the load average before and after each scenario: the
-// figures mean little on a busy machine.
+// (distinct,repeated,execute; `inprocess` adds the CPU time of one distinct verdict in this process,
+// validateContents with the dry run of the built library, VERDICTS of them: 3,000), SERVER_NODE_ARGS
+// (flags for the runner's node, its workers included: `--cpu-prof --cpu-prof-dir=DIR` to profile
+// them). Prints the load average before and after each scenario (the rates mean little on a busy
+// machine), and the CPU time per request of the runner's processes and of this client.
 
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +36,8 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-runner-'));
 const config = path.join(dir, 'runner.json');
 // No rate limit, anonymous access, and room for every connection's run at once.
 writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_in_flight: 4096 } }));
-const child = spawn(process.execPath, [path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeArgs, path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   let out = '';
   child.stdout.on('data', (d) => {
@@ -42,12 +48,45 @@ const url = await new Promise((resolve, reject) => {
 });
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/**
+ * CPU seconds used so far by the runner's processes (the primary and its workers), from /proc
+ * (Linux; undefined elsewhere): per request, a figure the machine's other load changes far less
+ * than the request rate. Clock ticks of 10 ms (USER_HZ, 100 on Linux).
+ */
+function runnerCpuSeconds() {
+  try {
+    const stat = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = (text) => text.slice(text.lastIndexOf(')') + 2).split(' ');
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let f;
+      try {
+        f = fields(stat(entry));
+      } catch {
+        continue;
+      }
+      // After the command: state, ppid, ... utime (14th field of the line) and stime (15th).
+      if (Number(entry) === child.pid || Number(f[1]) === child.pid) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return ticks / 100;
+  } catch {
+    return undefined;
+  }
+}
 let counter = 0;
+// The distinct bodies: one generated bundle with a mark where a request's number goes, serialized
+// once, so that making a body costs the client (which shares the machine with the runner) a join.
+const MARK = '\u00a7';
+const markedBundle = generateBundle(30, { domain: `bench_${MARK}`, prefix: `p${MARK}_step` })
+  .replaceAll('Thing', `T${MARK}Thing`)
+  .replace('A generated bundle', `Generated bundle ${MARK}`)
+  .replaceAll('Generated pipe ', `Generated pipe ${MARK}.`)
+  .replace('describe thing 0:', `describe thing 0 (revision ${MARK}):`);
+const bodyParts = JSON.stringify({ mthds_contents: [markedBundle] }).split(MARK);
 /** A 30-pipe bundle no earlier request sent. */
-const distinctBody = () => {
-  const n = counter++;
-  return JSON.stringify({ mthds_contents: [generateBundle(30, { domain: `bench_${n}` }).replace('A generated bundle', `Generated bundle ${n}`)] });
-};
+const distinctBody = () => bodyParts.join(String(counter++));
 const repeatedBody = JSON.stringify({ mthds_contents: [generateBundle(30, { domain: 'bench' })] });
 const executeBody = JSON.stringify({
   mthds_contents: [readFileSync(path.join(repo, 'examples/news/news.mthds'), 'utf8')],
@@ -66,9 +105,30 @@ const TARGETS = {
   execute: { title: '/execute, examples/news on the mock provider', route: 'execute', rate: 1000 },
 };
 
+/** CPU milliseconds per distinct verdict in this process (no HTTP): the figure to compare changes by. */
+async function inProcessVerdicts(count) {
+  const lib = await import(path.join(repo, 'server/dist/lib.js'));
+  lib.tuneHeap();
+  const texts = Array.from({ length: count + 300 }, () => JSON.parse(distinctBody()).mthds_contents);
+  for (const contents of texts.slice(0, 300)) await lib.validateContents({ kind: 'contents', contents }, { dryRun: lib.dryRun });
+  const before = process.cpuUsage();
+  for (const contents of texts.slice(300)) await lib.validateContents({ kind: 'contents', contents }, { dryRun: lib.dryRun });
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / count;
+}
+
 let failed = false;
 console.log(`runner benchmark: ${workers} worker process(es), ${connections} connections, ${duration} s per scenario, node ${process.version}, ${availableParallelism()} cores`);
 for (const name of scenarios) {
+  if (name === 'inprocess') {
+    const count = Number(process.env.VERDICTS ?? 3000);
+    const before = load();
+    const ms = await inProcessVerdicts(count);
+    console.log(`\nin this process, distinct 30-pipe bundles (validateContents with the dry run)`);
+    console.log(`  CPU        ${ms.toFixed(3)} ms per verdict (${count} verdicts after 300 to warm up)`);
+    console.log(`  load avg   before ${before}, after ${load()}`);
+    continue;
+  }
   const target = TARGETS[name];
   if (!target) throw new Error(`unknown scenario ${name}`);
   const options = { url: `${url}/${target.route}`, method: 'POST', headers: { 'Content-Type': 'application/json' }, connections, duration };
@@ -83,7 +143,11 @@ for (const name of scenarios) {
     options.body = executeBody;
   }
   const before = load();
+  const clientCpu = process.cpuUsage();
+  const runnerBefore = runnerCpuSeconds();
   const result = await autocannon(options);
+  const client = process.cpuUsage(clientCpu);
+  const runnerAfter = runnerCpuSeconds();
   const bad = result.non2xx + result.errors + result.timeouts;
   const rate = result.requests.average;
   const pass = rate >= target.rate && bad === 0 && (target.p99 === undefined || result.latency.p99 <= target.p99);
@@ -93,6 +157,8 @@ for (const name of scenarios) {
   console.log(`  latency    p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms${target.p99 ? ` (target <= ${target.p99})` : ''}, max ${result.latency.max} ms`);
   console.log(`  non-2xx    ${result.non2xx} (errors ${result.errors}, timeouts ${result.timeouts})`);
   console.log(`  load avg   before ${before}, after ${load()}`);
+  if (runnerBefore !== undefined && runnerAfter !== undefined) console.log(`  runner CPU ${((1000 * (runnerAfter - runnerBefore)) / Math.max(1, result.requests.total)).toFixed(3)} ms per request (its processes together, from /proc)`);
+  console.log(`  client CPU ${((client.user + client.system) / 1000 / Math.max(1, result.requests.total)).toFixed(3)} ms per request (the benchmark's own process, on the runner's cores)`);
   console.log(`  ${pass ? 'MEETS the target' : 'MISSES the target'}`);
 }
 child.kill('SIGTERM');

@@ -18,32 +18,72 @@ export interface Rng {
   fork(label: string): Rng;
 }
 
-/** A 32-bit FNV-1a hash of a string: turns any seed material into a seed. */
-export function hashSeed(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5;
+
+function fnv1a(text: string, h: number): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h;
 }
 
-export function createRng(seed: number | string): Rng {
-  let state = (typeof seed === 'string' ? hashSeed(seed) : seed) >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
+const digits = new Uint8Array(10);
+
+/** fnv1a of the decimal digits of `n` (an unsigned 32-bit integer), without making the string. */
+function fnv1aDecimal(n: number, h: number): number {
+  let count = 0;
+  do {
+    digits[count++] = 0x30 + (n % 10);
+    n = Math.floor(n / 10);
+  } while (n > 0);
+  while (count > 0) {
+    h ^= digits[--count]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+
+/** A 32-bit FNV-1a hash of a string: turns any seed material into a seed. */
+export function hashSeed(text: string): number {
+  return fnv1a(text, FNV_OFFSET) >>> 0;
+}
+
+/** hashSeed of the parts written one after the other, without building that string (mocks hash a prompt per call). */
+export function hashSeedOf(a: string, b: string, c = '', d = '', e = ''): number {
+  return fnv1a(e, fnv1a(d, fnv1a(c, fnv1a(b, fnv1a(a, FNV_OFFSET))))) >>> 0;
+}
+
+// A class rather than closures: minting forks a generator per field and item, and the dry run of
+// every /validate mints many; one object per fork is what that costs.
+class Mulberry32 implements Rng {
+  constructor(private state: number) {}
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const rng: Rng = {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    fork: (label) => createRng(hashSeed(`${state}:${label}`)),
-  };
-  return rng;
+  }
+
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)] as T;
+  }
+
+  fork(label: string): Rng {
+    // hashSeed(`${state}:${label}`), as forks have always been seeded.
+    return new Mulberry32(fnv1a(label, fnv1a(':', fnv1aDecimal(this.state, FNV_OFFSET))) >>> 0);
+  }
+}
+
+/** A generator from seed material: a number, or text (hashed; see hashSeedOf for text in parts). */
+export function createRng(seed: number | string): Rng {
+  return new Mulberry32((typeof seed === 'string' ? hashSeed(seed) : seed) >>> 0);
 }
 
 export interface MintOptions {

@@ -156,41 +156,59 @@ function concreteFirst(decls: readonly PipeDecl[]): PipeDecl {
  * request.pipe_ambiguous, request.pipe_unspecified.
  */
 export function selectPipe(tree: MethodTree, pipeCode: string | undefined): PipeDecl {
+  const found = selection(tree, pipeCode);
+  if ('refuse' in found) throw found.refuse();
+  return found.pipe;
+}
+
+/** The pipe selectPipe would start from, or undefined where it refuses (no refusal is built: /validate asks on every request). */
+export function selectedPipe(tree: MethodTree, pipeCode: string | undefined): PipeDecl | undefined {
+  const found = selection(tree, pipeCode);
+  return 'pipe' in found ? found.pipe : undefined;
+}
+
+type Selection = { pipe: PipeDecl } | { refuse: () => Refusal };
+
+function selection(tree: MethodTree, pipeCode: string | undefined): Selection {
   const pipes = allPipes(tree);
   if (pipeCode !== undefined) {
     const parsed = parsePipeRef(pipeCode);
     // The candidates are gathered only for the refusal that names them.
-    const notFound = (): Refusal => new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, pipes.map(qualifiedPipeRef)) });
-    if (!parsed.ok || parsed.value.prefix !== undefined) throw notFound();
+    const notFound = { refuse: (): Refusal => new Refusal('request.pipe_not_found', { pipe: pipeCode, suggestions: suggest(pipeCode, pipes.map(qualifiedPipeRef)) }) };
+    if (!parsed.ok || parsed.value.prefix !== undefined) return notFound;
     const { domain, code } = parsed.value;
     const matches = pipes.filter((p) => p.code === code && (domain === undefined || p.bundle.domain?.value === domain));
-    if (matches.length === 0) throw notFound();
+    if (matches.length === 0) return notFound;
     const domains = [...new Set(matches.map((p) => p.bundle.domain?.value ?? ''))];
     if (domains.length > 1) {
-      throw new Refusal('request.pipe_ambiguous', { pipe: pipeCode, candidates: domains.map((d) => (d === '' ? code : `${d}.${code}`)).sort() });
+      return { refuse: () => new Refusal('request.pipe_ambiguous', { pipe: pipeCode, candidates: domains.map((d) => (d === '' ? code : `${d}.${code}`)).sort() }) };
     }
-    return concreteFirst(matches);
+    return { pipe: concreteFirst(matches) };
   }
   const manifestMain = tree.manifest?.mainPipe?.value;
   if (manifestMain) {
     const found = resolveMain(tree, manifestMain);
-    if (found) return found;
+    if (found) return { pipe: found };
   }
   const first = tree.bundles[0];
   const main = first?.mainPipe?.value;
   if (first && main) {
     const local = first.pipes.filter((p) => p.code === main);
-    if (local.length > 0) return concreteFirst(local);
+    if (local.length > 0) return { pipe: concreteFirst(local) };
   }
   // Without a manifest, a main pipe declared by exactly one bundle still selects unambiguously.
   const declared = tree.bundles.filter((b) => b.mainPipe?.value && b.pipes.some((p) => p.code === b.mainPipe?.value));
   if (!tree.manifest && declared.length === 1) {
     const b = declared[0]!;
-    return concreteFirst(b.pipes.filter((p) => p.code === b.mainPipe!.value));
+    return { pipe: concreteFirst(b.pipes.filter((p) => p.code === b.mainPipe!.value)) };
   }
-  const mains = declared.map((b) => `${b.domain?.value ?? ''}.${b.mainPipe!.value}`);
-  const candidates = mains.length > 0 ? mains : pipes.filter((p) => !p.typeless).map(qualifiedPipeRef);
-  throw new Refusal('request.pipe_unspecified', { candidates: [...new Set(candidates)].sort().slice(0, 50) });
+  return {
+    refuse: () => {
+      const mains = declared.map((b) => `${b.domain?.value ?? ''}.${b.mainPipe!.value}`);
+      const candidates = mains.length > 0 ? mains : pipes.filter((p) => !p.typeless).map(qualifiedPipeRef);
+      return new Refusal('request.pipe_unspecified', { candidates: [...new Set(candidates)].sort().slice(0, 50) });
+    },
+  };
 }
 
 function resolveMain(tree: MethodTree, ref: string): PipeDecl | undefined {

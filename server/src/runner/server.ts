@@ -179,7 +179,7 @@ async function handleValidate(state: RunnerState, body: Record<string, unknown>)
   const cached = key !== undefined ? state.verdicts.get(key) : undefined;
   if (cached !== undefined) return jsonTextAnswer(200, cached);
   const loadOptions = loadOptionsOf(state.config);
-  const options: ValidateOptions = { allowSignatures: request.allowSignatures, ...loadOptions };
+  const options: ValidateOptions = Object.assign({ allowSignatures: request.allowSignatures }, loadOptions);
   if (state.config.dryRun) options.dryRun = state.config.dryRun;
   if (state.functions) options.functions = state.functions.catalog;
   const method = loadMethod(source, loadOptions);

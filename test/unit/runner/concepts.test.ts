@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ConceptCatalog, conceptJsonSchema, conceptListJsonSchema } from '../../../server/src/language/jsonSchema.js';
-import { createRng, mintContent, mintFromSchema, mintList } from '../../../server/src/language/mock.js';
+import { createRng, hashSeed, hashSeedOf, mintContent, mintFromSchema, mintList } from '../../../server/src/language/mock.js';
 import { contentFault } from '../../../server/src/runner/execute/contents.js';
 import { treeOf } from '../../helpers/tree.js';
 
@@ -162,5 +162,27 @@ describe('mock minting', () => {
     expect(level).toBeGreaterThanOrEqual(0);
     expect(level).toBeLessThanOrEqual(2);
     expect(mintFromSchema({ type: 'array', items: { type: 'string' }, minItems: 4, maxItems: 4 }, rng)).toHaveLength(4);
+  });
+});
+
+// Draws of the generator as first written (closures over a state): any faster form must give the same.
+const GOLDEN_DRAWS = [0.19354423391632736, 13, 'b', 0.45864006178453565, 601104];
+const GOLDEN_FORKS = [0.38065960770472884, 329, 0.31371327629312873, 0.4840129951480776];
+
+describe('mock seeds', () => {
+  it('hash text given in parts as the text written whole', () => {
+    const parts = ['', 'dry|bench.step_1', '|', 'Read the text and describe thing 1:\n\n<text>\nmock text amber 123\n</text>', 'é\u{1F600}', '1234567'];
+    for (const a of parts) for (const b of parts) for (const c of parts) expect(hashSeedOf(a, b, c), JSON.stringify([a, b, c])).toBe(hashSeed(a + b + c));
+    expect(hashSeedOf('a', 'b', 'c', 'd', 'e')).toBe(hashSeed('abcde'));
+  });
+
+  it('give the generators of earlier versions (mock runs stay reproducible)', () => {
+    const rng = createRng('dry|bench.step_1');
+    const child = rng.fork('text');
+    expect([rng.next(), rng.int(1, 100), rng.pick(['a', 'b', 'c']), child.next(), createRng(42).int(0, 1_000_000)]).toEqual(GOLDEN_DRAWS);
+    const later = createRng(7);
+    later.next();
+    later.next();
+    expect([later.fork('a').next(), later.fork('').int(0, 1000), createRng(0).fork('x').next(), createRng(4294967295).fork('y').next()]).toEqual(GOLDEN_FORKS);
   });
 });

@@ -2,12 +2,14 @@
 // checks, files keys, JSON decoding and request ids.
 
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { authenticate, authorize } from '../../../server/src/runner/auth.js';
 import { checkCallbackUrl, isNonPublicAddress } from '../../../server/src/runner/callbacks.js';
 import { ModelDeck } from '../../../server/src/runner/deck.js';
-import { decodeJsonObject } from '../../../server/src/runner/http/json.js';
+import { decodeJsonObject, isWellFormed } from '../../../server/src/runner/http/json.js';
 import { requestIdOf, ulid } from '../../../server/src/runner/http/requestId.js';
+import { accessLogLine } from '../../../server/src/runner/http/accessLog.js';
 import { jsonAnswer } from '../../../server/src/runner/http/respond.js';
 import { IdempotencyStore } from '../../../server/src/runner/idempotency.js';
 import { RateLimiter } from '../../../server/src/runner/rateLimit.js';
@@ -123,6 +125,12 @@ describe('JSON bodies and request ids', () => {
     expect(decodeJsonObject(Buffer.from('\uFEFF{"a":1}'), 8)).toEqual({ a: 1 });
     expect(codeOf(() => decodeJsonObject(Buffer.from('{'), 8))).toBe('request.malformed');
     expect(codeOf(() => decodeJsonObject(Buffer.from([0x7b, 0xff, 0x7d]), 8))).toBe('request.malformed');
+    // Encoded surrogates, overlong forms and truncated sequences are not UTF-8; one byte order mark is dropped, not two.
+    for (const bytes of [[0x22, 0xed, 0xa0, 0x80, 0x22], [0x22, 0xc0, 0xaf, 0x22], [0x22, 0xe2, 0x82]]) {
+      expect(() => decodeJsonObject(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, ...bytes, 0x7d]), 8)).toThrow(expect.objectContaining({ params: { reason: 'not_utf8' } }));
+    }
+    expect(() => decodeJsonObject(Buffer.from('\uFEFF\uFEFF{"a":1}'), 8)).toThrow(expect.objectContaining({ params: { reason: 'not_json' } }));
+    expect(decodeJsonObject(Buffer.from('{"a":"\uFEFFé"}'), 8)).toEqual({ a: '\uFEFFé' });
     expect(codeOf(() => decodeJsonObject(Buffer.from('{"a":[[[[[[[[[1]]]]]]]]]}'), 4))).toBe('request.invalid');
   });
 
@@ -130,6 +138,12 @@ describe('JSON bodies and request ids', () => {
     expect(requestIdOf('abc-123_X')).toBe('abc-123_X');
     expect(requestIdOf('bad id')).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(ulid(0) < ulid(1_000_000)).toBe(true);
+  });
+
+  it('draws fresh random parts across refills of its pool of random bytes', () => {
+    const ids = Array.from({ length: 1_000 }, () => ulid(0));
+    expect(new Set(ids).size).toBe(1_000);
+    expect(new Set(ids.map((id) => id.slice(10))).size).toBe(1_000);
   });
 });
 
@@ -142,5 +156,26 @@ describe('ModelDeck', () => {
     const strict = new ModelDeck({ strict: true }, {});
     expect(codeOf(() => strict.resolve('claude-4.5-sonnet', 'llm'))).toBe('mthdsls.model.unknown');
     expect(codeOf(() => new ModelDeck({ mock: false }, {}).resolve(undefined, 'llm'))).toBe('mthdsls.provider.not_configured');
+  });
+});
+
+describe('accessLogLine', () => {
+  const req = (method: string, url: string, ua?: string): IncomingMessage => ({ method, url, headers: ua === undefined ? {} : { 'user-agent': ua } }) as unknown as IncomingMessage;
+  const res = (status: number | undefined): ServerResponse => ({ headersSent: status !== undefined, statusCode: status ?? 200, getHeader: () => 'REQ1' }) as unknown as ServerResponse;
+
+  it('writes time, method, path without query, status, duration, id and User-Agent on one line', () => {
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const line = accessLogLine(req('POST', '/v1/validate?x=1', 'ua "1"'), res(200), process.hrtime.bigint(), at);
+    expect(line).toMatch(/^2026-01-02T03:04:05\.678Z POST \/v1\/validate 200 \d+\.\dms REQ1 "ua \\"1\\""$/);
+    // Another line in the same millisecond, and one later: each with its own time.
+    expect(accessLogLine(req('get', '/a b'), res(undefined), process.hrtime.bigint(), new Date(at.getTime()))).toMatch(/^2026-01-02T03:04:05\.678Z "get" "\/a b" - \d+\.\dms REQ1 -$/);
+    expect(accessLogLine(req('GET', '/v1/version'), res(200), process.hrtime.bigint(), new Date(at.getTime() + 1))).toMatch(/^2026-01-02T03:04:05\.679Z GET /);
+  });
+});
+
+describe('isWellFormed', () => {
+  it('refuses a lone surrogate anywhere and accepts pairs', () => {
+    for (const ok of ['', 'plain', 'a\u{1F600}b', '\uD83D\uDE00', 'é']) expect(isWellFormed(ok), JSON.stringify(ok)).toBe(true);
+    for (const bad of ['\uD800', 'a\uD800b', 'a\uDC00', '\uDE00\uD83D', 'x\uD83D\uDE00\uD83D']) expect(isWellFormed(bad), JSON.stringify(bad)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 // Template rendering: shorthands, the Pipelex filters, tag styles, categories, escaping, budgets.
 
-import { describe, expect, it } from 'vitest';
-import { applyTag, markdownToHtml, renderExpression, renderTemplate, renderValue, TemplateError } from '../../../server/src/language/templates/render.js';
+import { Interpreter } from '@huggingface/jinja';
+import { describe, expect, it, vi } from 'vitest';
+import { applyTag, markdownToHtml, renderExpression, renderTemplate, renderValue, TemplateError, type RenderOptions } from '../../../server/src/language/templates/render.js';
 
 const text = (t: string): Record<string, unknown> => ({ text: t, _concept_code: 'native.Text' });
 const image = (url: string): Record<string, unknown> => ({ url, _concept_code: 'native.Image' });
@@ -103,5 +104,89 @@ describe('render limits', () => {
     const slow = '{% for i in range(20000) %}{% set x = [1,2,3,4,5,6,7,8,9] | join(",") %}{{ "" }}{% endfor %}';
     expect(() => renderTemplate(slow, {}, { category: 'basic', timeLimitMs: 0 })).toThrow(/too long/);
     expect(() => renderTemplate('{% for i in range(3) %}{{ i }}{% endfor %}', {}, { category: 'basic', timeLimitMs: 10_000 })).not.toThrow();
+  });
+});
+
+describe('direct rendering of text-and-insert templates', () => {
+  const outcome = (source: string, context: Record<string, unknown>, options: RenderOptions): string => {
+    try {
+      const out = renderTemplate(source, context, options);
+      return JSON.stringify(out);
+    } catch (error) {
+      return `${error instanceof TemplateError ? `TemplateError(${error.kind})` : 'other'}: ${(error as Error).message}`;
+    }
+  };
+
+  it('renders prompts of text, $x and @x without the interpreter, and anything else with it', () => {
+    const run = vi.spyOn(Interpreter.prototype, 'run');
+    try {
+      renderTemplate('Read this:\n\n@doc\n\nTitle: $title, raw {{ title }}', { doc: text('body'), title: text('T') }, { category: 'llm_prompt' });
+      expect(run).not.toHaveBeenCalled();
+      renderTemplate('{% if title %}$title{% endif %}', { title: text('T') }, { category: 'llm_prompt' });
+      expect(run).toHaveBeenCalledTimes(1);
+    } finally {
+      run.mockRestore();
+    }
+  });
+
+  it('gives what the interpreter gives: texts, images, budgets and errors', () => {
+    const proto = JSON.parse('{"__proto__": {"x": 1}, "title": "p"}') as Record<string, unknown>;
+    const contexts: Array<Record<string, unknown>> = [
+      {},
+      { doc: text('body <b>'), title: 'T & <i>', n: 3, flag: false, none: null },
+      { doc: { title: 'T', pages: [1, 2], nested: { a: text('x'), img: image('https://x/n.png') }, _concept_code: 'd.Doc', _stuff_name: 'doc' }, title: image('https://x/a.png') },
+      { doc: [text('a'), text('b'), { yes_no: true, probability: 0.8, _concept_code: 'native.YesNo' }], title: { inner_html: '<p>h</p>', _concept_code: 'native.Html' } },
+      { doc: proto, title: undefined, fn: () => 'f', range: 'shadowed' },
+      { doc: { big: 10n }, title: '\uE002marked' },
+    ];
+    const templates = [
+      'plain text only',
+      '@doc',
+      '$doc and $title',
+      'Read:\n\n@doc\n\n@title\n@?missing end',
+      '{{ doc }}|{{ title }}|{{ n }}|{{ flag }}|{{ none }}|{{ missing }}',
+      '{{ doc|tag }}{{ doc|tag("") }}{{ doc|tag("named") }}',
+      '{{ missing|tag("m") }}',
+      '{{ doc|format }} {{ doc|format("json") }} {{ doc|format("html") }} {{ doc|format("markdown") }}',
+      '{{ doc|format("yaml") }}',
+      '{{ doc|with_images }} {{ title|with_images }}',
+      '{{ fn }} {{ fn|tag("f") }} {{ range }} {{ true }}',
+      '{{ constructor }} {{ toString|tag("t") }}',
+      // Shorthand prompts, read without the engine's parser when they hold no Jinja of their own.
+      'Read:\n\n@doc\n',
+      'Read:\r\n\r\n@doc\r\n\r\nthen $title.\r\n',
+      '$doc, $title and $missing; costs \\$5 }} %} #} \\n',
+      '@?doc\n@title\n',
+      '$doc.title and @doc.pages',
+      '@not',
+      'x $and y',
+      '$true $none',
+      '@range',
+      '$namespace',
+      '$__mthds_print',
+      '$if @else',
+      '$constructor @toString',
+      'trailing @doc',
+      '\n',
+      '',
+    ];
+    const styles = [undefined, { tagStyle: 'ticks', textFormat: 'plain' }, { tagStyle: 'square_brackets', textFormat: 'html' }, { tagStyle: 'no_tag', textFormat: 'json' }] as const;
+    const categories = ['llm_prompt', 'basic', 'html', 'markdown', 'img_gen_prompt', 'mermaid'] as const;
+    const earlier = [{ index: 1, url: 'https://x/a.png', content: image('https://x/a.png') }];
+    let compared = 0;
+    for (const source of templates) {
+      for (const context of contexts) {
+        for (const category of categories) {
+          for (const style of styles) {
+            for (const extra of [{}, { images: earlier }, { budget: 12 }, { budget: 30 }, { budget: 60 }, { budget: 100 }] as Array<Partial<RenderOptions>>) {
+              const options: RenderOptions = { category, ...(style ? { style: { ...style } } : {}), ...extra };
+              expect(outcome(source, context, options), `${source} | ${category} | ${JSON.stringify(style)} | ${JSON.stringify(extra)}`).toBe(outcome(source, context, { ...options, interpreter: true }));
+              compared++;
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBe(templates.length * contexts.length * categories.length * styles.length * 6);
   });
 });

@@ -6,6 +6,7 @@
 import { parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import { collectShorthandUses, preprocessShorthands, type ShorthandUse } from './preprocess.js';
+import { detached } from './detached.js';
 
 export interface VariableRead {
   /** Attribute chain from the root: `doc.summary.text` → ['doc', 'summary', 'text']. */
@@ -72,10 +73,12 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
     uses.length = 0;
     return analysis;
   }
-  const key = `${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${template}`;
-  const cached = analyses.get(key);
+  const cached = analyses.get(`${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${template}`);
   if (cached) return cached;
-  const analysis = analyzeJinja(template, options);
+  // What the cache keeps (the key, the analysis's strings) must not hold the bundle's text.
+  const own = detached(template);
+  const key = `${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${own}`;
+  const analysis = analyzeJinja(own, options);
   // Shared by every caller that analyzes the same text: frozen so that none can change another's.
   for (const read of analysis.reads) Object.freeze(read.path);
   deepFreeze(analysis);

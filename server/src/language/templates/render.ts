@@ -10,6 +10,7 @@
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import type { TemplateCategory } from '../spec/values.js';
+import { detached } from './detached.js';
 import { preprocessShorthands } from './preprocess.js';
 
 export type TagStyle = 'no_tag' | 'ticks' | 'xml' | 'square_brackets';
@@ -53,6 +54,8 @@ export interface RenderOptions {
   budget?: number;
   /** Wall-clock limit of one render, in milliseconds. Default 2,000. */
   timeLimitMs?: number;
+  /** Run every template through the interpreter, never the direct rendering (tests compare the two). */
+  interpreter?: boolean;
 }
 
 export interface RenderResult {
@@ -128,7 +131,14 @@ export function plainOf(rv: RuntimeValue | undefined): unknown {
 // Compiled programs by source and dialect (category, shorthands): each distinct template is parsed
 // and rewritten once, however many bundles and renders use it. Least recently used first out,
 // bounded in entries and in characters, since one template may be as large as a bundle.
-const programCache = new LRUCache<string, Node>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_program, key) => key.length });
+const programCache = new LRUCache<string, Compiled>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_compiled, key) => key.length });
+
+/** A parsed and rewritten template, with its direct plan when it has one (see `planOf`). */
+interface Compiled {
+  /** Parsed on first read for a plan read off the shorthands (planOfShorthands). */
+  readonly program: Node;
+  plan: Plan | undefined;
+}
 
 /** Forgets every compiled program and the root environment (a from-scratch render follows). */
 export function clearRenderCaches(): void {
@@ -138,21 +148,45 @@ export function clearRenderCaches(): void {
 
 /** Parses a template (after the shorthands when asked); throws a TemplateError when it does not. */
 export function parseTemplate(source: string, category: TemplateCategory, shorthands = true): Node {
-  const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
-  const cached = programCache.get(key);
+  return compile(source, category, shorthands).program;
+}
+
+function compile(template: string, category: TemplateCategory, shorthands: boolean): Compiled {
+  const cached = programCache.get(`${category}\u0000${shorthands ? 1 : 0}\u0000${template}`);
   if (cached) return cached;
+  // What the cache keeps (the key, the program's strings) must not hold the bundle's text.
+  const source = detached(template);
+  const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
   const jinja = shorthands ? preprocessShorthands(source.replace(/\r\n?/g, '\n')).jinja : source;
-  let program: Node;
-  try {
-    const trim = category === 'html' || category === 'markdown';
-    program = parse(tokenize(jinja, { trim_blocks: trim, lstrip_blocks: false })) as unknown as Node;
-  } catch (error) {
-    throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
+  const parseJinja = (): Node => {
+    let program: Node;
+    try {
+      const trim = category === 'html' || category === 'markdown';
+      program = parse(tokenize(jinja, { trim_blocks: trim, lstrip_blocks: false })) as unknown as Node;
+    } catch (error) {
+      throw new TemplateError('parse', `the template does not parse: ${describeEngineError(error)}`);
+    }
+    return rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
+  };
+  // A prompt of text and shorthands, without Jinja of its own: its plan is read off the
+  // preprocessor's output, and the engine parses it only if the interpreter is ever needed.
+  const shorthandPlan = shorthands && !source.includes('{') ? planOfShorthands(jinja, category) : undefined;
+  let compiled: Compiled;
+  if (shorthandPlan) {
+    let program: Node | undefined;
+    compiled = {
+      get program(): Node {
+        return (program ??= parseJinja());
+      },
+      plan: shorthandPlan,
+    };
+  } else {
+    const program = parseJinja();
+    compiled = { program, plan: planOf(program) };
   }
-  const rewritten = rewrite(program, FILTERS_BY_CATEGORY[category] ?? new Set()) as Node;
   // A template past a quarter of the bound would evict most others: it is compiled each time.
-  if (key.length <= 2_000_000) programCache.set(key, rewritten);
-  return rewritten;
+  if (key.length <= 2_000_000) programCache.set(key, compiled);
+  return compiled;
 }
 
 function describeEngineError(error: unknown): string {
@@ -323,7 +357,7 @@ export function renderValue(value: unknown, format: TextFormat, state: { images:
 }
 
 function unmark(s: string): string {
-  return s.split(SAFE_MARK).join('');
+  return s.includes(SAFE_MARK) ? s.replaceAll(SAFE_MARK, '') : s;
 }
 
 /** Wraps a rendered value per the tag style (language reference §6.4). */
@@ -531,12 +565,176 @@ function environmentFor(context: Record<string, unknown>): Environment {
   return env;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Direct rendering of the common templates
+//
+// Most prompts are text with `$x` and `@x` inserts: raw text, and prints of a variable, bare or
+// through `tag`, `format` or `with_images` with literal arguments. Such a program is rendered
+// here without the interpreter (its environment, runtime values and function values cost more
+// than the rendering itself), step for step as the interpreter runs the root functions: the same
+// values (a variable is copied as the engine's round trip to runtime values and back copies it),
+// the same texts, the same budget spent, the same errors. Anything else goes to the interpreter.
+
+type Step = string | { fn: 'print' | 'tag' | 'format' | 'with_images'; name: string; arg?: string };
+type Plan = readonly Step[];
+
+/** A variable looked up in the context alone: not a name the root environment holds (constants, range, namespace, our functions). */
+function plainVariable(node: unknown): string | undefined {
+  const n = node as Node | undefined;
+  if (n?.type !== 'Identifier') return undefined;
+  const name = n['value'];
+  return typeof name === 'string' && !rootEnvironment().variables.has(name) && !name.startsWith('__mthds_') ? name : undefined;
+}
+
+function calleeName(node: Node): string | undefined {
+  const callee = node['callee'] as Node | undefined;
+  return node.type === 'CallExpression' && callee?.type === 'Identifier' ? (callee['value'] as string) : undefined;
+}
+
+/** The direct plan of a rewritten program, or undefined when it needs the interpreter. */
+function planOf(program: Node): Plan | undefined {
+  if (program.type !== 'Program' || !Array.isArray(program['body'])) return undefined;
+  const plan: Step[] = [];
+  for (const statement of program['body'] as Node[]) {
+    if (statement?.type === 'StringLiteral' && typeof statement['value'] === 'string') {
+      plan.push(statement['value']);
+      continue;
+    }
+    if (calleeName(statement) !== '__mthds_print') return undefined;
+    const printed = statement['args'] as Node[];
+    if (printed.length !== 1) return undefined;
+    const inner = printed[0]!;
+    const bare = plainVariable(inner);
+    if (bare !== undefined) {
+      plan.push({ fn: 'print', name: bare });
+      continue;
+    }
+    const fn = calleeName(inner);
+    const args = inner['args'] as Node[] | undefined;
+    const name = args ? plainVariable(args[0]) : undefined;
+    if (!args || name === undefined || args.length > 2) return undefined;
+    const literal = args[1];
+    if (literal !== undefined && (literal.type !== 'StringLiteral' || typeof literal['value'] !== 'string')) return undefined;
+    const arg = literal?.['value'] as string | undefined;
+    if (fn === '__mthds_filter_tag') plan.push(arg === undefined ? { fn: 'tag', name } : { fn: 'tag', name, arg });
+    else if (fn === '__mthds_filter_format') plan.push(arg === undefined ? { fn: 'format', name } : { fn: 'format', name, arg });
+    else if (fn === '__mthds_filter_with_images' && arg === undefined) plan.push({ fn: 'with_images', name });
+    else return undefined;
+  }
+  return plan;
+}
+
+/** Words the engine's expression parser reads as operators, and statement words: never a plain variable here. */
+const JINJA_WORDS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else', 'elif', 'endif', 'for', 'endfor', 'set', 'endset', 'macro', 'endmacro', 'call', 'endcall', 'filter', 'endfilter', 'raw', 'endraw', 'break', 'continue', 'generation', 'endgeneration']);
+
+// What the shorthand preprocessor writes for `@x` and `$x` with a one-segment path.
+const SHORTHAND_TAG = /\{\{ ([A-Za-z_][A-Za-z0-9_]*)\|(?:tag\("([A-Za-z_][A-Za-z0-9_]*)"\)|format\(\)) \}\}/g;
+
+/**
+ * The plan of the engine's program for `jinja`, the preprocessor's output for a template without
+ * braces of its own, read without parsing: raw text (as the tokenizer reads text outside tags,
+ * verbatim, after dropping one final newline) and the shorthands' tags. Undefined for anything
+ * else (`@?x`, dotted paths, names the engine reads otherwise, filters the category lacks).
+ */
+function planOfShorthands(jinja: string, category: TemplateCategory): Plan | undefined {
+  const src = jinja.endsWith('\n') ? jinja.slice(0, -1) : jinja;
+  const allowed = FILTERS_BY_CATEGORY[category];
+  const plan: Step[] = [];
+  const text = (raw: string): boolean => {
+    if (raw.includes('{')) return false;
+    if (raw !== '') plan.push(raw);
+    return true;
+  };
+  let last = 0;
+  SHORTHAND_TAG.lastIndex = 0;
+  for (let m = SHORTHAND_TAG.exec(src); m !== null; m = SHORTHAND_TAG.exec(src)) {
+    const name = m[1]!;
+    const tagName = m[2];
+    if (!text(src.slice(last, m.index))) return undefined;
+    if (tagName !== undefined && tagName !== name) return undefined;
+    if (JINJA_WORDS.has(name) || plainVariable({ type: 'Identifier', value: name }) === undefined) return undefined;
+    if (!allowed?.has(tagName !== undefined ? 'tag' : 'format')) return undefined;
+    plan.push(tagName !== undefined ? { fn: 'tag', name, arg: tagName } : { fn: 'format', name });
+    last = m.index + m[0].length;
+  }
+  return text(src.slice(last)) ? plan : undefined;
+}
+
+/** A value the interpreter cannot hold (it throws converting it): the render goes to the interpreter. */
+const NOT_DIRECT = Symbol('not direct');
+
+/**
+ * A context value as the engine gives it back to the root functions: converted to runtime values
+ * and back (plainOf), i.e. a copy where functions become undefined and members are assigned.
+ */
+function engineCopy(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return value;
+    case 'function':
+      return undefined;
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) return value.map(engineCopy);
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = engineCopy(v);
+      return out;
+    }
+    default:
+      throw NOT_DIRECT;
+  }
+}
+
+const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+
+/** The text of a direct plan, as the interpreter would produce it (before the final unmark). */
+function renderPlan(plan: Plan, context: Record<string, unknown>, state: RenderState): string {
+  const html = state.category === 'html';
+  let text = '';
+  for (const step of plan) {
+    if (typeof step === 'string') {
+      text += step;
+      continue;
+    }
+    // The render's variables are the context's own enumerable members (LazyVariables).
+    const raw = propertyIsEnumerable.call(context, step.name) ? context[step.name] : undefined;
+    const value = engineCopy(raw);
+    let printed: unknown = value;
+    // The filter's own result (a string) is what __mthds_print prints.
+    if (step.fn === 'tag') {
+      if (raw === undefined) throw new TemplateError('render', 'the tag filter was applied to an undefined value');
+      const out = applyTag(unmark(renderValue(value, state.style.textFormat, state)), state.style.tagStyle, step.arg !== undefined && step.arg !== '' ? step.arg : undefined);
+      spend(state, out.length);
+      printed = html ? SAFE_MARK + out : out;
+    } else if (step.fn === 'format') {
+      const format = step.arg === undefined ? state.style.textFormat : step.arg;
+      if (!(TEXT_FORMATS as readonly string[]).includes(format)) throw new TemplateError('render', `unknown text format for the format filter (expected one of ${TEXT_FORMATS.join(', ')})`);
+      const out = renderValue(value, format as TextFormat, state);
+      spend(state, out.length);
+      printed = out;
+    } else if (step.fn === 'with_images') printed = renderValue(value, state.style.textFormat, state, true);
+    if (typeof printed === 'string') {
+      spend(state, printed.length);
+      text += html && !printed.startsWith(SAFE_MARK) ? escapeHtml(printed) : printed;
+    } else {
+      const out = renderValue(printed, html ? 'html' : 'plain', state);
+      spend(state, out.length);
+      text += out;
+    }
+  }
+  return text;
+}
+
 /**
  * Renders a template against a context of plain values (stuff contents, lists as arrays). Throws a
  * TemplateError when the template does not parse or fails to render.
  */
 export function renderTemplate(source: string, context: Record<string, unknown>, options: RenderOptions): RenderResult {
-  const program = parseTemplate(source, options.category, options.shorthands ?? true);
+  const compiled = compile(source, options.category, options.shorthands ?? true);
+  const plan = compiled.plan;
   const state: RenderState = {
     style: options.style ?? defaultStyle(options.category),
     images: options.images ? [...options.images] : [],
@@ -544,12 +742,24 @@ export function renderTemplate(source: string, context: Record<string, unknown>,
     deadline: performance.now() + (options.timeLimitMs ?? 2_000),
     category: options.category,
   };
-  let text: string;
+  let text: string | undefined;
   const outer = current;
   current = state;
   try {
-    const result = new Interpreter(environmentFor(context)).run(program as never) as unknown as RuntimeValue;
-    text = String(result.value);
+    if (plan && options.interpreter !== true) {
+      try {
+        text = renderPlan(plan, context, state);
+      } catch (error) {
+        if (error !== NOT_DIRECT) throw error;
+        // The interpreter starts again from nothing spent and nothing inserted.
+        state.images = options.images ? [...options.images] : [];
+        state.budget = options.budget ?? 2_000_000;
+      }
+    }
+    if (text === undefined) {
+      const result = new Interpreter(environmentFor(context)).run(compiled.program as never) as unknown as RuntimeValue;
+      text = String(result.value);
+    }
   } catch (error) {
     if (error instanceof TemplateError) throw error;
     throw new TemplateError('render', (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 200));

@@ -47,14 +47,19 @@ function templateSpec(spec: ValueSpec): { shorthands: boolean; expression: boole
   return undefined;
 }
 
-const cache = new WeakMap<PipeDecl, { sites: TemplateSite[]; constructReads: ConstructRead[] }>();
+// The sites are kept on the declaration itself, under a symbol: a WeakMap keyed by every pipe of
+// every /validate costs a hash per pipe, and V8 keeps a WeakMap's entries (and the tree they reach)
+// alive through every young-generation collection until a full one.
+const SITES = Symbol('templateSites');
+type WithSites = PipeDecl & { [SITES]?: { sites: TemplateSite[]; constructReads: ConstructRead[] } };
 
 /** Every template of a pipe (computed once per pipe declaration; callers must not mutate). */
 export function templateSites(pipe: PipeDecl): { readonly sites: readonly TemplateSite[]; readonly constructReads: readonly ConstructRead[] } {
-  let found = cache.get(pipe);
+  const decl = pipe as WithSites;
+  let found = decl[SITES];
   if (!found) {
     found = collectSites(pipe);
-    cache.set(pipe, found);
+    Object.defineProperty(decl, SITES, { value: found });
   }
   return found;
 }

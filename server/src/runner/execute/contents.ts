@@ -121,7 +121,9 @@ export function templateView(catalog: ConceptCatalog, stuff: Stuff, name?: strin
 
 function annotate(catalog: ConceptCatalog, info: ConceptInfo, content: unknown, depth: number): unknown {
   if (!isRecord(content) || depth > 16) return content;
-  const out: Record<string, unknown> = { ...content, [CONCEPT_CODE_KEY]: info.ref };
+  // A copy, then the member set: a spread with members after it takes V8's slow path.
+  const out: Record<string, unknown> = { ...content };
+  out[CONCEPT_CODE_KEY] = info.ref;
   if (info.shape !== 'structured') return out;
   for (const field of info.fields) {
     const target = field.concept ? catalog.byRef(field.concept) : undefined;

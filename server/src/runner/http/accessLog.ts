@@ -19,21 +19,29 @@ function pathOf(req: IncomingMessage): string {
   return q < 0 ? target : target.slice(0, q);
 }
 
+const PRINTABLE_PATH = /^[\x21-\x7e]{1,1024}$/;
+const METHOD = /^[A-Z]{1,16}$/;
+
+// The time of the line, formatted once per millisecond (a busy runner ends many requests in one).
+let stampAt = -1;
+let stamp = '';
+
+function isoTime(now: Date): string {
+  const ms = now.getTime();
+  if (ms !== stampAt) {
+    stampAt = ms;
+    stamp = now.toISOString();
+  }
+  return stamp;
+}
+
 export function accessLogLine(req: IncomingMessage, res: ServerResponse, startedAt: bigint, now = new Date()): string {
   const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
   const status = res.headersSent ? String(res.statusCode) : '-';
   const id = res.getHeader('X-Request-ID');
   const path = pathOf(req);
-  const printablePath = /^[\x21-\x7e]{1,1024}$/.test(path) ? path : quoted(path);
-  return [
-    now.toISOString(),
-    /^[A-Z]{1,16}$/.test(req.method ?? '') ? req.method : quoted(req.method),
-    printablePath,
-    status,
-    `${ms.toFixed(1)}ms`,
-    typeof id === 'string' ? id : '-',
-    quoted(req.headers['user-agent']),
-  ].join(' ');
+  const method = req.method ?? '';
+  return `${isoTime(now)} ${METHOD.test(method) ? method : quoted(req.method)} ${PRINTABLE_PATH.test(path) ? path : quoted(path)} ${status} ${ms.toFixed(1)}ms ${typeof id === 'string' ? id : '-'} ${quoted(req.headers['user-agent'])}`;
 }
 
 /** Logs the request once its answer is out or its connection gone. */

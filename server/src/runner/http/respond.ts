@@ -18,7 +18,7 @@ export function jsonAnswer(status: number, value: unknown, headers: Record<strin
 
 /** An answer of JSON already serialized (a cached verdict). */
 export function jsonTextAnswer(status: number, body: string, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body };
+  return { status, headers: Object.assign({ 'Content-Type': 'application/json; charset=utf-8' }, headers), body };
 }
 
 export function problemDocument(refusal: Refusal, requestId: string, instance: string): ProblemDocument {
@@ -41,7 +41,9 @@ export function problemAnswer(refusal: Refusal, requestId: string, instance: str
 
 export function send(res: ServerResponse, answer: Answer, requestId: string): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | number> = { ...answer.headers, 'X-Request-ID': requestId, 'Content-Length': Buffer.byteLength(answer.body) };
+  const headers: Record<string, string | number> = Object.assign({}, answer.headers);
+  headers['X-Request-ID'] = requestId;
+  headers['Content-Length'] = Buffer.byteLength(answer.body);
   res.writeHead(answer.status, headers);
   res.end(answer.body);
 }

@@ -3,7 +3,7 @@
 // prompt, so one run always gives the same outputs. Structured answers are minted from the
 // output concept's structure (language/mock.ts), others from the requested JSON Schema.
 
-import { createRng, hashSeed, mintContent, mintFromSchema, mintList } from '../../language/mock.js';
+import { createRng, hashSeed, hashSeedOf, mintContent, mintFromSchema, mintList } from '../../language/mock.js';
 import type { ExtractRequest, ImageRequest, ObjectRequest, Provider, SearchRequest, TextRequest } from './types.js';
 
 function digest(text: string): string {
@@ -40,14 +40,14 @@ export class MockProvider implements Provider {
 
   async generateText(request: TextRequest): Promise<string> {
     await pause(this.latencyMs, request.signal);
-    const rng = createRng(`${request.seed}|${request.prompt}|${request.system ?? ''}`);
+    const rng = createRng(hashSeedOf(request.seed, '|', request.prompt, '|', request.system ?? ''));
     const words = ['clear', 'concise', 'grounded', 'careful', 'brief', 'plain'];
-    return `Mock ${rng.pick(words)} answer ${digest(request.seed + request.prompt)} from ${request.model.name} to: ${excerpt(request.prompt) || '(empty prompt)'}`;
+    return `Mock ${rng.pick(words)} answer ${hashSeedOf(request.seed, request.prompt).toString(36)} from ${request.model.name} to: ${excerpt(request.prompt) || '(empty prompt)'}`;
   }
 
   async generateObject(request: ObjectRequest): Promise<unknown> {
     await pause(this.latencyMs, request.signal);
-    const rng = createRng(`${request.seed}|${request.prompt}`);
+    const rng = createRng(hashSeedOf(request.seed, '|', request.prompt));
     const concept = request.concept;
     if (concept) {
       const options = { forGeneration: true, label: concept.info.code };

@@ -32,7 +32,7 @@ export async function runBatch(
   const outputs = await mapLimit(items, ctx.batchConcurrency, (item, i) => {
     const branchMemory = memory.clone();
     branchMemory.set(itemName, { concept: list.concept, content: structuredClone(item), list: false });
-    return runPipe(ctx, branch, branchMemory, { ...inv, path: `${inv.path}/batch.${i}` });
+    return runPipe(ctx, branch, branchMemory, Object.assign({}, inv, { path: `${inv.path}/batch.${i}` }));
   });
   const contents: unknown[] = [];
   for (const out of outputs) {

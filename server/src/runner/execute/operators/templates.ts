@@ -10,7 +10,7 @@ import type { Attachment } from '../../providers/types.js';
 /** The style a pipe declares (`templating_style`: a tag style, or `{ tag_style, text_format }`). */
 export function styleOf(raw: unknown, category: TemplateCategory): TemplatingStyle {
   const base = defaultStyle(category);
-  if (typeof raw === 'string' && (TAG_STYLES as readonly string[]).includes(raw)) return { ...base, tagStyle: raw as TagStyle };
+  if (typeof raw === 'string' && (TAG_STYLES as readonly string[]).includes(raw)) return { tagStyle: raw as TagStyle, textFormat: base.textFormat };
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
     const t = raw as Record<string, unknown>;
     const style = { ...base };
