@@ -8,6 +8,15 @@ export interface Range {
   end: number;
 }
 
+/**
+ * The offsets of a node of the tree, as two fields: `range` is built from them on each read (see
+ * nodes.ts), so hot paths may read `start` and `end` directly.
+ */
+export interface Offsets {
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A TOML syntax error, located. `line` and `column` are 1-based (column counts UTF-16 units). */
 export interface TomlSyntaxError {
   message: string;
@@ -17,14 +26,14 @@ export interface TomlSyntaxError {
 }
 
 /** One segment of a (possibly dotted) key, with the range of its source text (quotes included). */
-export interface KeySegment {
+export interface KeySegment extends Offsets {
   name: string;
   range: Range;
 }
 
 export type StringStyle = 'basic' | 'literal' | 'ml-basic' | 'ml-literal';
 
-export interface LString {
+export interface LString extends Offsets {
   type: 'string';
   value: string;
   /** The whole literal, quotes included. */
@@ -47,20 +56,20 @@ export interface LString {
   offsetMap: number[];
 }
 
-export interface LInteger {
+export interface LInteger extends Offsets {
   type: 'integer';
   /** A number when it is a safe integer, else a bigint (TOML integers are 64-bit). */
   value: number | bigint;
   range: Range;
 }
 
-export interface LFloat {
+export interface LFloat extends Offsets {
   type: 'float';
   value: number;
   range: Range;
 }
 
-export interface LBoolean {
+export interface LBoolean extends Offsets {
   type: 'boolean';
   value: boolean;
   range: Range;
@@ -68,7 +77,7 @@ export interface LBoolean {
 
 export type DateTimeKind = 'offset-datetime' | 'local-datetime' | 'local-date' | 'local-time';
 
-export interface LDateTime {
+export interface LDateTime extends Offsets {
   type: 'datetime';
   kind: DateTimeKind;
   /** The source text of the literal, as written. */
@@ -76,7 +85,7 @@ export interface LDateTime {
   range: Range;
 }
 
-export interface LArray {
+export interface LArray extends Offsets {
   type: 'array';
   items: LValue[];
   /** Brackets included. For an array of tables, the range of its first header. */
@@ -110,7 +119,7 @@ export interface LEntry {
   range: Range;
 }
 
-export interface LTable {
+export interface LTable extends Offsets {
   type: 'table';
   origin: TableOrigin;
   /** Entries in source order. Duplicate definitions are reported as errors and not added. */
@@ -126,7 +135,7 @@ export interface LTable {
 }
 
 /** A value that could not be parsed; its range covers the text that was skipped. */
-export interface LInvalid {
+export interface LInvalid extends Offsets {
   type: 'invalid';
   range: Range;
 }
@@ -136,10 +145,10 @@ export type LValue = LScalar | LArray | LTable | LInvalid;
 
 /** A statement of the document in source order, for symbols, folding and formatting. */
 export type Statement =
-  | { kind: 'header'; arrayOfTables: boolean; key: KeySegment[]; range: Range; table: LTable }
-  | { kind: 'keyvalue'; key: KeySegment[]; value: LValue; range: Range }
-  | { kind: 'comment'; range: Range }
-  | { kind: 'error'; range: Range };
+  | (Offsets & { kind: 'header'; arrayOfTables: boolean; key: KeySegment[]; range: Range; table: LTable })
+  | (Offsets & { kind: 'keyvalue'; key: KeySegment[]; value: LValue; range: Range })
+  | (Offsets & { kind: 'comment'; range: Range })
+  | (Offsets & { kind: 'error'; range: Range });
 
 /** The statement kinds, by name. */
 export type HeaderStatement = Extract<Statement, { kind: 'header' }>;
