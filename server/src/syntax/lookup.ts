@@ -1,7 +1,6 @@
 // Navigation helpers over the located tree: entries by key, values by path, and what lies at an
 // offset (for completion and hover).
 
-import { KeySeg } from './nodes.js';
 import type { HeaderStatement, KeySegment, LArray, LEntry, LTable, LValue, Statement, TomlDocument } from './types.js';
 
 const INDEX_FROM = 12;
@@ -93,7 +92,7 @@ function statementIndexAt(statements: readonly Statement[], offset: number): num
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (statements[mid]!.start <= offset) {
+    if (statements[mid]!.range.start <= offset) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -164,9 +163,8 @@ function descend(v: LValue, offset: number, out: NodeAtOffset): void {
         if (entry === undefined) return;
         out.steps.push({ kind: 'entry', table, entry });
         out.path.push(entry.key);
-        const keyRange = entry.keyRange;
-        chain.push(new KeySeg(entry.key, keyRange.start, keyRange.end));
-        if (contains(keyRange, offset)) {
+        chain.push({ name: entry.key, range: entry.keyRange });
+        if (contains(entry.keyRange, offset)) {
           out.key = { segment: chain[chain.length - 1]!, index: chain.length - 1, key: chain, inHeader: false };
           out.value = undefined;
           return;

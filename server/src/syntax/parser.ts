@@ -19,9 +19,8 @@
 
 import { computeLineStarts, lineOfOffset } from './positions.js';
 import { Scanner, describeChar, isBareKeyChar } from './scanner.js';
-import { ArrayNode, Entry, ErrorStatement, Extent, HeaderStatementNode, InvalidNode, KeyValueStatement, TableHeader, type Span, type TableNode } from './nodes.js';
 import { DefineError, TableMeta, defineHeader, defineKeyValue, defineSingle, formatKey, newTable } from './tables.js';
-import type { KeySegment, LArray, LInvalid, LTable, LValue, Statement, TomlSyntaxError } from './types.js';
+import type { KeySegment, LArray, LInvalid, LTable, LValue, Range, Statement, TomlSyntaxError } from './types.js';
 
 /** Deepest nesting of arrays and inline tables (smol-toml's limit too). */
 export const MAX_DEPTH = 1000;
@@ -50,17 +49,17 @@ function compact<T>(a: T[]): T[] {
   return a.length > 0 && a.length < 32 ? a.slice() : a;
 }
 
-const PLACEHOLDER: LInvalid = new InvalidNode(0, 0);
+const PLACEHOLDER: LInvalid = { type: 'invalid', range: { start: 0, end: 0 } };
 
 class Parser extends Scanner {
   /** Computed on first use: only error recovery and error locations need them. */
   private ls: number[] | null = null;
-  readonly root: TableNode;
+  readonly root: LTable;
   readonly rootMeta: TableMeta;
   /** The table receiving key/value pairs. */
   section: TableMeta;
-  /** Extents to grow to the end of the current section when it closes. */
-  sectionExtend: Span[] = [];
+  /** Ranges to grow to the end of the current section when it closes. */
+  sectionExtend: Range[] = [];
   /** Set when nesting is too deep: every construct returns at once. */
   abort = false;
   /** Set by skipVoid() when it crossed a line break. */
@@ -137,7 +136,7 @@ class Parser extends Scanner {
 
   /** Record [from, to) as skipped text and move to `to`. */
   private skipRest(from: number, to: number): void {
-    if (to > from) this.statements.push(new ErrorStatement(from, to));
+    if (to > from) this.statements.push({ kind: 'error', range: { start: from, end: to } });
     this.p = to;
   }
 
@@ -145,7 +144,7 @@ class Parser extends Scanner {
     const node = this.section.node;
     if (node === this.root) return;
     node.entries = compact(node.entries);
-    const end = node.end;
+    const end = node.range.end;
     const ext = this.sectionExtend;
     for (let i = 0; i < ext.length; i++) {
       const r = ext[i]!;
@@ -192,24 +191,24 @@ class Parser extends Scanner {
         }
       }
     }
-    const header = new TableHeader(key, start, end);
-    const extend: Span[] = [];
+    const headerRange: Range = { start, end };
+    const extend: Range[] = [];
     let meta: TableMeta | undefined;
     if (ok) {
-      const r = defineHeader(this.rootMeta, key, aot, header, extend);
+      const r = defineHeader(this.rootMeta, key, aot, headerRange, extend);
       if (r instanceof DefineError) {
         const seg = key[r.index]!;
-        this.error(r.message, seg.start, seg.end);
+        this.error(r.message, seg.range.start, seg.range.end);
         extend.length = 0;
       } else meta = r;
     }
     if (meta === undefined) {
       // Not part of the tree: the section's pairs go to a detached table.
       const node = newTable(aot ? 'array-element' : 'header', start, end);
-      node.header = header;
+      node.header = { range: headerRange, key };
       meta = new TableMeta(node);
     }
-    this.statements.push(new HeaderStatementNode(aot, key, start, end, meta.node));
+    this.statements.push({ kind: 'header', arrayOfTables: aot, key, range: headerRange, table: meta.node });
     this.section = meta;
     this.sectionExtend = extend;
     this.p = end;
@@ -226,7 +225,7 @@ class Parser extends Scanner {
       if (key.length === 0) this.skipRest(start, end);
       else {
         // A partial key: keep it as a statement (for completion), but define nothing.
-        this.statements.push(new KeyValueStatement(key, this.invalid(this.p, end), start, end));
+        this.statements.push({ kind: 'keyvalue', key, value: this.invalid(this.p, end), range: { start, end } });
         this.p = end;
       }
       return;
@@ -236,13 +235,14 @@ class Parser extends Scanner {
       const end = this.lineEnd(p);
       if (p < end) this.error(`expected '=' after the key '${formatKey(key)}', found ${describeChar(s.charCodeAt(p))}`, p, p + 1);
       else this.error(`expected '=' and a value after the key '${formatKey(key)}'`, start, p);
-      this.statements.push(new KeyValueStatement(key, this.invalid(p, end), start, end));
+      this.statements.push({ kind: 'keyvalue', key, value: this.invalid(p, end), range: { start, end } });
       this.p = end;
       return;
     }
     this.p = p + 1;
     this.skipBlanks();
-    const stmt = new KeyValueStatement(key, PLACEHOLDER, start, start);
+    const range: Range = { start, end: start };
+    const stmt: Statement & { kind: 'keyvalue' } = { kind: 'keyvalue', key, value: PLACEHOLDER, range };
     this.statements.push(stmt);
     const errMark = this.errors.length;
     const stmtMark = this.statements.length;
@@ -255,20 +255,20 @@ class Parser extends Scanner {
       value = this.cutRunaway(value, valueStart, errMark, stmtMark);
     }
     stmt.value = value;
-    stmt.end = value.end;
+    range.end = value.range.end;
     if (key.length === 1) {
       const seg = key[0]!;
-      const message = defineSingle(this.section, seg.name, seg.start, seg.end, value, stmt);
-      if (message !== null) this.error(message, seg.start, seg.end);
+      const message = defineSingle(this.section, seg.name, seg.range, value, range);
+      if (message !== null) this.error(message, seg.range.start, seg.range.end);
     } else {
-      const err = defineKeyValue(this.section, key, value, stmt);
+      const err = defineKeyValue(this.section, key, value, range);
       if (err !== null) {
         const seg = key[err.index]!;
-        this.error(err.message, seg.start, seg.end);
+        this.error(err.message, seg.range.start, seg.range.end);
       }
     }
     const sec = this.section.node;
-    if (sec !== this.root && sec.end < stmt.end) sec.end = stmt.end;
+    if (sec !== this.root && sec.range.end < range.end) sec.range.end = range.end;
     this.endOfStatement('the value');
   }
 
@@ -276,7 +276,7 @@ class Parser extends Scanner {
   private cutRunaway(value: LValue, valueStart: number, errMark: number, stmtMark: number): LValue {
     if (value.type === 'string') {
       if (value.style !== 'ml-basic' && value.style !== 'ml-literal') return value;
-      if (value.end !== value.contentEnd) return value; // closed
+      if (value.range.end !== value.contentEnd) return value; // closed
     } else if (value.type !== 'array' && value.type !== 'table') return value;
     const ls = this.lineStarts;
     const stop = this.p;
@@ -423,7 +423,7 @@ class Parser extends Scanner {
     if (depth > MAX_DEPTH) return this.tooDeep(start);
     this.p = start + 1;
     const items: LValue[] = [];
-    const arr = new ArrayNode(items, start, start, false);
+    const arr: LArray = { type: 'array', items, range: { start, end: start }, ofTables: false };
     let missingComma = -1;
     let carriedNewline = false; // a line break between the previous item and a missing comma
     for (;;) {
@@ -433,13 +433,13 @@ class Parser extends Scanner {
       const p = this.p;
       if (p >= this.n) {
         this.error("unterminated array: missing ']'", start, start + 1);
-        arr.end = p;
+        arr.range.end = p;
         break;
       }
       const c = s.charCodeAt(p);
       if (c === 93) {
         this.p = p + 1;
-        arr.end = p + 1;
+        arr.range.end = p + 1;
         break;
       }
       if (c === 44) {
@@ -452,7 +452,7 @@ class Parser extends Scanner {
       const v = this.value(depth, 93);
       if (this.abort) {
         items.push(v);
-        arr.end = this.p;
+        arr.range.end = this.p;
         break;
       }
       if (v.type === 'invalid' && atLineStart && this.looksLikeKeyValue(p)) {
@@ -461,7 +461,7 @@ class Parser extends Scanner {
         if (missingComma >= 0) this.errors.splice(missingComma, 1);
         this.error("unterminated array: missing ']'", start, start + 1);
         this.p = this.lineBreakBefore(p);
-        arr.end = this.p;
+        arr.range.end = this.p;
         break;
       }
       missingComma = -1;
@@ -471,7 +471,7 @@ class Parser extends Scanner {
       const q = this.p;
       if (q >= this.n) {
         this.error("unterminated array: missing ']'", start, start + 1);
-        arr.end = q;
+        arr.range.end = q;
         break;
       }
       const d = s.charCodeAt(q);
@@ -481,7 +481,7 @@ class Parser extends Scanner {
       }
       if (d === 93) {
         this.p = q + 1;
-        arr.end = q + 1;
+        arr.range.end = q + 1;
         break;
       }
       missingComma = this.errors.length;
@@ -513,14 +513,14 @@ class Parser extends Scanner {
       }
       if (p >= n) {
         this.error("unterminated inline table: missing '}'", start, start + 1);
-        node.end = p;
+        node.range.end = p;
         break;
       }
       let c = s.charCodeAt(p);
       if (c === 125) {
         if (trailingComma >= 0 && this.toml10) this.error("a trailing ',' is not allowed in an inline table in TOML 1.0", trailingComma, trailingComma + 1);
         this.p = p + 1;
-        node.end = p + 1;
+        node.range.end = p + 1;
         break;
       }
       if (c === 44) {
@@ -532,7 +532,7 @@ class Parser extends Scanner {
         // The inline table was left open: this line is the next header.
         this.error("unterminated inline table: missing '}'", start, start + 1);
         this.p = this.lineBreakBefore(p);
-        node.end = this.p;
+        node.range.end = this.p;
         break;
       }
       trailingComma = -1;
@@ -550,10 +550,10 @@ class Parser extends Scanner {
         const entries = node.entries;
         let fast = meta === null && entries.length < 8;
         for (let i = 0; fast && i < entries.length; i++) if (entries[i]!.key === name) fast = false;
-        if (fast) entries.push(new Entry(name, p, e, v, new Extent(keyStart, v.end)));
+        if (fast) entries.push({ key: name, keyRange: { start: p, end: e }, value: v, range: { start: keyStart, end: v.range.end } });
         else {
           meta ??= new TableMeta(node);
-          const message = defineSingle(meta, name, p, e, v, new Extent(keyStart, v.end));
+          const message = defineSingle(meta, name, { start: p, end: e }, v, { start: keyStart, end: v.range.end });
           if (message !== null) this.error(message, p, e);
         }
       } else {
@@ -572,14 +572,14 @@ class Parser extends Scanner {
         this.skipBlanks();
         const v = this.value(depth, 125);
         meta ??= new TableMeta(node);
-        const err = defineKeyValue(meta, key, v, new Extent(keyStart, v.end));
+        const err = defineKeyValue(meta, key, v, { start: keyStart, end: v.range.end });
         if (err !== null) {
           const seg = key[err.index]!;
-          this.error(err.message, seg.start, seg.end);
+          this.error(err.message, seg.range.start, seg.range.end);
         }
       }
       if (this.abort) {
-        node.end = this.p;
+        node.range.end = this.p;
         break;
       }
       this.sawNewline = false;
@@ -591,7 +591,7 @@ class Parser extends Scanner {
       }
       if (p >= n) {
         this.error("unterminated inline table: missing '}'", start, start + 1);
-        node.end = p;
+        node.range.end = p;
         break;
       }
       c = s.charCodeAt(p);
@@ -602,7 +602,7 @@ class Parser extends Scanner {
       }
       if (c === 125) {
         this.p = p + 1;
-        node.end = p + 1;
+        node.range.end = p + 1;
         break;
       }
       this.error(`expected ',' or '}' after a key/value pair, found ${describeChar(c)}`, p, p + 1);

@@ -7,8 +7,7 @@
 // month, integers beyond 64 bits), so that a document smol-toml accepts never has errors here.
 // With `toml10` set, those leniencies are errors, as TOML 1.0 demands.
 
-import { BooleanNode, CommentStatement, DateTimeNode, FloatNode, IntegerNode, InvalidNode, KeySeg, StringNode } from './nodes.js';
-import type { DateTimeKind, KeySegment, LBoolean, LDateTime, LFloat, LInteger, LInvalid, LString, Statement, TomlSyntaxError } from './types.js';
+import type { DateTimeKind, KeySegment, LBoolean, LDateTime, LFloat, LInteger, LInvalid, LString, Statement, StringStyle, TomlSyntaxError } from './types.js';
 
 /** The offset map of strings that are verbatim copies of their source. Shared; never mutate. */
 export const NO_OFFSET_MAP: number[] = Object.freeze([]) as unknown as number[];
@@ -83,7 +82,7 @@ export class Scanner {
   }
 
   invalid(start: number, end: number): LInvalid {
-    return new InvalidNode(start, end);
+    return { type: 'invalid', range: { start, end } };
   }
 
   /** Offset of the end of the current line (the line break, or the end of the text). */
@@ -126,7 +125,7 @@ export class Scanner {
       }
     }
     if (bad >= 0) this.error(`control character ${describeChar(s.charCodeAt(bad))} is not allowed in a comment`, bad, bad + 1);
-    this.statements.push(new CommentStatement(start, p));
+    this.statements.push({ kind: 'comment', range: { start, end: p } });
     this.p = p;
   }
 
@@ -176,7 +175,15 @@ export class Scanner {
     if (closed) p++;
     else this.error('unterminated string: missing closing ' + (literal ? "'" : '"'), start, contentEnd);
     this.p = p;
-    return new StringNode(value, start, p, literal ? 'literal' : 'basic', contentStart, contentEnd, map === null ? NO_OFFSET_MAP : map);
+    return {
+      type: 'string',
+      value,
+      range: { start, end: p },
+      style: literal ? 'literal' : 'basic',
+      contentStart,
+      contentEnd,
+      offsetMap: map === null ? NO_OFFSET_MAP : map,
+    };
   }
 
   private scanMultiline(start: number, q: number): LString {
@@ -239,7 +246,16 @@ export class Scanner {
     if (closed) p = contentEnd + 3;
     else this.error('unterminated multi-line string: missing closing ' + (literal ? "'''" : '"""'), start, start + 3);
     this.p = p;
-    return new StringNode(value, start, p, literal ? 'ml-literal' : 'ml-basic', contentStart, contentEnd, map === null ? NO_OFFSET_MAP : map);
+    const style: StringStyle = literal ? 'ml-literal' : 'ml-basic';
+    return {
+      type: 'string',
+      value,
+      range: { start, end: p },
+      style,
+      contentStart,
+      contentEnd,
+      offsetMap: map === null ? NO_OFFSET_MAP : map,
+    };
   }
 
   /**
@@ -364,7 +380,7 @@ export class Scanner {
       if (!(q < n && s.charCodeAt(q) === 46)) {
         this.p = q;
         this.keyOk = true;
-        return [new KeySeg(this.name(p, e), p, e)];
+        return [{ name: this.name(p, e), range: { start: p, end: e } }];
       }
     }
     // Collected in a reused buffer and copied out, so that the result has no spare capacity.
@@ -377,7 +393,7 @@ export class Scanner {
         const start = p;
         p++;
         while (p < n && isBareKeyChar(s.charCodeAt(p))) p++;
-        segs[count++] = new KeySeg(this.name(start, p), start, p);
+        segs[count++] = { name: this.name(start, p), range: { start, end: p } };
       } else if (c === 34 || c === 39) {
         if (p + 2 < n && s.charCodeAt(p + 1) === c && s.charCodeAt(p + 2) === c) {
           this.error('a key cannot be a multi-line string', p, p + 3);
@@ -388,8 +404,8 @@ export class Scanner {
         const errs = this.errors.length;
         const str = this.scanString();
         p = this.p;
-        segs[count++] = new KeySeg(str.value, str.start, str.end);
-        if (this.errors.length > errs && str.end === str.contentEnd) return segs.slice(0, count); // unterminated
+        segs[count++] = { name: str.value, range: str.range };
+        if (this.errors.length > errs && str.range.end === str.contentEnd) return segs.slice(0, count); // unterminated
       } else {
         if (c === 61 /* = */ && count === 0) this.error('missing key before =', p, p + 1);
         else if (count > 0) this.error(`expected a key after '.', found ${describeChar(c)}`, p, p < n ? p + 1 : p);
@@ -434,11 +450,11 @@ export class Scanner {
     const len = b - a;
     if (c0 === 116 && len === 4 && s.startsWith('true', a)) {
       this.p = b;
-      return new BooleanNode(true, a, b);
+      return { type: 'boolean', value: true, range: { start: a, end: b } };
     }
     if (c0 === 102 && len === 5 && s.startsWith('false', a)) {
       this.p = b;
-      return new BooleanNode(false, a, b);
+      return { type: 'boolean', value: false, range: { start: a, end: b } };
     }
     if (isDigit(c0)) {
       // Dates commit on `dddd-`, times on `dd:`; anything else is a number.
@@ -451,7 +467,7 @@ export class Scanner {
       if (len >= 3 && s.charCodeAt(a + 2) === 58 && isDigit(s.charCodeAt(a + 1))) {
         this.p = b;
         const end = this.checkTime(a, b);
-        if (end === b) return new DateTimeNode('local-time', s.slice(a, b), a, b);
+        if (end === b) return { type: 'datetime', kind: 'local-time', value: s.slice(a, b), range: { start: a, end: b } };
         this.error(this.dtMessage || `invalid time '${s.slice(a, b)}'; expected HH:MM:SS`, a, b);
         return this.invalid(a, b);
       }
@@ -483,7 +499,7 @@ export class Scanner {
     if (c === 105 /* i */ || c === 110 /* n */) {
       if (b - i !== 3) return null;
       if (c === 105 ? s.startsWith('inf', i) : s.startsWith('nan', i)) {
-        return new FloatNode(c === 110 ? NaN : neg ? -Infinity : Infinity, a, b);
+        return { type: 'float', value: c === 110 ? NaN : neg ? -Infinity : Infinity, range: { start: a, end: b } };
       }
       return null;
     }
@@ -543,16 +559,16 @@ export class Scanner {
       isFloat = true;
     }
     if (i !== b) return null;
-    if (!isFloat && digits <= 15) return new IntegerNode(neg && iv !== 0 ? -iv : iv, a, b);
+    if (!isFloat && digits <= 15) return { type: 'integer', value: neg && iv !== 0 ? -iv : iv, range: { start: a, end: b } };
     let text = s.slice(a, b);
     if (under) text = text.replaceAll('_', '');
-    if (isFloat) return new FloatNode(Number(text), a, b);
+    if (isFloat) return { type: 'float', value: Number(text), range: { start: a, end: b } };
     let value: number | bigint = Number(text);
     if (!Number.isSafeInteger(value)) {
       value = BigInt(text);
       if (this.toml10 && (value < INT64_MIN || value > INT64_MAX)) this.error('integer out of the 64-bit range', a, b);
     } else if (value === 0) value = 0; // -0
-    return new IntegerNode(value, a, b);
+    return { type: 'integer', value, range: { start: a, end: b } };
   }
 
   private radix(a: number, b: number, base: number): LInteger | null {
@@ -578,7 +594,7 @@ export class Scanner {
       value = BigInt((base === 16 ? '0x' : base === 8 ? '0o' : '0b') + text);
       if (this.toml10 && value > INT64_MAX) this.error('integer out of the 64-bit range', a, b);
     }
-    return new IntegerNode(value, a, b);
+    return { type: 'integer', value, range: { start: a, end: b } };
   }
 
   /** Detail of the last date/time failure, for the error message. */
@@ -665,7 +681,7 @@ export class Scanner {
         } else return fail('');
       }
     }
-    return new DateTimeNode(kind, s.slice(a, b), a, b);
+    return { type: 'datetime', kind, value: s.slice(a, b), range: { start: a, end: b } };
   }
 }
 

@@ -13,8 +13,7 @@
 //
 // A rejected definition changes nothing: the first definition is kept.
 
-import { ArrayNode, Entry, Extent, TableNode, type Span, type TableHeader } from './nodes.js';
-import type { KeySegment, LEntry, LValue, TableOrigin } from './types.js';
+import type { KeySegment, LArray, LEntry, LTable, LValue, Range, TableOrigin } from './types.js';
 
 /** How a table-valued key came to be defined (smol-toml's categories). Values have no slot. */
 export const DOTTED = 0; // a table created by dotted keys
@@ -27,7 +26,7 @@ export class Slot {
   constructor(
     public t: number,
     public d: boolean,
-    readonly entry: Entry,
+    readonly entry: LEntry,
     /** The child table (not for arrays of tables). */
     readonly meta: TableMeta | null,
     /** The elements of an array of tables. */
@@ -40,11 +39,11 @@ const INDEX_FROM = 8;
 
 /** The definition state of one table: its node, and the slots of its table-valued keys. */
 export class TableMeta {
-  readonly node: TableNode;
+  readonly node: LTable;
   private index: Map<string, LEntry> | null = null;
   private slots: Map<string, Slot> | null = null;
 
-  constructor(node: TableNode) {
+  constructor(node: LTable) {
     this.node = node;
   }
 
@@ -83,8 +82,8 @@ export class DefineError {
   ) {}
 }
 
-export function newTable(origin: TableOrigin, start: number, end: number): TableNode {
-  return new TableNode(origin, start, end);
+export function newTable(origin: TableOrigin, start: number, end: number): LTable {
+  return { type: 'table', origin, entries: [], range: { start, end }, header: undefined };
 }
 
 const BARE = /^[A-Za-z0-9_-]+$/;
@@ -110,11 +109,8 @@ function describe(slot: Slot | undefined, entry: LEntry): string {
   return 'a table';
 }
 
-/**
- * Define a one-segment key `name = value` in `meta` (the common case, without a KeySegment); the
- * entry's range follows `def` (the statement, or the pair in an inline table).
- */
-export function defineSingle(meta: TableMeta, name: string, keyStart: number, keyEnd: number, value: LValue, def: Span): string | null {
+/** Define a one-segment key `name = value` in `meta` (the common case, without a KeySegment). */
+export function defineSingle(meta: TableMeta, name: string, keyRange: Range, value: LValue, range: Range): string | null {
   const existing = meta.find(name);
   if (existing !== undefined) {
     const slot = meta.slot(name);
@@ -122,22 +118,22 @@ export function defineSingle(meta: TableMeta, name: string, keyStart: number, ke
     if (slot === undefined) return `duplicate key '${shown}': it is already defined`;
     return `cannot define '${shown}' as a value: it is already ${describe(slot, existing)}`;
   }
-  meta.add(new Entry(name, keyStart, keyEnd, value, def), null);
+  meta.add({ key: name, keyRange, value, range }, null);
   return null;
 }
 
 /**
- * Define `key = value` in the table `meta` (a section table or an inline table). `stmt` is the
- * extent of the whole pair; it becomes the `range` of every entry the pair creates.
+ * Define `key = value` in the table `meta` (a section table or an inline table). `stmtRange` is the
+ * range of the whole pair; it becomes the `range` of every entry the pair creates.
  */
-export function defineKeyValue(meta: TableMeta, key: readonly KeySegment[], value: LValue, stmt: Span): DefineError | null {
+export function defineKeyValue(meta: TableMeta, key: readonly KeySegment[], value: LValue, stmtRange: Range): DefineError | null {
   let m = meta;
   const last = key.length - 1;
   for (let i = 0; i <= last; i++) {
     const seg = key[i]!;
     const entry = m.find(seg.name);
     if (entry === undefined) {
-      createDotted(m, key, i, value, stmt);
+      createDotted(m, key, i, value, stmtRange);
       return null;
     }
     const slot = m.slot(seg.name);
@@ -154,65 +150,65 @@ export function defineKeyValue(meta: TableMeta, key: readonly KeySegment[], valu
     }
     m = slot.meta!;
     const node = m.node;
-    if ((node.origin === 'dotted' || node.origin === 'implicit') && node.end < stmt.end) node.end = stmt.end;
+    if ((node.origin === 'dotted' || node.origin === 'implicit') && node.range.end < stmtRange.end) node.range.end = stmtRange.end;
   }
   return null;
 }
 
-function createDotted(m: TableMeta, key: readonly KeySegment[], from: number, value: LValue, stmt: Span): void {
+function createDotted(m: TableMeta, key: readonly KeySegment[], from: number, value: LValue, stmtRange: Range): void {
   const last = key.length - 1;
   for (let j = from; j < last; j++) {
     const seg = key[j]!;
-    const node = newTable('dotted', stmt.start, stmt.end);
-    const entry = new Entry(seg.name, seg.start, seg.end, node, stmt);
+    const node = newTable('dotted', stmtRange.start, stmtRange.end);
+    const entry: LEntry = { key: seg.name, keyRange: seg.range, value: node, range: stmtRange };
     const child = new TableMeta(node);
     m.add(entry, new Slot(DOTTED, false, entry, child, null));
     m = child;
   }
   const seg = key[last]!;
-  m.add(new Entry(seg.name, seg.start, seg.end, value, stmt), null);
+  m.add({ key: seg.name, keyRange: seg.range, value, range: stmtRange }, null);
 }
 
 /**
  * Declare the table `[key]` (or add an element to the array of tables `[[key]]`) from `root`.
- * Returns the table that the following key/value pairs go to. `extend` receives the extents of the
+ * Returns the table that the following key/value pairs go to. `extend` receives the ranges of the
  * parents (implicit tables, arrays of tables) that should grow to the end of the new section.
  */
 export function defineHeader(
   root: TableMeta,
   key: KeySegment[],
   arrayOfTables: boolean,
-  header: TableHeader,
-  extend: Span[],
+  headerRange: Range,
+  extend: Range[],
 ): TableMeta | DefineError {
   let m = root;
   const last = key.length - 1;
   for (let i = 0; i <= last; i++) {
     const seg = key[i]!;
     const entry = m.find(seg.name);
-    if (entry === undefined) return createHeaderChain(m, key, i, arrayOfTables, header, extend);
+    if (entry === undefined) return createHeaderChain(m, key, i, arrayOfTables, headerRange, extend);
     const slot = m.slot(seg.name);
     if (slot === undefined) {
       return new DefineError(`cannot define ${what(key, arrayOfTables)}: '${formatKey(key, i)}' is already ${describe(slot, entry)}`, i);
     }
     if (i < last) {
       if (slot.t === ARRAY) {
-        extend.push(slot.entry.def);
+        extend.push(slot.entry.range);
         m = slot.elems![slot.elems!.length - 1]!;
       } else {
         m = slot.meta!;
-        if (m.node.origin === 'implicit' || m.node.origin === 'dotted') extend.push(m.node);
+        if (m.node.origin === 'implicit' || m.node.origin === 'dotted') extend.push(m.node.range);
       }
       continue;
     }
     if (arrayOfTables) {
       if (slot.t !== ARRAY) return new DefineError(`cannot define ${what(key, arrayOfTables)}: '${formatKey(key)}' is already ${describe(slot, entry)}`, i);
-      const node = newTable('array-element', header.start, header.end);
-      node.header = header;
-      (slot.entry.value as ArrayNode).items.push(node);
+      const node = newTable('array-element', headerRange.start, headerRange.end);
+      node.header = { range: headerRange, key };
+      (slot.entry.value as LArray).items.push(node);
       const em = new TableMeta(node);
       slot.elems!.push(em);
-      extend.push(slot.entry.def);
+      extend.push(slot.entry.range);
       return em;
     }
     if (slot.t === ARRAY) return new DefineError(`cannot define ${what(key, arrayOfTables)}: it is already an array of tables`, i);
@@ -223,12 +219,10 @@ export function defineHeader(
     const meta = slot.meta!;
     const node = meta.node;
     node.origin = 'header';
-    node.header = header;
-    node.start = header.start;
-    node.end = header.end;
-    slot.entry.def = node;
-    slot.entry.keyStart = seg.start;
-    slot.entry.keyEnd = seg.end;
+    node.header = { range: headerRange, key };
+    node.range = { start: headerRange.start, end: headerRange.end };
+    slot.entry.range = node.range;
+    slot.entry.keyRange = seg.range;
     return meta;
   }
   return new DefineError('empty table header', 0);
@@ -238,31 +232,31 @@ function what(key: readonly KeySegment[], arrayOfTables: boolean): string {
   return arrayOfTables ? `array of tables [[${formatKey(key)}]]` : `table [${formatKey(key)}]`;
 }
 
-function createHeaderChain(m: TableMeta, key: KeySegment[], from: number, arrayOfTables: boolean, header: TableHeader, extend: Span[]): TableMeta {
+function createHeaderChain(m: TableMeta, key: KeySegment[], from: number, arrayOfTables: boolean, headerRange: Range, extend: Range[]): TableMeta {
   const last = key.length - 1;
   for (let j = from; j < last; j++) {
     const seg = key[j]!;
-    const node = newTable('implicit', header.start, header.end);
-    const entry = new Entry(seg.name, seg.start, seg.end, node, node);
+    const node = newTable('implicit', headerRange.start, headerRange.end);
+    const entry: LEntry = { key: seg.name, keyRange: seg.range, value: node, range: node.range };
     const child = new TableMeta(node);
     m.add(entry, new Slot(arrayOfTables ? ARRAY_DOTTED : EXPLICIT, false, entry, child, null));
-    extend.push(node);
+    extend.push(node.range);
     m = child;
   }
   const seg = key[last]!;
   if (arrayOfTables) {
-    const elem = newTable('array-element', header.start, header.end);
-    elem.header = header;
-    const arr = new ArrayNode([elem], header.start, header.end, true);
-    const entry = new Entry(seg.name, seg.start, seg.end, arr, new Extent(header.start, header.end));
+    const elem = newTable('array-element', headerRange.start, headerRange.end);
+    elem.header = { range: headerRange, key };
+    const arr: LArray = { type: 'array', items: [elem], range: { start: headerRange.start, end: headerRange.end }, ofTables: true };
+    const entry: LEntry = { key: seg.name, keyRange: seg.range, value: arr, range: { start: headerRange.start, end: headerRange.end } };
     const em = new TableMeta(elem);
     m.add(entry, new Slot(ARRAY, true, entry, null, [em]));
-    extend.push(entry.def);
+    extend.push(entry.range);
     return em;
   }
-  const node = newTable('header', header.start, header.end);
-  node.header = header;
-  const entry = new Entry(seg.name, seg.start, seg.end, node, node);
+  const node = newTable('header', headerRange.start, headerRange.end);
+  node.header = { range: headerRange, key };
+  const entry: LEntry = { key: seg.name, keyRange: seg.range, value: node, range: node.range };
   const meta = new TableMeta(node);
   m.add(entry, new Slot(EXPLICIT, true, entry, meta, null));
   return meta;

@@ -8,15 +8,6 @@ export interface Range {
   end: number;
 }
 
-/**
- * The offsets of a node of the tree, as two fields: `range` is built from them on each read (see
- * nodes.ts), so hot paths may read `start` and `end` directly.
- */
-export interface Offsets {
-  readonly start: number;
-  readonly end: number;
-}
-
 /** A TOML syntax error, located. `line` and `column` are 1-based (column counts UTF-16 units). */
 export interface TomlSyntaxError {
   message: string;
@@ -26,14 +17,14 @@ export interface TomlSyntaxError {
 }
 
 /** One segment of a (possibly dotted) key, with the range of its source text (quotes included). */
-export interface KeySegment extends Offsets {
+export interface KeySegment {
   name: string;
   range: Range;
 }
 
 export type StringStyle = 'basic' | 'literal' | 'ml-basic' | 'ml-literal';
 
-export interface LString extends Offsets {
+export interface LString {
   type: 'string';
   value: string;
   /** The whole literal, quotes included. */
@@ -56,20 +47,20 @@ export interface LString extends Offsets {
   offsetMap: number[];
 }
 
-export interface LInteger extends Offsets {
+export interface LInteger {
   type: 'integer';
   /** A number when it is a safe integer, else a bigint (TOML integers are 64-bit). */
   value: number | bigint;
   range: Range;
 }
 
-export interface LFloat extends Offsets {
+export interface LFloat {
   type: 'float';
   value: number;
   range: Range;
 }
 
-export interface LBoolean extends Offsets {
+export interface LBoolean {
   type: 'boolean';
   value: boolean;
   range: Range;
@@ -77,7 +68,7 @@ export interface LBoolean extends Offsets {
 
 export type DateTimeKind = 'offset-datetime' | 'local-datetime' | 'local-date' | 'local-time';
 
-export interface LDateTime extends Offsets {
+export interface LDateTime {
   type: 'datetime';
   kind: DateTimeKind;
   /** The source text of the literal, as written. */
@@ -85,7 +76,7 @@ export interface LDateTime extends Offsets {
   range: Range;
 }
 
-export interface LArray extends Offsets {
+export interface LArray {
   type: 'array';
   items: LValue[];
   /** Brackets included. For an array of tables, the range of its first header. */
@@ -119,7 +110,7 @@ export interface LEntry {
   range: Range;
 }
 
-export interface LTable extends Offsets {
+export interface LTable {
   type: 'table';
   origin: TableOrigin;
   /** Entries in source order. Duplicate definitions are reported as errors and not added. */
@@ -135,7 +126,7 @@ export interface LTable extends Offsets {
 }
 
 /** A value that could not be parsed; its range covers the text that was skipped. */
-export interface LInvalid extends Offsets {
+export interface LInvalid {
   type: 'invalid';
   range: Range;
 }
@@ -145,10 +136,10 @@ export type LValue = LScalar | LArray | LTable | LInvalid;
 
 /** A statement of the document in source order, for symbols, folding and formatting. */
 export type Statement =
-  | (Offsets & { kind: 'header'; arrayOfTables: boolean; key: KeySegment[]; range: Range; table: LTable })
-  | (Offsets & { kind: 'keyvalue'; key: KeySegment[]; value: LValue; range: Range })
-  | (Offsets & { kind: 'comment'; range: Range })
-  | (Offsets & { kind: 'error'; range: Range });
+  | { kind: 'header'; arrayOfTables: boolean; key: KeySegment[]; range: Range; table: LTable }
+  | { kind: 'keyvalue'; key: KeySegment[]; value: LValue; range: Range }
+  | { kind: 'comment'; range: Range }
+  | { kind: 'error'; range: Range };
 
 /** The statement kinds, by name. */
 export type HeaderStatement = Extract<Statement, { kind: 'header' }>;
