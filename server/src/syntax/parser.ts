@@ -64,12 +64,19 @@ class Parser extends Scanner {
   abort = false;
   /** Set by skipVoid() when it crossed a line break. */
   sawNewline = false;
+  /** The statements of the previous parse (see `reusable`), and the next one to look at. */
+  private readonly old: readonly Statement[];
+  private oldAt = 0;
+  /** Key/value statements of `old` ending before this offset are taken over as they are. */
+  private readonly reuseEnd: number;
 
-  constructor(text: string, toml10: boolean) {
+  constructor(text: string, toml10: boolean, old: readonly Statement[], reuseEnd: number) {
     super(text, toml10);
     this.root = newTable('root', 0, text.length);
     this.rootMeta = new TableMeta(this.root);
     this.section = this.rootMeta;
+    this.old = old;
+    this.reuseEnd = reuseEnd;
   }
 
   get lineStarts(): number[] {
@@ -219,6 +226,7 @@ class Parser extends Scanner {
   private keyValue(): void {
     const s = this.s;
     const start = this.p;
+    if (start < this.reuseEnd && this.reuseKeyValue(start)) return;
     const key = this.scanKey();
     if (!this.keyOk) {
       const end = this.lineEnd(this.p);
@@ -256,6 +264,12 @@ class Parser extends Scanner {
     }
     stmt.value = value;
     range.end = value.range.end;
+    this.define(key, value, range);
+    this.endOfStatement('the value');
+  }
+
+  /** Define a key/value pair in the current section. */
+  private define(key: readonly KeySegment[], value: LValue, range: Range): void {
     if (key.length === 1) {
       const seg = key[0]!;
       const message = defineSingle(this.section, seg.name, seg.range, value, range);
@@ -269,7 +283,31 @@ class Parser extends Scanner {
     }
     const sec = this.section.node;
     if (sec !== this.root && sec.range.end < range.end) sec.range.end = range.end;
+  }
+
+  /**
+   * Take over the previous parse's key/value statement at `start` when it lies in the text both
+   * share (see `reusable`): its key, value and range objects are what scanning it again would
+   * build, since the scan of a statement reads at most two characters past its end (a local date
+   * looks for ` HH` after it). Only the definition (which depends on the tables around it) is done
+   * again. Returns false when there is no such statement.
+   */
+  private reuseKeyValue(start: number): boolean {
+    const old = this.old;
+    let i = this.oldAt;
+    while (i < old.length && old[i]!.range.start < start) i++;
+    this.oldAt = i;
+    const st = i < old.length ? old[i]! : undefined;
+    if (st === undefined || st.kind !== 'keyvalue' || st.range.start !== start || st.range.end + 2 > this.reuseEnd || st.value.type === 'invalid') return false;
+    const end = st.range.end;
+    this.statements.push(st);
+    // The comments inside a multi-line value come with it.
+    for (i++; i < old.length && old[i]!.range.start < end; i++) this.statements.push(old[i]!);
+    this.oldAt = i;
+    this.define(st.key, st.value, st.range);
+    this.p = end;
     this.endOfStatement('the value');
+    return true;
   }
 
   /** See "Runaway constructs" at the top of the file. */
@@ -625,6 +663,35 @@ class Parser extends Scanner {
   }
 }
 
+/**
+ * The last parse, kept so that the next one can take over its statements where the text did not
+ * change: an editor parses the whole document again on every keystroke, and the statements before
+ * the edit (key, value and range objects) are most of what a parse allocates, and keeps alive.
+ */
+let last: { text: string; toml10: boolean; statements: readonly Statement[]; errors: readonly TomlSyntaxError[] } | undefined;
+
+const NO_STATEMENTS: readonly Statement[] = [];
+
+/** How far an edit of a text may spread (in characters) for the next parse to reuse statements. */
+const MAX_EDIT = 4096;
+
+/**
+ * The offset up to which `text` and the previously parsed text are the same, when `text` is an
+ * edit of it (they differ in one stretch of at most MAX_EDIT characters: another document sharing
+ * its first lines is not an edit), and the previous parse found no error before it; else 0.
+ */
+function reusable(prev: NonNullable<typeof last>, text: string): number {
+  const a = prev.text;
+  const shorter = Math.min(a.length, text.length);
+  let head = 0;
+  while (head < shorter && a.charCodeAt(head) === text.charCodeAt(head)) head++;
+  let tail = 0;
+  while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+  if (Math.max(a.length, text.length) - head - tail > MAX_EDIT) return 0;
+  const firstError = prev.errors.length > 0 ? prev.errors[0]!.range.start : Infinity;
+  return Math.min(head, firstError);
+}
+
 /** Fill in 1-based line/column and sort errors by position. */
 function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
   for (const e of errors) {
@@ -640,7 +707,11 @@ function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
  * see document.ts for the public entry). Never throws.
  */
 export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxResult {
-  const parser = new Parser(text, options?.toml10 === true);
+  const toml10 = options?.toml10 === true;
+  const prev = last !== undefined && last.toml10 === toml10 ? last : undefined;
+  const reuseEnd = prev === undefined ? 0 : reusable(prev, text);
+  const parser = new Parser(text, toml10, reuseEnd > 0 ? prev!.statements : NO_STATEMENTS, reuseEnd);
+  last = undefined;
   try {
     parser.run();
   } catch (error) {
@@ -649,6 +720,7 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
     parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
   }
   if (parser.errors.length > 0) locate(parser.errors, parser.lineStarts);
+  if (!parser.errors.some((e) => e.message.startsWith('internal parser error'))) last = { text, toml10, statements: parser.statements, errors: parser.errors };
   // Line starts are computed when first asked for (a valid document may never need them).
   let lineStarts = parser.lineStartsIfKnown;
   return {
