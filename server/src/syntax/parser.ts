@@ -67,16 +67,21 @@ class Parser extends Scanner {
   /** The statements of the previous parse (see `reusable`), and the next one to look at. */
   private readonly old: readonly Statement[];
   private oldAt = 0;
-  /** Key/value statements of `old` ending before this offset are taken over as they are. */
+  /**
+   * Key/value statements of `old` ending before `reuseEnd`, or starting at or after `reuseFrom`,
+   * are taken over as they are (see `reusable`).
+   */
   private readonly reuseEnd: number;
+  private readonly reuseFrom: number;
 
-  constructor(text: string, toml10: boolean, old: readonly Statement[], reuseEnd: number) {
+  constructor(text: string, toml10: boolean, old: readonly Statement[], reuse: Reuse) {
     super(text, toml10);
     this.root = newTable('root', 0, text.length);
     this.rootMeta = new TableMeta(this.root);
     this.section = this.rootMeta;
     this.old = old;
-    this.reuseEnd = reuseEnd;
+    this.reuseEnd = reuse.end;
+    this.reuseFrom = reuse.from;
   }
 
   get lineStarts(): number[] {
@@ -226,7 +231,7 @@ class Parser extends Scanner {
   private keyValue(): void {
     const s = this.s;
     const start = this.p;
-    if (start < this.reuseEnd && this.reuseKeyValue(start)) return;
+    if ((start < this.reuseEnd || start >= this.reuseFrom) && this.reuseKeyValue(start)) return;
     const key = this.scanKey();
     if (!this.keyOk) {
       const end = this.lineEnd(this.p);
@@ -298,7 +303,8 @@ class Parser extends Scanner {
     while (i < old.length && old[i]!.range.start < start) i++;
     this.oldAt = i;
     const st = i < old.length ? old[i]! : undefined;
-    if (st === undefined || st.kind !== 'keyvalue' || st.range.start !== start || st.range.end + 2 > this.reuseEnd || st.value.type === 'invalid') return false;
+    if (st === undefined || st.kind !== 'keyvalue' || st.range.start !== start || st.value.type === 'invalid') return false;
+    if (st.range.end + 2 > this.reuseEnd && start < this.reuseFrom) return false;
     const end = st.range.end;
     this.statements.push(st);
     // The comments inside a multi-line value come with it.
@@ -672,17 +678,27 @@ let last: { text: string; toml10: boolean; statements: readonly Statement[]; err
 
 const NO_STATEMENTS: readonly Statement[] = [];
 
+/** What a parse may take over from the previous one (see Parser.reuseEnd). */
+interface Reuse {
+  end: number;
+  from: number;
+}
+
+const NO_REUSE: Reuse = { end: 0, from: Infinity };
+
 /** How far an edit of a text may spread (in characters) for the next parse to reuse statements. */
 const MAX_EDIT = 4096;
 
 const CHUNK = 1024;
 
 /**
- * The offset up to which `text` and the previously parsed text are the same, when `text` is an
- * edit of it (they differ in one stretch of at most MAX_EDIT characters: another document sharing
- * its first lines is not an edit), and the previous parse found no error before it; else 0.
+ * When `text` is an edit of the previously parsed text (they differ in one stretch of at most
+ * MAX_EDIT characters: another document sharing its first lines is not an edit): the offset up to
+ * which both are the same, or up to the previous parse's first error if it comes sooner; and, for
+ * an edit that kept the length (a character typed over another), where the same tail begins (its
+ * statements are at the same offsets in both), if the previous parse found no error at all.
  */
-function reusable(prev: NonNullable<typeof last>, text: string): number {
+function reusable(prev: NonNullable<typeof last>, text: string): Reuse {
   const a = prev.text;
   const shorter = Math.min(a.length, text.length);
   // Compared a chunk at a time natively first: a loop over every character costs about as much
@@ -693,9 +709,9 @@ function reusable(prev: NonNullable<typeof last>, text: string): number {
   let tail = 0;
   while (tail + CHUNK <= shorter - head && a.endsWith(text.substring(text.length - tail - CHUNK, text.length - tail), a.length - tail)) tail += CHUNK;
   while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
-  if (Math.max(a.length, text.length) - head - tail > MAX_EDIT) return 0;
+  if (Math.max(a.length, text.length) - head - tail > MAX_EDIT) return NO_REUSE;
   const firstError = prev.errors.length > 0 ? prev.errors[0]!.range.start : Infinity;
-  return Math.min(head, firstError);
+  return { end: Math.min(head, firstError), from: a.length === text.length && prev.errors.length === 0 ? text.length - tail : Infinity };
 }
 
 /** Fill in 1-based line/column and sort errors by position. */
@@ -715,8 +731,8 @@ function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
 export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxResult {
   const toml10 = options?.toml10 === true;
   const prev = last !== undefined && last.toml10 === toml10 ? last : undefined;
-  const reuseEnd = prev === undefined ? 0 : reusable(prev, text);
-  const parser = new Parser(text, toml10, reuseEnd > 0 ? prev!.statements : NO_STATEMENTS, reuseEnd);
+  const reuse = prev === undefined ? NO_REUSE : reusable(prev, text);
+  const parser = new Parser(text, toml10, reuse.end > 0 || reuse.from < Infinity ? prev!.statements : NO_STATEMENTS, reuse);
   last = undefined;
   try {
     parser.run();
