@@ -692,6 +692,12 @@ const MAX_EDIT = 4096;
 const CHUNK = 1024;
 
 /**
+ * Longer texts are not remembered: what an editor types in is far shorter, and a process that
+ * parsed one huge document (a runner's request) should not keep its tree until the next parse.
+ */
+const REMEMBER_UP_TO = 1 << 20;
+
+/**
  * When `text` is an edit of the previously parsed text (they differ in one stretch of at most
  * MAX_EDIT characters: another document sharing its first lines is not an edit): the offset up to
  * which both are the same, or up to the previous parse's first error if it comes sooner; and, for
@@ -742,7 +748,9 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
     parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
   }
   if (parser.errors.length > 0) locate(parser.errors, parser.lineStarts);
-  if (!parser.errors.some((e) => e.message.startsWith('internal parser error'))) last = { text, toml10, statements: parser.statements, errors: parser.errors };
+  if (text.length <= REMEMBER_UP_TO && !parser.errors.some((e) => e.message.startsWith('internal parser error'))) {
+    last = { text, toml10, statements: parser.statements, errors: parser.errors };
+  }
   // Line starts are computed when first asked for (a valid document may never need them).
   let lineStarts = parser.lineStartsIfKnown;
   return {

@@ -129,6 +129,14 @@ describe('reusing the previous parse', () => {
     }
   });
 
+  it('does not remember a huge document', () => {
+    const huge = `${BUNDLE}x = "${'y'.repeat(1 << 20)}"\n`;
+    parseTomlSyntax('');
+    const a = parseTomlSyntax(huge);
+    const b = parseTomlSyntax(huge);
+    expect(b.statements.filter((s) => a.statements.includes(s))).toEqual([]);
+  });
+
   it('reuses nothing from another document that merely starts the same way', () => {
     const other = `${BUNDLE}${'\n[pipe.more]\ntype = "PipeLLM"\n'.repeat(300)}`;
     const a = fresh(BUNDLE, false);
