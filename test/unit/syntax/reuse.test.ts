@@ -73,11 +73,12 @@ description = "Demo"
 Summary = "A summary"
 
 [pipe.summarize]
+description = "Sums up a document"
 type = "PipeLLM"
-inputs = { doc = "Text" }
 output = "Summary"
+inputs = { doc = "Text" }
 prompt = """
-Summarize $doc please.
+In three lines: $doc
 """
 
 [pipe.translate]
