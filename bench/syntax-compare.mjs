@@ -4,8 +4,10 @@
 // Then the bytes each allocates per pass over the input (V8's sampling heap profiler, counting the
 // objects the GC has already freed too) and the bytes its result keeps alive: figures the load
 // does not blur.
-//   node bench/syntax-compare.mjs [base-ref] [runs]      (ONLY=1000 or ONLY=corpus: one input)
+//   node bench/syntax-compare.mjs [base-ref] [runs]      (ONLY=1000, ONLY=corpus or ONLY=edit: one input)
 // The syntax sources of both versions are bundled with esbuild into a temporary directory first.
+// Every parse starts fresh: the parser takes over the statements of the previous parse where an
+// edited text did not change (a keystroke), which would flatter passes over one same text.
 
 import { build } from 'esbuild';
 import { Session } from 'node:inspector/promises';
@@ -48,6 +50,12 @@ if (existsSync(corpusDir)) {
   inputs.corpus = [`corpus (${texts.length} bundles)`, texts];
 }
 
+/** A parse with nothing to take over from the previous one. */
+function fresh(m, text) {
+  m.parseTomlSyntax('');
+  return m.parseTomlSyntax(text);
+}
+
 const fns = {
   'smol-toml': (texts) => {
     for (const t of texts) {
@@ -57,10 +65,10 @@ const fns = {
     }
   },
   [base]: (texts) => {
-    for (const t of texts) old.parseTomlSyntax(t);
+    for (const t of texts) fresh(old, t);
   },
   'work tree': (texts) => {
-    for (const t of texts) current.parseTomlSyntax(t);
+    for (const t of texts) fresh(current, t);
   },
 };
 const names = Object.keys(fns);
@@ -136,8 +144,8 @@ function retained(fn, texts, passes) {
 }
 const results = {
   'smol-toml': (texts) => texts.map((t) => { try { return current.smolParse(t, { integersAsBigInt: 'asNeeded' }); } catch { return null; } }),
-  [base]: (texts) => texts.map((t) => old.parseTomlSyntax(t)),
-  'work tree': (texts) => texts.map((t) => current.parseTomlSyntax(t)),
+  [base]: (texts) => texts.map((t) => fresh(old, t)),
+  'work tree': (texts) => texts.map((t) => fresh(current, t)),
 };
 for (const [key, [label, texts]] of Object.entries(inputs)) {
   if (process.env.ONLY && process.env.ONLY !== key) continue;
@@ -146,5 +154,27 @@ for (const [key, [label, texts]] of Object.entries(inputs)) {
     const a = await allocated(results[k], texts, 20);
     const r = retained(results[k], texts, 20);
     console.log(`  ${k.padEnd(10)} ${(a / 1024).toFixed(0)} KB / ${(r / 1024).toFixed(0)} KB`);
+  }
+}
+
+// A keystroke: parses alternating between a 2,000-line bundle and the same with one character
+// typed in the middle, as an editor's language server does (a parse may take over the statements
+// of the previous one before the edit). Allocation per parse (sampled as above) and CPU time.
+if (!process.env.ONLY || process.env.ONLY === 'edit') {
+  let pipes = 150;
+  let text = generateBundle(pipes, { domain: 'bench' });
+  while (text.split('\n').length < 2000) text = generateBundle(++pipes, { domain: 'bench' });
+  const at = text.indexOf('description = "Generated pipe', text.length / 2) + 15;
+  const edited = text.slice(0, at) + 'x' + text.slice(at);
+  console.log(`keystroke in a ${text.split('\n').length}-line bundle (one character typed mid-file), per parse: KB allocated / CPU ms`);
+  for (const [k, m] of [[base, old], ['work tree', current]]) {
+    let n = 0;
+    const keystroke = () => m.parseTomlSyntax(n++ % 2 ? edited : text);
+    for (let i = 0; i < 50; i++) keystroke();
+    const a = await allocated(keystroke, null, 200);
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < runs * 4; i++) keystroke();
+    const c = process.cpuUsage(c0);
+    console.log(`  ${k.padEnd(10)} ${(a / 1024).toFixed(0)} KB / ${((c.user + c.system) / 1000 / (runs * 4)).toFixed(2)} ms`);
   }
 }

@@ -19,7 +19,7 @@ import type {
   StepDecl,
   StructureField,
 } from './model.js';
-import { parseConceptRef, parseIoRef, parsePipeRef } from './references.js';
+import { parseConceptRef, parseIoRef, parsePipeRef, type IoRef, type ParseResult, type ParsedRef } from './references.js';
 import { SPECIAL_OUTCOMES } from './spec/lexical.js';
 import { getPipeType } from './spec/pipeTypes.js';
 
@@ -51,6 +51,28 @@ export function buildBundle(file: string, doc: TomlDocument): Bundle {
   return bundle;
 }
 
+/**
+ * Parsed references by their text: a bundle writes the same few again and again (`Text`, its own
+ * concepts), and an editor builds the model again on every keystroke. A result is never changed,
+ * so the sites of equal texts share it.
+ */
+const MEMO_SIZE = 2048;
+const MEMO_TEXT = 200;
+const ioRefs = new Map<string, ParseResult<IoRef>>();
+const conceptRefs = new Map<string, ParseResult<ParsedRef>>();
+const pipeRefs = new Map<string, ParseResult<ParsedRef>>();
+
+function memo<T>(cache: Map<string, ParseResult<T>>, raw: string, parse: (raw: string) => ParseResult<T>): ParseResult<T> {
+  if (raw.length > MEMO_TEXT) return parse(raw);
+  let r = cache.get(raw);
+  if (r === undefined) {
+    if (cache.size >= MEMO_SIZE) cache.clear();
+    r = parse(raw);
+    cache.set(raw, r);
+  }
+  return r;
+}
+
 /** The range of a slice of a string value, mapped to the source (escapes accounted for). */
 export function stringSliceRange(node: LString, start: number, end: number): Range {
   return { start: valueOffsetToSource(node, start), end: valueOffsetToSource(node, end) };
@@ -64,7 +86,7 @@ function stringAt(table: LTable, key: string): Located<string> | undefined {
 function conceptRefSite(node: LValue | undefined, context: ConceptRefContext): ConceptRefSite | undefined {
   if (node?.type !== 'string') return undefined;
   const site: ConceptRefSite = { context, raw: node.value, node };
-  const parsed = parseConceptRef(node.value);
+  const parsed = memo(conceptRefs, node.value, parseConceptRef);
   if (parsed.ok) site.ref = parsed.value;
   else site.parseError = { message: parsed.error, range: stringSliceRange(node, parsed.start, parsed.end) };
   return site;
@@ -72,7 +94,7 @@ function conceptRefSite(node: LValue | undefined, context: ConceptRefContext): C
 
 export function ioRefSite(node: LString, context: 'input' | 'output'): IoRefSite {
   const site: IoRefSite = { context, raw: node.value, node };
-  const parsed = parseIoRef(node.value);
+  const parsed = memo(ioRefs, node.value, parseIoRef);
   if (parsed.ok) {
     site.io = parsed.value;
     site.ref = parsed.value;
@@ -85,7 +107,7 @@ function pipeRefSite(node: LValue | undefined, context: PipeRefContext, allowSpe
   const special = allowSpecial && SPECIAL_OUTCOMES.includes(node.value);
   const site: PipeRefSite = { context, raw: node.value, node, special };
   if (special) return site;
-  const parsed = parsePipeRef(node.value);
+  const parsed = memo(pipeRefs, node.value, parsePipeRef);
   if (parsed.ok) site.ref = parsed.value;
   else site.parseError = { message: parsed.error, range: stringSliceRange(node, parsed.start, parsed.end) };
   return site;

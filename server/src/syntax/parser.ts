@@ -64,12 +64,24 @@ class Parser extends Scanner {
   abort = false;
   /** Set by skipVoid() when it crossed a line break. */
   sawNewline = false;
+  /** The statements of the previous parse (see `reusable`), and the next one to look at. */
+  private readonly old: readonly Statement[];
+  private oldAt = 0;
+  /**
+   * Key/value statements of `old` ending before `reuseEnd`, or starting at or after `reuseFrom`,
+   * are taken over as they are (see `reusable`).
+   */
+  private readonly reuseEnd: number;
+  private readonly reuseFrom: number;
 
-  constructor(text: string, toml10: boolean) {
+  constructor(text: string, toml10: boolean, old: readonly Statement[], reuse: Reuse) {
     super(text, toml10);
     this.root = newTable('root', 0, text.length);
     this.rootMeta = new TableMeta(this.root);
     this.section = this.rootMeta;
+    this.old = old;
+    this.reuseEnd = reuse.end;
+    this.reuseFrom = reuse.from;
   }
 
   get lineStarts(): number[] {
@@ -219,6 +231,7 @@ class Parser extends Scanner {
   private keyValue(): void {
     const s = this.s;
     const start = this.p;
+    if ((start < this.reuseEnd || start >= this.reuseFrom) && this.reuseKeyValue(start)) return;
     const key = this.scanKey();
     if (!this.keyOk) {
       const end = this.lineEnd(this.p);
@@ -256,6 +269,12 @@ class Parser extends Scanner {
     }
     stmt.value = value;
     range.end = value.range.end;
+    this.define(key, value, range);
+    this.endOfStatement('the value');
+  }
+
+  /** Define a key/value pair in the current section. */
+  private define(key: readonly KeySegment[], value: LValue, range: Range): void {
     if (key.length === 1) {
       const seg = key[0]!;
       const message = defineSingle(this.section, seg.name, seg.range, value, range);
@@ -269,7 +288,32 @@ class Parser extends Scanner {
     }
     const sec = this.section.node;
     if (sec !== this.root && sec.range.end < range.end) sec.range.end = range.end;
+  }
+
+  /**
+   * Take over the previous parse's key/value statement at `start` when it lies in the text both
+   * share (see `reusable`): its key, value and range objects are what scanning it again would
+   * build, since the scan of a statement reads at most two characters past its end (a local date
+   * looks for ` HH` after it). Only the definition (which depends on the tables around it) is done
+   * again. Returns false when there is no such statement.
+   */
+  private reuseKeyValue(start: number): boolean {
+    const old = this.old;
+    let i = this.oldAt;
+    while (i < old.length && old[i]!.range.start < start) i++;
+    this.oldAt = i;
+    const st = i < old.length ? old[i]! : undefined;
+    if (st === undefined || st.kind !== 'keyvalue' || st.range.start !== start || st.value.type === 'invalid') return false;
+    if (st.range.end + 2 > this.reuseEnd && start < this.reuseFrom) return false;
+    const end = st.range.end;
+    this.statements.push(st);
+    // The comments inside a multi-line value come with it.
+    for (i++; i < old.length && old[i]!.range.start < end; i++) this.statements.push(old[i]!);
+    this.oldAt = i;
+    this.define(st.key, st.value, st.range);
+    this.p = end;
     this.endOfStatement('the value');
+    return true;
   }
 
   /** See "Runaway constructs" at the top of the file. */
@@ -625,6 +669,57 @@ class Parser extends Scanner {
   }
 }
 
+/**
+ * The last parse, kept so that the next one can take over its statements where the text did not
+ * change: an editor parses the whole document again on every keystroke, and the statements before
+ * the edit (key, value and range objects) are most of what a parse allocates, and keeps alive.
+ */
+let last: { text: string; toml10: boolean; statements: readonly Statement[]; errors: readonly TomlSyntaxError[] } | undefined;
+
+const NO_STATEMENTS: readonly Statement[] = [];
+
+/** What a parse may take over from the previous one (see Parser.reuseEnd). */
+interface Reuse {
+  end: number;
+  from: number;
+}
+
+const NO_REUSE: Reuse = { end: 0, from: Infinity };
+
+/** How far an edit of a text may spread (in characters) for the next parse to reuse statements. */
+const MAX_EDIT = 4096;
+
+const CHUNK = 1024;
+
+/**
+ * Longer texts are not remembered: what an editor types in is far shorter, and a process that
+ * parsed one huge document (a runner's request) should not keep its tree until the next parse.
+ */
+const REMEMBER_UP_TO = 1 << 20;
+
+/**
+ * When `text` is an edit of the previously parsed text (they differ in one stretch of at most
+ * MAX_EDIT characters: another document sharing its first lines is not an edit): the offset up to
+ * which both are the same, or up to the previous parse's first error if it comes sooner; and, for
+ * an edit that kept the length (a character typed over another), where the same tail begins (its
+ * statements are at the same offsets in both), if the previous parse found no error at all.
+ */
+function reusable(prev: NonNullable<typeof last>, text: string): Reuse {
+  const a = prev.text;
+  const shorter = Math.min(a.length, text.length);
+  // Compared a chunk at a time natively first: a loop over every character costs about as much
+  // as the statements it saves.
+  let head = 0;
+  while (head + CHUNK <= shorter && a.startsWith(text.substring(head, head + CHUNK), head)) head += CHUNK;
+  while (head < shorter && a.charCodeAt(head) === text.charCodeAt(head)) head++;
+  let tail = 0;
+  while (tail + CHUNK <= shorter - head && a.endsWith(text.substring(text.length - tail - CHUNK, text.length - tail), a.length - tail)) tail += CHUNK;
+  while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+  if (Math.max(a.length, text.length) - head - tail > MAX_EDIT) return NO_REUSE;
+  const firstError = prev.errors.length > 0 ? prev.errors[0]!.range.start : Infinity;
+  return { end: Math.min(head, firstError), from: a.length === text.length && prev.errors.length === 0 ? text.length - tail : Infinity };
+}
+
 /** Fill in 1-based line/column and sort errors by position. */
 function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
   for (const e of errors) {
@@ -640,7 +735,11 @@ function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
  * see document.ts for the public entry). Never throws.
  */
 export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxResult {
-  const parser = new Parser(text, options?.toml10 === true);
+  const toml10 = options?.toml10 === true;
+  const prev = last !== undefined && last.toml10 === toml10 ? last : undefined;
+  const reuse = prev === undefined ? NO_REUSE : reusable(prev, text);
+  const parser = new Parser(text, toml10, reuse.end > 0 || reuse.from < Infinity ? prev!.statements : NO_STATEMENTS, reuse);
+  last = undefined;
   try {
     parser.run();
   } catch (error) {
@@ -649,6 +748,9 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
     parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
   }
   if (parser.errors.length > 0) locate(parser.errors, parser.lineStarts);
+  if (text.length <= REMEMBER_UP_TO && !parser.errors.some((e) => e.message.startsWith('internal parser error'))) {
+    last = { text, toml10, statements: parser.statements, errors: parser.errors };
+  }
   // Line starts are computed when first asked for (a valid document may never need them).
   let lineStarts = parser.lineStartsIfKnown;
   return {

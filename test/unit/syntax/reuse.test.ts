@@ -1,0 +1,174 @@
+// A parse after an edit takes over the previous parse's key/value statements before the edit: the
+// objects are shared, and the result is exactly what a fresh parse builds (ranges, values, tables,
+// statements, errors, in both dialects).
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseTomlSyntax, type SyntaxResult } from '../../../server/src/syntax/parser.js';
+import type { LValue, Range, Statement } from '../../../server/src/syntax/types.js';
+
+const r = (x: Range): [number, number] => [x.start, x.end];
+
+/** The whole result as plain data, every range read. */
+function plain(v: LValue): unknown {
+  switch (v.type) {
+    case 'string':
+      return ['string', r(v.range), v.value, v.style, v.contentStart, v.contentEnd, [...v.offsetMap]];
+    case 'integer':
+      return ['integer', r(v.range), typeof v.value === 'bigint' ? `${v.value}n` : Object.is(v.value, -0) ? '-0' : v.value];
+    case 'float':
+      return ['float', r(v.range), String(v.value)];
+    case 'boolean':
+    case 'invalid':
+      return [v.type, r(v.range), v.type === 'boolean' ? v.value : null];
+    case 'datetime':
+      return ['datetime', r(v.range), v.kind, v.value];
+    case 'array':
+      return ['array', r(v.range), v.ofTables, v.items.map(plain)];
+    case 'table':
+      return [
+        'table',
+        r(v.range),
+        v.origin,
+        v.header && [r(v.header.range), v.header.key.map((k) => [k.name, r(k.range)])],
+        v.entries.map((e) => [e.key, r(e.keyRange), r(e.range), plain(e.value)]),
+      ];
+  }
+}
+
+function plainStatement(s: Statement): unknown {
+  const key = 'key' in s ? s.key.map((k) => [k.name, r(k.range)]) : null;
+  if (s.kind === 'keyvalue') return [s.kind, r(s.range), key, plain(s.value)];
+  if (s.kind === 'header') return [s.kind, r(s.range), key, s.arrayOfTables, r(s.table.range), s.table.entries.length];
+  return [s.kind, r(s.range)];
+}
+
+function plainResult(res: SyntaxResult): unknown {
+  return { root: plain(res.root), statements: res.statements.map(plainStatement), errors: res.errors, lineStarts: res.lineStarts };
+}
+
+/** A parse that cannot reuse anything: the previous parse was of an empty text. */
+function fresh(text: string, toml10: boolean): SyntaxResult {
+  parseTomlSyntax('', { toml10 });
+  return parseTomlSyntax(text, { toml10 });
+}
+
+const root = path.resolve(__dirname, '../../..');
+function documents(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) documents(p, out);
+    else if (/\.(mthds|toml)$/.test(name)) out.push(readFileSync(p, 'utf8'));
+  }
+  return out;
+}
+const DOCS = [...documents(path.join(root, 'examples')), ...documents(path.join(root, 'test/fixtures'))].filter((t) => t.length < 100_000);
+
+const BUNDLE = `domain = "demo"
+description = "Demo"
+
+[concept]
+Summary = "A summary"
+
+[pipe.summarize]
+description = "Sums up a document"
+type = "PipeLLM"
+output = "Summary"
+inputs = { doc = "Text" }
+prompt = """
+In three lines: $doc
+"""
+
+[pipe.translate]
+type = "PipeLLM"
+output = "Text"
+`;
+
+describe('reusing the previous parse', () => {
+  it('takes over the key/value statements before an edit, and builds the rest anew', () => {
+    const before = fresh(BUNDLE, false);
+    const at = BUNDLE.indexOf('output = "Text"');
+    const edited = BUNDLE.slice(0, at) + '# note\n' + BUNDLE.slice(at);
+    const after = parseTomlSyntax(edited);
+    const kv = (res: SyntaxResult) => res.statements.filter((s) => s.kind === 'keyvalue');
+    const old = kv(before);
+    const now = kv(after);
+    expect(now.length).toBe(old.length);
+    // A scan may read up to two characters past a statement (`d = 1979-05-27` checks for ` 07:`).
+    for (let i = 0; i < now.length; i++) {
+      if (now[i]!.range.end + 2 <= at) expect(now[i]).toBe(old[i]);
+      else expect(now[i]).not.toBe(old[i]);
+    }
+    // Tables are always built anew (their extents and entries depend on what follows).
+    expect(after.root).not.toBe(before.root);
+    expect(plainResult(after)).toEqual(plainResult(fresh(edited, false)));
+  });
+
+  it('takes over the statements after an edit that kept the length, at the same offsets', () => {
+    const before = fresh(BUNDLE, false);
+    const at = BUNDLE.indexOf('"Summary"') + 1;
+    const edited = `${BUNDLE.slice(0, at)}X${BUNDLE.slice(at + 1)}`;
+    const after = parseTomlSyntax(edited);
+    const translate = after.statements.find((s) => s.kind === 'keyvalue' && s.range.start === BUNDLE.indexOf('output = "Text"'));
+    expect(before.statements).toContain(translate);
+    const changed = after.statements.find((s) => s.kind === 'keyvalue' && s.range.start <= at && at < s.range.end);
+    expect(before.statements).not.toContain(changed);
+    expect(plainResult(after)).toEqual(plainResult(fresh(edited, false)));
+  });
+
+  it('scans again a statement whose value an edit right after it extends', () => {
+    // `1979-05-27` then ` 07:32:00` typed after it: one local date-time, not a date.
+    for (const text of ['a = 1\nd = 1979-05-27\nz = 2\n', 'a = 1\nd = 1979-05-27 \nz = 2\n']) {
+      for (const typed of [' 07:32:00', '07:32:00', ' 0', '0']) {
+        const at = text.indexOf('\nz');
+        const edited = text.slice(0, at) + typed + text.slice(at);
+        fresh(text, false);
+        expect(plainResult(parseTomlSyntax(edited))).toEqual(plainResult(fresh(edited, false)));
+      }
+    }
+  });
+
+  it('does not remember a huge document', () => {
+    const huge = `${BUNDLE}x = "${'y'.repeat(1 << 20)}"\n`;
+    parseTomlSyntax('');
+    const a = parseTomlSyntax(huge);
+    const b = parseTomlSyntax(huge);
+    expect(b.statements.filter((s) => a.statements.includes(s))).toEqual([]);
+  });
+
+  it('reuses nothing from another document that merely starts the same way', () => {
+    const other = `${BUNDLE}${'\n[pipe.more]\ntype = "PipeLLM"\n'.repeat(300)}`;
+    const a = fresh(BUNDLE, false);
+    const b = parseTomlSyntax(other);
+    expect(b.statements.filter((s) => a.statements.includes(s))).toEqual([]);
+  });
+
+  it('nor statements at or after an error of the previous parse', () => {
+    const broken = BUNDLE.replace('output = "Summary"', 'output = "Summary');
+    const before = fresh(broken, false);
+    const after = parseTomlSyntax(`${broken}x = 1\n`);
+    const errorAt = before.errors[0]!.range.start;
+    for (const s of after.statements) if (before.statements.includes(s)) expect(s.range.end).toBeLessThan(errorAt);
+    expect(plainResult(after)).toEqual(plainResult(fresh(`${broken}x = 1\n`, false)));
+  });
+
+  it('gives what a fresh parse gives, over random edit sequences', () => {
+    const fragments = ['x', '"', "'", '=', '\n', '\r\n', ' ', '[', ']', '[[', '{', '}', ',', '#', '.', '"""', "'''", 'a = 1\n', '[t]\n', 'k.j = 2\n', '\\', 'é', '😀'];
+    const edit = fc.oneof(fc.tuple(fc.nat(), fc.nat(4), fc.constantFrom(...fragments)), fc.tuple(fc.nat(), fc.constant(1), fc.constantFrom(...fragments.filter((f) => f.length === 1))));
+    fc.assert(
+      fc.property(fc.nat(DOCS.length - 1), fc.array(edit, { minLength: 1, maxLength: 8 }), fc.boolean(), (doc, edits, toml10) => {
+        let text = DOCS[doc]!;
+        parseTomlSyntax(text, { toml10 });
+        for (const [at, del, ins] of edits) {
+          const p = at % (text.length + 1);
+          text = text.slice(0, p) + ins + text.slice(p + del);
+          const incremental = plainResult(parseTomlSyntax(text, { toml10 }));
+          expect(incremental).toEqual(plainResult(fresh(text, toml10)));
+        }
+      }),
+      { numRuns: 300, seed: 14 },
+    );
+  });
+});
