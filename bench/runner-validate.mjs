@@ -39,11 +39,21 @@ writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_
 const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeArgs, path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
+  // The first line that is a URL (flags such as --trace-gc print to the runner's stdout too); the
+  // rest of its output goes to this process's stderr.
   let out = '';
-  child.stdout.on('data', (d) => {
+  const onData = (d) => {
     out += d;
-    if (out.includes('\n')) resolve(out.split('\n')[0]);
-  });
+    const url = out.split('\n').find((line) => /^https?:\/\//.test(line));
+    if (url === undefined) {
+      out = out.slice(out.lastIndexOf('\n') + 1);
+      return;
+    }
+    child.stdout.off('data', onData);
+    child.stdout.pipe(process.stderr);
+    resolve(url);
+  };
+  child.stdout.on('data', onData);
   child.on('exit', (code) => reject(new Error(`the runner exited with ${code}`)));
 });
 

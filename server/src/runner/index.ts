@@ -11,7 +11,7 @@ import { createHandler, createState } from './server.js';
 import type { SharedStores } from './sharedStores.js';
 import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
-import { logWhenDone } from './http/accessLog.js';
+import { batchedLog, logWhenDone } from './http/accessLog.js';
 import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
 import { RedisQueue, startRunWorker, type QueueSettings, type RunWorker } from './lifecycle/redisQueue.js';
 import { ModelDeck } from './deck.js';
@@ -87,7 +87,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
     // A client gone while its request waited: nobody to answer.
     if (next && !next[0].socket.destroyed) handler(next[0], next[1]);
   };
-  const requestLog = options.request_log;
+  const requestLog = options.request_log ? batchedLog(options.request_log) : undefined;
   server.on('request', (req, res) => {
     if (requestLog) logWhenDone(req, res, requestLog);
     const done = new Promise<void>((resolve) => {
@@ -166,6 +166,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
         await Promise.race([Promise.all([...inFlight]), new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
         server.closeAllConnections();
         await closed;
+        requestLog?.close();
         await state.queue.close();
       })();
       return closing;

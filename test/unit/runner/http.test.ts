@@ -9,7 +9,7 @@ import { checkCallbackUrl, isNonPublicAddress } from '../../../server/src/runner
 import { ModelDeck } from '../../../server/src/runner/deck.js';
 import { decodeJsonObject, isWellFormed } from '../../../server/src/runner/http/json.js';
 import { requestIdOf, ulid } from '../../../server/src/runner/http/requestId.js';
-import { accessLogLine } from '../../../server/src/runner/http/accessLog.js';
+import { accessLogLine, batchedLog } from '../../../server/src/runner/http/accessLog.js';
 import { jsonAnswer } from '../../../server/src/runner/http/respond.js';
 import { IdempotencyStore } from '../../../server/src/runner/idempotency.js';
 import { RateLimiter } from '../../../server/src/runner/rateLimit.js';
@@ -170,6 +170,28 @@ describe('accessLogLine', () => {
     // Another line in the same millisecond, and one later: each with its own time.
     expect(accessLogLine(req('get', '/a b'), res(undefined), process.hrtime.bigint(), new Date(at.getTime()))).toMatch(/^2026-01-02T03:04:05\.678Z "get" "\/a b" - \d+\.\dms REQ1 -$/);
     expect(accessLogLine(req('GET', '/v1/version'), res(200), process.hrtime.bigint(), new Date(at.getTime() + 1))).toMatch(/^2026-01-02T03:04:05\.679Z GET /);
+  });
+});
+
+describe('batchedLog', () => {
+  it('hands on the lines of a stretch of time at once, as the same text, and every line at once once closed', async () => {
+    const writes: string[] = [];
+    const log = batchedLog((text) => writes.push(text), 20, 3);
+    log('a');
+    log('b');
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(writes).toEqual(['a\nb']);
+    // A full batch goes at once, without waiting for the timer.
+    log('c');
+    log('d');
+    log('e');
+    expect(writes).toEqual(['a\nb', 'c\nd\ne']);
+    log('f');
+    log.close();
+    expect(writes).toEqual(['a\nb', 'c\nd\ne', 'f']);
+    log('g');
+    expect(writes).toEqual(['a\nb', 'c\nd\ne', 'f', 'g']);
   });
 });
 
