@@ -65,7 +65,8 @@ export async function dryRunTree(tree: MethodTree, catalog: ConceptCatalog, opti
     findings.push(f);
   };
   const validatedPipes: DryRunReport['validatedPipes'] = [];
-  const pipes = tree.bundles.flatMap((b) => b.pipes).filter((p) => p.spec || (p.typeless && options.allowSignatures));
+  const pipes: PipeDecl[] = [];
+  for (const b of tree.bundles) for (const p of b.pipes) if (p.spec || (p.typeless && options.allowSignatures)) pipes.push(p);
   const mockFaults = new Map<ConceptInfo, boolean>();
   for (const pipe of pipes) {
     if (signal) {

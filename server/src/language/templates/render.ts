@@ -9,6 +9,7 @@
 
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
+import { SecondSight } from './admission.js';
 import type { TemplateCategory } from '../spec/values.js';
 import { detached } from './detached.js';
 import { preprocessShorthands } from './preprocess.js';
@@ -132,6 +133,8 @@ export function plainOf(rv: RuntimeValue | undefined): unknown {
 // and rewritten once, however many bundles and renders use it. Least recently used first out,
 // bounded in entries and in characters, since one template may be as large as a bundle.
 const programCache = new LRUCache<string, Compiled>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_compiled, key) => key.length });
+/** Templates compiled once: the second compile of one is kept (admission.ts). */
+const programsSeen = new SecondSight(100_000);
 
 /** A parsed and rewritten template, with its direct plan when it has one (see `planOf`). */
 interface Compiled {
@@ -143,6 +146,7 @@ interface Compiled {
 /** Forgets every compiled program and the root environment (a from-scratch render follows). */
 export function clearRenderCaches(): void {
   programCache.clear();
+  programsSeen.clear();
   root = undefined;
 }
 
@@ -152,10 +156,12 @@ export function parseTemplate(source: string, category: TemplateCategory, shorth
 }
 
 function compile(template: string, category: TemplateCategory, shorthands: boolean): Compiled {
-  const cached = programCache.get(`${category}\u0000${shorthands ? 1 : 0}\u0000${template}`);
+  const dialect = `${category}\u0000${shorthands ? 1 : 0}\u0000`;
+  const cached = programCache.get(`${dialect}${template}`);
   if (cached) return cached;
+  const keep = programsSeen.admit(dialect, template);
   // What the cache keeps (the key, the program's strings) must not hold the bundle's text.
-  const source = detached(template);
+  const source = keep ? detached(template) : template;
   const key = `${category}\u0000${shorthands ? 1 : 0}\u0000${source}`;
   const jinja = shorthands ? preprocessShorthands(source.replace(/\r\n?/g, '\n')).jinja : source;
   const parseJinja = (): Node => {
@@ -185,7 +191,7 @@ function compile(template: string, category: TemplateCategory, shorthands: boole
     compiled = { program, plan: planOf(program) };
   }
   // A template past a quarter of the bound would evict most others: it is compiled each time.
-  if (key.length <= 2_000_000) programCache.set(key, compiled);
+  if (keep && key.length <= 2_000_000) programCache.set(key, compiled);
   return compiled;
 }
 
