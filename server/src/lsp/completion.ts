@@ -99,7 +99,10 @@ export function narrow(items: readonly Completion[], text: string, offset: numbe
   // start of range, and nothing is made per item.
   let lastStart = -1;
   let typed = '';
+  // While the matches come in sort-text order (lists of the tree's names do), only the first
+  // MAX_ITEMS are kept: the rest are checked for order, not collected.
   const matching: Completion[] = [];
+  let last: Completion | undefined;
   let sorted = true;
   for (const c of items) {
     if (c.range.start !== lastStart) {
@@ -107,13 +110,35 @@ export function narrow(items: readonly Completion[], text: string, offset: numbe
       typed = text.slice(lastStart, Math.max(lastStart, offset)).toLowerCase();
     }
     if (!fuzzyMatch(typed, c.filterText ?? c.label)) continue;
-    if (sorted && matching.length > 0 && sortKey(matching[matching.length - 1]!) > sortKey(c)) sorted = false;
-    matching.push(c);
+    if (sorted && last !== undefined && sortKey(last) > sortKey(c)) {
+      sorted = false;
+      if (matching.length === MAX_ITEMS + 1) return sortedMatches(items, text, offset);
+    }
+    last = c;
+    if (!sorted || matching.length <= MAX_ITEMS) matching.push(c);
   }
   if (matching.length <= MAX_ITEMS) return { items: matching, incomplete: true };
-  // By sort text; equal ones keep their order (as a stable sort does). Lists of the tree's
-  // concepts come sorted already.
   if (sorted) return { items: matching.slice(0, MAX_ITEMS), incomplete: true };
+  return bestOf(matching);
+}
+
+/** Every match of a list that turned out unsorted, then the best MAX_ITEMS of them. */
+function sortedMatches(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
+  let lastStart = -1;
+  let typed = '';
+  const matching: Completion[] = [];
+  for (const c of items) {
+    if (c.range.start !== lastStart) {
+      lastStart = c.range.start;
+      typed = text.slice(lastStart, Math.max(lastStart, offset)).toLowerCase();
+    }
+    if (fuzzyMatch(typed, c.filterText ?? c.label)) matching.push(c);
+  }
+  return bestOf(matching);
+}
+
+/** The first MAX_ITEMS of more matches than that, by sort text; equal ones keep their order (as a stable sort does). */
+function bestOf(matching: Completion[]): { items: readonly Completion[]; incomplete: boolean } {
   const order = matching.map((_, i) => i);
   order.sort((a, b) => {
     const ka = sortKey(matching[a]!);
