@@ -10,6 +10,7 @@ import { NATIVE_CONCEPTS } from '../spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../spec/lexical.js';
 import type { ModelCategory } from '../spec/values.js';
 import type { DomainSymbols, MethodTree } from '../tree.js';
+import { fuzzyMatch, markNarrowed, MAX_ITEMS } from './narrow.js';
 import type { Completion, LazyDocumentation } from './types.js';
 
 export interface ConceptOptions {
@@ -21,37 +22,73 @@ export interface ConceptOptions {
   close: string;
   /** The reference typed so far names a domain (`legal.`): the bundle's own domain is written too. */
   qualified?: boolean;
+  /** The cursor's offset, when the list is narrowed where it is made (CompletionRequest.narrowed). */
+  narrowAt?: number;
 }
 
 export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: ConceptOptions): Completion[] {
   // Documentation comes on resolve (see LazyDocumentation): one concept at a time. The items come
   // in the order of their sort texts (as a client ranks them), so that a long list is narrowed
-  // without sorting it (lsp/completion.ts).
-  const out: Completion[] = [];
+  // without sorting it (narrow.ts).
   const domain = bundle.domain?.value;
   const { range, close } = options;
-  const emit = (t: ConceptTemplate): void => {
-    if (t.resolve === undefined) {
-      out.push({ label: t.label, kind: 'native', detail: t.detail, documentation: t.documentation!, insertText: t.label + close, range, sortText: t.sortText });
-    } else if (t.resolve.key !== options.exclude) {
-      out.push({ label: t.label, kind: 'concept', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
-    }
+  const make = (t: ConceptTemplate): Completion | undefined => {
+    if (t.resolve === undefined) return { label: t.label, kind: 'native', detail: t.detail, documentation: t.documentation!, insertText: t.label + close, range, sortText: t.sortText };
+    if (t.resolve.key === options.exclude) return undefined;
+    return { label: t.label, kind: 'concept', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText };
   };
   // A bundle without a domain is in no symbol table: its own concepts still count (ranked first).
-  if (domain === undefined) sortedTemplates(bundle.concepts.map((c) => conceptTemplate(c.code, `.${c.code}`, firstLine(c), '0'))).forEach(emit);
-  for (const t of treeConceptTemplates(tree, domain, options.qualified === true)) emit(t);
-  const dependencies = (tree.manifest?.dependencies ?? []).map((dep): Completion => ({
-    label: `${dep.alias}->`,
-    kind: 'module',
-    detail: dep.address ? `dependency ${dep.address.value}` : 'dependency',
-    documentation: `Concepts of the dependency \`${dep.alias}\`${dep.address ? ` (${dep.address.value}${dep.version ? ` ${dep.version.value}` : ''})` : ''}: write \`${dep.alias}->domain.Concept\`.`,
-    insertText: `${dep.alias}->`,
-    range,
-    sortText: `3${dep.alias}`,
-    retrigger: true,
-  }));
-  for (const d of sortedTemplates(dependencies)) out.push(d);
+  const own = domain === undefined ? sortedTemplates(bundle.concepts.map((c) => conceptTemplate(c.code, `.${c.code}`, firstLine(c), '0'))) : [];
+  const templates = treeConceptTemplates(tree, domain, options.qualified === true);
+  const dependencies = sortedTemplates(
+    (tree.manifest?.dependencies ?? []).map((dep): Completion => ({
+      label: `${dep.alias}->`,
+      kind: 'module',
+      detail: dep.address ? `dependency ${dep.address.value}` : 'dependency',
+      documentation: `Concepts of the dependency \`${dep.alias}\`${dep.address ? ` (${dep.address.value}${dep.version ? ` ${dep.version.value}` : ''})` : ''}: write \`${dep.alias}->domain.Concept\`.`,
+      insertText: `${dep.alias}->`,
+      range,
+      sortText: `3${dep.alias}`,
+      retrigger: true,
+    })),
+  );
+  if (options.narrowAt !== undefined) {
+    const narrowed = narrowedConcepts([own, templates], dependencies, make, bundle.doc.text.slice(range.start, Math.max(range.start, options.narrowAt)).toLowerCase(), options.exclude);
+    if (narrowed) return narrowed;
+  }
+  const out: Completion[] = [];
+  for (const part of [own, templates]) {
+    for (const t of part) {
+      const item = make(t);
+      if (item) out.push(item);
+    }
+  }
+  for (const d of dependencies) out.push(d);
   return out;
+}
+
+/**
+ * What `narrow` keeps of a concept list longer than MAX_ITEMS, made without the items it drops:
+ * the first MAX_ITEMS matches of the typed text (the list comes in sort-text order). Undefined
+ * when the list is not that long.
+ */
+function narrowedConcepts(parts: ReadonlyArray<readonly ConceptTemplate[]>, dependencies: readonly Completion[], make: (t: ConceptTemplate) => Completion | undefined, typed: string, exclude: string | undefined): Completion[] | undefined {
+  let length = dependencies.length;
+  for (const part of parts) {
+    length += part.length;
+    if (exclude !== undefined) for (const t of part) if (t.resolve?.key === exclude) length -= 1;
+  }
+  if (length <= MAX_ITEMS) return undefined;
+  const out: Completion[] = [];
+  for (const part of parts) {
+    for (const t of part) {
+      if (out.length === MAX_ITEMS) return markNarrowed(out);
+      if (exclude !== undefined && t.resolve?.key === exclude) continue;
+      if (fuzzyMatch(typed, t.label)) out.push(make(t)!);
+    }
+  }
+  for (const d of dependencies) if (out.length < MAX_ITEMS && fuzzyMatch(typed, d.filterText ?? d.label)) out.push(d);
+  return markNarrowed(out);
 }
 
 /** An item of a concept list without its place: the same for every request until the tree's concepts change. */

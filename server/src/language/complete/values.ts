@@ -117,7 +117,7 @@ export function stringCompletions(req: CompletionRequest, place: StringPlace): C
       if (index > refEnd || value.slice(0, index).includes('->')) return [];
       const exclude = spec.role === 'concept-ref' && at.field?.name === 'refines' && at.concept ? `${bundle.domain?.value ?? ''}.${at.concept.code}` : undefined;
       const options = { range: stringSliceRange(node, 0, refEnd), close: suffix < 0 ? close : '', qualified: value.slice(0, index).includes('.') };
-      return conceptCompletions(tree, bundle, exclude !== undefined ? { ...options, exclude } : options);
+      return conceptCompletions(tree, bundle, { ...options, ...(exclude !== undefined ? { exclude } : {}), ...(req.narrowed ? { narrowAt: req.offset } : {}) });
     }
     case 'template':
     case 'expression':
