@@ -100,3 +100,8 @@ export function markNarrowed<T extends readonly Completion[]>(items: T): T {
   narrowedLists.add(items);
   return items;
 }
+
+/** Whether a list was made narrowed (see narrowedLists). */
+export function isNarrowed(items: readonly Completion[]): boolean {
+  return narrowedLists.has(items);
+}
