@@ -8,6 +8,7 @@
 
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type ClientCapabilities, type CompletionItem, type CompletionList, type CompletionParams } from 'vscode-languageserver';
 import { complete, lazyDetail, lazyDocumentation, type Completion, type CompletionKind, type LazyDocumentation } from '../language/complete/index.js';
+import { narrow } from '../language/complete/narrow.js';
 import { snippetText } from '../language/complete/snippets.js';
 import type { ModelCatalog } from '../language/modelCatalog.js';
 import { positionToOffset, rangeToLspRange, type LspRange } from '../syntax/positions.js';
@@ -63,65 +64,8 @@ export function resolveCompletion(item: CompletionItem, view: FileView | undefin
 
 /** Past this many items, items documented on resolve get their detail on resolve too. */
 const LONG_LIST = 200;
-/**
- * The most items sent at once. A longer list is narrowed to what matches the text typed so far
- * (best ranked first) and marked incomplete: the client asks again as the user types.
- */
-export const MAX_ITEMS = 500;
 
-/** Whether `typed` (lower case) matches `candidate` as a subsequence, ignoring case (as editors filter). */
-function fuzzyMatch(typed: string, candidate: string): boolean {
-  if (typed === '') return true;
-  let j = 0;
-  for (let i = 0; i < candidate.length; i++) {
-    const c = candidate.charCodeAt(i);
-    // ASCII folded by arithmetic (no lower-cased copy of each candidate); other text as toLowerCase folds it.
-    if (c >= 128) return fuzzyMatchSlow(typed, candidate);
-    if ((c >= 65 && c <= 90 ? c + 32 : c) === typed.charCodeAt(j) && ++j === typed.length) return true;
-  }
-  return false;
-}
-
-// Text beyond ASCII (a lower case may be longer than its capital): compared as the whole lower-cased text.
-function fuzzyMatchSlow(typed: string, candidate: string): boolean {
-  const c = candidate.toLowerCase();
-  let j = 0;
-  for (let i = 0; i < c.length && j < typed.length; i++) if (c[i] === typed[j]) j++;
-  return j === typed.length;
-}
-
-const sortKey = (c: Completion): string => c.sortText ?? c.label;
-
-/** The items to send: all of them, or the best `MAX_ITEMS` of those matching what was typed. */
-export function narrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
-  if (items.length <= MAX_ITEMS) return { items, incomplete: false };
-  // Long lists come from large trees, right after a keystroke: what was typed is taken once per
-  // start of range, and nothing is made per item.
-  let lastStart = -1;
-  let typed = '';
-  const matching: Completion[] = [];
-  let sorted = true;
-  for (const c of items) {
-    if (c.range.start !== lastStart) {
-      lastStart = c.range.start;
-      typed = text.slice(lastStart, Math.max(lastStart, offset)).toLowerCase();
-    }
-    if (!fuzzyMatch(typed, c.filterText ?? c.label)) continue;
-    if (sorted && matching.length > 0 && sortKey(matching[matching.length - 1]!) > sortKey(c)) sorted = false;
-    matching.push(c);
-  }
-  if (matching.length <= MAX_ITEMS) return { items: matching, incomplete: true };
-  // By sort text; equal ones keep their order (as a stable sort does). Lists of the tree's
-  // concepts come sorted already.
-  if (sorted) return { items: matching.slice(0, MAX_ITEMS), incomplete: true };
-  const order = matching.map((_, i) => i);
-  order.sort((a, b) => {
-    const ka = sortKey(matching[a]!);
-    const kb = sortKey(matching[b]!);
-    return ka < kb ? -1 : ka > kb ? 1 : a - b;
-  });
-  return { items: order.slice(0, MAX_ITEMS).map((i) => matching[i]!), incomplete: true };
-}
+export { MAX_ITEMS, narrow } from '../language/complete/narrow.js';
 
 /** The client-side command that opens completion again (VS Code's). */
 export const RETRIGGER_COMMAND = 'editor.action.triggerSuggest';
@@ -211,7 +155,7 @@ export function completionList(view: FileView, params: CompletionParams, models:
   const lineStarts = view.bundle.doc.lineStarts;
   const offset = positionToOffset(lineStarts, view.text, params.position);
   const trigger = params.context?.triggerCharacter;
-  const all = complete({ tree: view.tree, bundle: view.bundle, offset, models, ...(trigger !== undefined ? { trigger } : {}) });
+  const all = complete({ tree: view.tree, bundle: view.bundle, offset, models, narrowed: true, ...(trigger !== undefined ? { trigger } : {}) });
   const { items, incomplete } = narrow(all, view.text, offset);
   const shared = options.editRangeDefault && items.length > 1 ? commonRange(items) : undefined;
   const list: CompletionList = { isIncomplete: incomplete, items: items.map((c) => toCompletionItem(c, lineStarts, shared, items.length > LONG_LIST, options)) };

@@ -159,9 +159,11 @@ export class Diagnostics {
       });
     };
     if (delay <= 0) {
-      // Two turns of the message loop: the connection takes one message per turn, so a request
-      // sent right after the change (a completion) is answered before the check's first slice.
-      let handle = setImmediate(() => (handle = setImmediate(run)));
+      // Three turns of the message loop: the connection takes one message per turn, so a request
+      // sent right after the change (a completion) is handled in the second, and its answer is
+      // written in the third (vscode-jsonrpc's writer takes a turn): the answer leaves before the
+      // check's first slice.
+      let handle = setImmediate(() => (handle = setImmediate(() => (handle = setImmediate(run)))));
       this.timers.set(id.key, () => clearImmediate(handle));
     } else {
       const handle = setTimeout(run, delay);

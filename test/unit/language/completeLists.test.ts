@@ -11,6 +11,7 @@ import type { Completion } from '../../../server/src/language/complete/types.js'
 import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../../../server/src/language/spec/lexical.js';
 import type { MethodTree } from '../../../server/src/language/tree.js';
+import { MAX_ITEMS, narrow } from '../../../server/src/language/complete/narrow.js';
 import { treeOf } from '../../helpers/tree.js';
 
 const firstLine = (text: string | undefined): string => (text === undefined ? 'concept' : text.split('\n')[0]!);
@@ -107,5 +108,43 @@ describe('concept and pipe lists', () => {
     expect(items.filter((i) => i.label === 'legal.read.write').map((i) => i.resolve)).toEqual([{ kind: 'pipe', key: 'legal.read.write' }]);
     expect(items.find((i) => i.label === 'legal.read.write')!.sortText).toBe('2legal.read.write');
     expect(items).toEqual(bySortText(plainPipes(tree, from, options)));
+  });
+
+  it('narrowed where they are made, give what narrowing the whole list gives', () => {
+    // Long lists: many concepts and pipes over a few domains, some with a dependency; the cursor after a
+    // typed prefix of the reference (its range starts at the opening quote's end).
+    const domains = ['legal', 'hr', 'fin', 'legal.read'];
+    const many = (d: string, n: number, seed: number): string => {
+      const lines = [`domain = "${d}"`];
+      for (let i = 0; i < n; i++) lines.push(`[concept.${['Con', 'Ca', 'Zed', 'Ab', 'C'][(i + seed) % 5]}${i}x${seed}]`, `description = "c${i}"`);
+      // Some codes dotted (`"a.c5x0"`); the open bundle declares `"read.c1x3"`, which `legal` offers as `legal.read.c1x3`, as `legal.read` does.
+      for (let i = 0; i < n; i++) lines.push(`[pipe.${(i + seed) % 6 === 5 ? `"a.c${i}x${seed}"` : `${['con', 'ca', 'zed', 'ab', 'c'][(i + seed) % 6]}${i}x${seed}`}]`, 'type = "PipeLLM"', 'description = "p"', 'output = "Text"', 'prompt = "x"');
+      return lines.join('\n') + '\n';
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 40, max: 220 }),
+        fc.oneof(fc.stringMatching(/^[acCzZ0-9x]{0,3}$/), fc.constantFrom('c1x3', 'rc1x')),
+        fc.record({ close: fc.constantFrom('', '"'), qualified: fc.boolean(), exclude: fc.boolean(), homeless: fc.boolean(), dependency: fc.boolean(), specials: fc.boolean() }),
+        (home, perDomain, typed, o) => {
+          const files: Record<string, string> = Object.fromEntries(domains.map((d, i) => [`b${i}.mthds`, many(d, perDomain, i)]));
+          if (o.dependency) files['METHODS.toml'] = '[package]\nname = "p"\naddress = "github.com/example/p"\nversion = "1.0.0"\ndescription = "p"\n\n[dependencies]\nca = { address = "github.com/example/ca", version = "^1.0.0" }\n';
+          const source = `${o.homeless ? '' : `domain = "${domains[home]}"\n`}[concept.Cab]\ndescription = "x"\n[pipe.p]\ntype = "PipeLLM"\ndescription = "d"\noutput = "${typed}"\nprompt = "x"\n[pipe."read.c1x3"]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Text"\nprompt = "x"\n`;
+          files['open.mthds'] = source;
+          const tree = treeOf(files);
+          const from = tree.bundles.find((b) => b.file.endsWith('open.mthds'))!;
+          const start = source.indexOf('output = "') + 'output = "'.length;
+          const offset = start + typed.length;
+          const options: ConceptOptions = { range: { start, end: offset }, close: o.close, qualified: o.qualified, ...(o.exclude ? { exclude: `${from.domain?.value ?? ''}.Cab` } : {}) };
+          const full = conceptCompletions(tree, from, options);
+          expect(full.length).toBeGreaterThan(MAX_ITEMS / 4);
+          expect(narrow(conceptCompletions(tree, from, { ...options, narrowAt: offset }), source, offset)).toEqual(narrow(full, source, offset));
+          const pipes: PipeOptions = { range: options.range, close: o.close, qualified: o.qualified, specials: o.specials, ownOnly: false, ...(o.exclude ? { exclude: from.pipes[0]! } : {}) };
+          expect(narrow(pipeCompletions(tree, from, { ...pipes, narrowAt: offset }), source, offset)).toEqual(narrow(pipeCompletions(tree, from, pipes), source, offset));
+        },
+      ),
+      { seed: 5, numRuns: 120 },
+    );
   });
 });

@@ -73,6 +73,15 @@ describe('narrowing long lists', () => {
       { seed: 3, numRuns: 300 },
     );
   });
+
+  it('sorts every match when the list turns out unsorted past the first MAX_ITEMS matches', () => {
+    const sorted = Array.from({ length: MAX_ITEMS * 2 }, (_, i) => item(`b${String(i).padStart(4, '0')}`, 0, 0));
+    for (const late of [item('a_late', 0, 0), item('b0499x', 0, 0), item('zz', 0, 0)]) {
+      const items = [...sorted.slice(0, MAX_ITEMS + 7), late, ...sorted.slice(MAX_ITEMS + 7)];
+      expect(narrow(items, 'x', 0)).toEqual(referenceNarrow(items, 'x', 0));
+    }
+    expect(narrow([...sorted, item('a_late', 0, 0)], 'x', 0).items[0]!.label).toBe('a_late');
+  });
 });
 
 describe('semantic token encoding', () => {

@@ -10,6 +10,7 @@ import { NATIVE_CONCEPTS } from '../spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../spec/lexical.js';
 import type { ModelCategory } from '../spec/values.js';
 import type { DomainSymbols, MethodTree } from '../tree.js';
+import { fuzzyMatch, markNarrowed, MAX_ITEMS } from './narrow.js';
 import type { Completion, LazyDocumentation } from './types.js';
 
 export interface ConceptOptions {
@@ -21,37 +22,87 @@ export interface ConceptOptions {
   close: string;
   /** The reference typed so far names a domain (`legal.`): the bundle's own domain is written too. */
   qualified?: boolean;
+  /** The cursor's offset, when the list is narrowed where it is made (CompletionRequest.narrowed). */
+  narrowAt?: number;
 }
 
 export function conceptCompletions(tree: MethodTree, bundle: Bundle, options: ConceptOptions): Completion[] {
   // Documentation comes on resolve (see LazyDocumentation): one concept at a time. The items come
   // in the order of their sort texts (as a client ranks them), so that a long list is narrowed
-  // without sorting it (lsp/completion.ts).
-  const out: Completion[] = [];
+  // without sorting it (narrow.ts).
   const domain = bundle.domain?.value;
   const { range, close } = options;
-  const emit = (t: ConceptTemplate): void => {
-    if (t.resolve === undefined) {
-      out.push({ label: t.label, kind: 'native', detail: t.detail, documentation: t.documentation!, insertText: t.label + close, range, sortText: t.sortText });
-    } else if (t.resolve.key !== options.exclude) {
-      out.push({ label: t.label, kind: 'concept', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
-    }
+  const make = (t: ConceptTemplate): Completion | undefined => {
+    if (t.resolve === undefined) return { label: t.label, kind: 'native', detail: t.detail, documentation: t.documentation!, insertText: t.label + close, range, sortText: t.sortText };
+    if (t.resolve.key === options.exclude) return undefined;
+    return { label: t.label, kind: 'concept', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText };
   };
   // A bundle without a domain is in no symbol table: its own concepts still count (ranked first).
-  if (domain === undefined) sortedTemplates(bundle.concepts.map((c) => conceptTemplate(c.code, `.${c.code}`, firstLine(c), '0'))).forEach(emit);
-  for (const t of treeConceptTemplates(tree, domain, options.qualified === true)) emit(t);
-  const dependencies = (tree.manifest?.dependencies ?? []).map((dep): Completion => ({
-    label: `${dep.alias}->`,
-    kind: 'module',
-    detail: dep.address ? `dependency ${dep.address.value}` : 'dependency',
-    documentation: `Concepts of the dependency \`${dep.alias}\`${dep.address ? ` (${dep.address.value}${dep.version ? ` ${dep.version.value}` : ''})` : ''}: write \`${dep.alias}->domain.Concept\`.`,
-    insertText: `${dep.alias}->`,
-    range,
-    sortText: `3${dep.alias}`,
-    retrigger: true,
-  }));
-  for (const d of sortedTemplates(dependencies)) out.push(d);
+  const own = domain === undefined ? sortedTemplates(bundle.concepts.map((c) => conceptTemplate(c.code, `.${c.code}`, firstLine(c), '0'))) : [];
+  const templates = treeConceptTemplates(tree, domain, options.qualified === true);
+  const dependencies = sortedTemplates(
+    (tree.manifest?.dependencies ?? []).map((dep): Completion => ({
+      label: `${dep.alias}->`,
+      kind: 'module',
+      detail: dep.address ? `dependency ${dep.address.value}` : 'dependency',
+      documentation: `Concepts of the dependency \`${dep.alias}\`${dep.address ? ` (${dep.address.value}${dep.version ? ` ${dep.version.value}` : ''})` : ''}: write \`${dep.alias}->domain.Concept\`.`,
+      insertText: `${dep.alias}->`,
+      range,
+      sortText: `3${dep.alias}`,
+      retrigger: true,
+    })),
+  );
+  if (options.narrowAt !== undefined) {
+    const offered = (t: ConceptTemplate): boolean => t.resolve === undefined || t.resolve.key !== options.exclude;
+    const narrowed = narrowedList(bundle, range, options.narrowAt, [
+      ...[own, templates].map((part): ListPart => ({ length: part.length, offered: (i) => offered(part[i]!), label: (i) => part[i]!.label, make: (i) => make(part[i]!)! })),
+      completionsPart(dependencies),
+    ]);
+    if (narrowed) return narrowed;
+  }
+  const out: Completion[] = [];
+  for (const part of [own, templates]) {
+    for (const t of part) {
+      const item = make(t);
+      if (item) out.push(item);
+    }
+  }
+  for (const d of dependencies) out.push(d);
   return out;
+}
+
+/** A part of a list in sort-text order, read by position: which entries are offered, and their items. */
+interface ListPart {
+  length: number;
+  offered(i: number): boolean;
+  /** What the typed text is matched against (the item's filter text, else its label). */
+  label(i: number): string;
+  make(i: number): Completion;
+}
+
+/** Items made already, all offered. */
+function completionsPart(items: readonly Completion[]): ListPart {
+  return { length: items.length, offered: () => true, label: (i) => items[i]!.filterText ?? items[i]!.label, make: (i) => items[i]! };
+}
+
+/**
+ * What `narrow` keeps of a list longer than MAX_ITEMS (its parts one after the other, in sort-text
+ * order, every item on `range`), made without the items it drops: its first MAX_ITEMS matches of
+ * the typed text. Undefined when the list is not that long.
+ */
+function narrowedList(bundle: Bundle, range: Range, offset: number, parts: readonly ListPart[]): Completion[] | undefined {
+  let length = 0;
+  for (const part of parts) for (let i = 0; i < part.length; i++) if (part.offered(i)) length += 1;
+  if (length <= MAX_ITEMS) return undefined;
+  const typed = bundle.doc.text.slice(range.start, Math.max(range.start, offset)).toLowerCase();
+  const out: Completion[] = [];
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      if (out.length === MAX_ITEMS) return markNarrowed(out);
+      if (part.offered(i) && fuzzyMatch(typed, part.label(i))) out.push(part.make(i));
+    }
+  }
+  return markNarrowed(out);
 }
 
 /** An item of a concept list without its place: the same for every request until the tree's concepts change. */
@@ -160,6 +211,8 @@ export interface PipeOptions {
   ownOnly: boolean;
   /** The reference typed so far names a domain: the bundle's own domain is written too. */
   qualified?: boolean;
+  /** The cursor's offset, when the list is narrowed where it is made (CompletionRequest.narrowed). */
+  narrowAt?: number;
 }
 
 export function pipeCompletions(tree: MethodTree, bundle: Bundle, options: PipeOptions): Completion[] {
@@ -184,27 +237,35 @@ export function pipeCompletions(tree: MethodTree, bundle: Bundle, options: PipeO
   for (const p of bundle.pipes) add(pipeEntry(p.code, p), false);
   const table = domain === undefined ? undefined : tree.symbols.get(domain);
   if (!options.ownOnly && table) for (const entry of pipeEntries(domain!, table)) add(entry, true);
-  const out: Completion[] = [];
-  const emit = (t: PipeTemplate): void => {
-    out.push({ label: t.label, kind: 'pipe', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
-  };
-  sortedTemplates(home).forEach(emit);
-  if (options.specials) {
-    const specials = SPECIAL_OUTCOMES.map((s): Completion => ({
+  const make = (t: PipeTemplate): Completion => ({ label: t.label, kind: 'pipe', detail: t.detail, resolve: t.resolve, insertText: t.label + close, range, sortText: t.sortText });
+  const homeSorted = sortedTemplates(home);
+  const specials = !options.specials
+    ? []
+    : sortedTemplates(
+        SPECIAL_OUTCOMES.map((s): Completion => ({
       label: s,
       kind: 'keyword',
       detail: s === 'fail' ? 'stop the run with an error' : 'go on without an output',
       documentation: s === 'fail' ? '`fail`: the run stops with an error when this outcome is chosen.' : '`continue`: the condition produces no output (declare the output `?`).',
-      insertText: s + close,
-      range,
-      sortText: `1${s}`,
-    }));
-    for (const s of sortedTemplates(specials)) out.push(s);
+          insertText: s + close,
+          range,
+          sortText: `1${s}`,
+        })),
+      );
+  const others = options.ownOnly ? [] : otherPipeTemplates(tree, domain);
+  const clash = home.some((t) => t.label.includes('.'));
+  const offered = (t: PipeTemplate): boolean => !clash || !seen.has(t.label);
+  if (options.narrowAt !== undefined) {
+    const narrowed = narrowedList(bundle, range, options.narrowAt, [
+      { length: homeSorted.length, offered: () => true, label: (i) => homeSorted[i]!.label, make: (i) => make(homeSorted[i]!) },
+      completionsPart(specials),
+      { length: others.length, offered: (i) => offered(others[i]!), label: (i) => others[i]!.label, make: (i) => make(others[i]!) },
+    ]);
+    if (narrowed) return narrowed;
   }
-  if (!options.ownOnly) {
-    const clash = home.some((t) => t.label.includes('.'));
-    for (const t of otherPipeTemplates(tree, domain)) if (!clash || !seen.has(t.label)) emit(t);
-  }
+  const out = homeSorted.map(make);
+  for (const s of specials) out.push(s);
+  for (const t of others) if (offered(t)) out.push(make(t));
   return out;
 }
 

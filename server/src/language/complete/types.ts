@@ -58,4 +58,9 @@ export interface CompletionRequest {
   trigger?: string;
   /** The models the runner (or the built-in deck) offers. */
   models?: ModelCatalog;
+  /**
+   * The caller sends what `narrow` (narrow.ts) keeps of the list: a long list of the tree's names
+   * may then come narrowed already, without the items it would drop.
+   */
+  narrowed?: boolean;
 }

@@ -9,6 +9,7 @@ import { FIELD_TYPES } from '../spec/bundle.js';
 import { PIPE_TYPES } from '../spec/pipeTypes.js';
 import type { ValueSpec } from '../spec/values.js';
 import { specAt, stringSpecOf, type PathSegment, type SpecAt } from '../specPaths.js';
+import { isNarrowed, markNarrowed } from './narrow.js';
 import { conceptCompletions, modelCompletions, pipeCompletions } from './refs.js';
 import { pathCompletions, templateCompletions } from './templates.js';
 import type { Completion, CompletionRequest } from './types.js';
@@ -60,7 +61,10 @@ function wholeValueItems(req: CompletionRequest, at: SpecAt, path: readonly Path
   if (at.field?.name === 'item_type' && at.owner?.name === 'structure field') return enumItems(FIELD_TYPES.filter((t) => t !== 'list' && t !== 'dict'), at, slot);
   if (spec.role === 'pipe-ref' || spec.role === 'pipe-code') {
     const options = { range: slot.range, close: slot.close, specials: at.field?.name === 'default_outcome' || at.named === 'outcome', ownOnly: path.length === 1 && path[0] === 'main_pipe', qualified: typed.includes('.') };
-    return pipeCompletions(tree, bundle, at.pipe ? { ...options, exclude: at.pipe } : options).map((i) => withOpen(i, slot));
+    const items = pipeCompletions(tree, bundle, { ...options, ...(at.pipe ? { exclude: at.pipe } : {}), ...(req.narrowed ? { narrowAt: req.offset } : {}) });
+    // The same items, opened: what was narrowed stays so.
+    const opened = items.map((i) => withOpen(i, slot));
+    return isNarrowed(items) ? markNarrowed(opened) : opened;
   }
   if (spec.role === 'model-ref') {
     if (!req.models) return [];
@@ -117,7 +121,7 @@ export function stringCompletions(req: CompletionRequest, place: StringPlace): C
       if (index > refEnd || value.slice(0, index).includes('->')) return [];
       const exclude = spec.role === 'concept-ref' && at.field?.name === 'refines' && at.concept ? `${bundle.domain?.value ?? ''}.${at.concept.code}` : undefined;
       const options = { range: stringSliceRange(node, 0, refEnd), close: suffix < 0 ? close : '', qualified: value.slice(0, index).includes('.') };
-      return conceptCompletions(tree, bundle, exclude !== undefined ? { ...options, exclude } : options);
+      return conceptCompletions(tree, bundle, { ...options, ...(exclude !== undefined ? { exclude } : {}), ...(req.narrowed ? { narrowAt: req.offset } : {}) });
     }
     case 'template':
     case 'expression':
