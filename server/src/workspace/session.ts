@@ -466,7 +466,7 @@ export class Session {
     const mark = this.dirty.mark(id.key);
     const seen = this.changeStart + this.changeLog.length;
     const last = this.results.get(id.key);
-    const plan = this.updatePlan(id, last);
+    const plan = yield* this.updatePlan(id, last);
     let tree: MethodTree;
     let state: TreeState;
     if (plan && last?.tree) {
@@ -528,10 +528,10 @@ export class Session {
 
   /**
    * How the tree of the last check becomes the current one when only some of its bundle files
-   * changed (their new versions, by place), or undefined when more changed: files come or gone,
+   * changed (their new versions, by place; a step per file parsed), or undefined when more changed: files come or gone,
    * the manifest or the lock file, a file that does not parse to a bundle, disk to be re-validated.
    */
-  private updatePlan(id: TreeId, last: TreeCheck | undefined): { replaced: Array<{ index: number; bundle: Bundle }>; state: TreeState } | undefined {
+  private *updatePlan(id: TreeId, last: TreeCheck | undefined): Generator<void, { replaced: Array<{ index: number; bundle: Bundle }>; state: TreeState } | undefined> {
     const state = this.states.get(id.key);
     if (!state || !last?.tree || this.validateDisk || id.kind === 'single' || state.seen < this.changeStart) return undefined;
     const members = this.members(id);
@@ -548,8 +548,11 @@ export class Session {
         continue;
       }
       const faults: Finding[] = [];
+      const parses = parseCount;
       const parsed = this.load(file, 'bundle', id, faults);
       if (!parsed?.bundle) return undefined;
+      // One step per file parsed (a file read again unchanged costs little): the caller slices by time.
+      if (parseCount !== parses) yield;
       if (faults.length > 0) next.faults.set(file, faults);
       else next.faults.delete(file);
       const before = last.tree.bundles[i]!;

@@ -176,6 +176,32 @@ describe('Session checks after an edit', () => {
     expect(closed.findings.get(edited)).toEqual([]);
   });
 
+  it('reads and compares the files changed on disk in steps of one file each', () => {
+    const files: Record<string, string> = { 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES };
+    for (let i = 0; i < 30; i++) files[`pkg/uses${i}.mthds`] = USES.replace('[pipe.go]', `[pipe.go${i}]`);
+    const ws = workspace(files);
+    const session = new Session({ folders: [ws] });
+    const id = session.treeOf(path.join(ws, 'pkg/uses0.mthds'));
+    session.check(id);
+    // 20 files changed at once (a checkout): the update parses each and compares its names in a step
+    // of its own, so that a check in slices yields between any two of them.
+    for (let i = 0; i < 20; i++) {
+      const file = path.join(ws, `pkg/uses${i}.mthds`);
+      writeFileSync(file, files[`pkg/uses${i}.mthds`]!.replace('description = "Go"', 'description = "Changed"'));
+      session.diskChanged(file, 'changed');
+    }
+    const steps = session.checkSteps(id);
+    let count = 0;
+    let step = steps.next();
+    while (!step.done) {
+      count += 1;
+      step = steps.next();
+    }
+    expect(step.value.changed).toBeDefined();
+    expect(step.value.tree!.bundles.filter((b) => b.doc.text.includes('Changed'))).toHaveLength(20);
+    expect(count).toBeGreaterThanOrEqual(40);
+  });
+
   it('reads the whole tree again when a file comes', () => {
     const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/uses.mthds': USES });
     const session = new Session({ folders: [ws] });
