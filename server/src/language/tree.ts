@@ -7,6 +7,7 @@ import type { HostStructures } from './hostStructures.js';
 import type { Manifest } from './manifest.js';
 import type { ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
+import { runSteps } from '../util/steps.js';
 
 export interface DomainSymbols {
   concepts: Map<string, ConceptDecl[]>;
@@ -147,15 +148,27 @@ function homeOf(tree: MethodTree, from: Bundle): MethodTree {
  * otherwise they are built again.
  */
 export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): MethodTree {
+  return runSteps(createTreeSteps(root, bundles, manifest, files, previous));
+}
+
+/** `createTree` in steps (a step per few bundles registered): a tree of thousands of bundles takes tens of ms. */
+export function* createTreeSteps(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): Generator<void, MethodTree> {
   const changes = previous ? changesOf(previous, bundles) : undefined;
-  const tree: MethodTree = { root, bundles, files, symbols: (previous && changes && patchSymbols(previous, changes)) ?? buildSymbols(bundles) };
+  const tree: MethodTree = { root, bundles, files, symbols: (previous && changes && patchSymbols(previous, changes)) ?? (yield* buildSymbolsSteps(bundles)) };
   if (manifest) tree.manifest = manifest;
   const home: Home = (previous && homeOfTree.get(previous)) ?? { tree };
   home.tree = tree;
   homeOfTree.set(tree, home);
-  for (const bundle of bundles) homeOfBundle.set(bundle, home);
+  let work = 0;
+  for (const bundle of bundles) {
+    homeOfBundle.set(bundle, home);
+    if (++work % BUNDLES_PER_STEP === 0) yield;
+  }
   return tree;
 }
+
+/** How many bundles a step of assembling a tree goes through. */
+const BUNDLES_PER_STEP = 64;
 
 /** A bundle replaced by another version of the same file, at its place in the tree's list. */
 export interface BundleChange {
@@ -254,8 +267,14 @@ export function symbolsOf(bundles: readonly Bundle[], previous?: MethodTree): Ma
 }
 
 export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymbols> {
+  return runSteps(buildSymbolsSteps(bundles));
+}
+
+function* buildSymbolsSteps(bundles: readonly Bundle[]): Generator<void, Map<string, DomainSymbols>> {
   const symbols = new Map<string, DomainSymbols>();
+  let work = 0;
   for (const bundle of bundles) {
+    if (++work % BUNDLES_PER_STEP === 0) yield;
     const domain = bundle.domain?.value;
     if (domain === undefined) continue;
     let table = symbols.get(domain);

@@ -13,7 +13,7 @@ import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { bundleIndex, createTree, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
+import { bundleIndex, createTreeSteps, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
 import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
@@ -592,7 +592,7 @@ export class Session {
     const manifest = manifestFile !== undefined ? load(manifestFile, 'manifest')?.manifest : undefined;
     // Assembling the tree, resolving dependencies and checking are steps of their own.
     yield;
-    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, previous);
+    const tree = yield* createTreeSteps(id.kind === 'single' ? '' : id.root, bundles, manifest, names, previous);
     if (manifestFile !== undefined && manifest) {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
       const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);

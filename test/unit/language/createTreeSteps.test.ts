@@ -1,0 +1,31 @@
+// Assembling a tree of many bundles in steps (language/tree.ts createTreeSteps): a check in slices
+// yields between them, and the tree is the one createTree makes at once.
+
+import { expect, it } from 'vitest';
+import { buildBundle } from '../../../server/src/language/buildBundle.js';
+import { buildSymbols, createTreeSteps } from '../../../server/src/language/tree.js';
+import { parseToml } from '../../../server/src/syntax/document.js';
+// @ts-expect-error: a plain ES module of the benchmarks
+import { workspaceBundle } from '../../../bench/generate.mjs';
+
+const generated = workspaceBundle as (i: number, o: { pipes: number; domain: string }) => { text: string };
+
+it('assembles a tree of 500 bundles in several steps, with the tables built at once', () => {
+  const bundles = Array.from({ length: 500 }, (_, i) => buildBundle(`/t/b${i}.mthds`, parseToml(generated(i, { pipes: 3, domain: `d${i % 7}` }).text)));
+  const steps = createTreeSteps('/t', bundles);
+  let count = 0;
+  let step = steps.next();
+  while (!step.done) {
+    count += 1;
+    step = steps.next();
+  }
+  expect(count).toBeGreaterThanOrEqual(10);
+  const tree = step.value;
+  expect(tree.bundles).toBe(bundles);
+  const expected = buildSymbols(bundles);
+  expect([...tree.symbols.keys()]).toEqual([...expected.keys()]);
+  for (const [domain, t] of expected) {
+    expect([...tree.symbols.get(domain)!.concepts]).toEqual([...t.concepts]);
+    expect([...tree.symbols.get(domain)!.pipes]).toEqual([...t.pipes]);
+  }
+});
