@@ -559,6 +559,8 @@ export class Session {
       if (parsed.bundle === before) continue;
       next.size += parsed.bundle.doc.text.length - before.doc.text.length;
       replaced.push({ index: i, bundle: parsed.bundle });
+      // Read in this file's step rather than for all the changed files when dependencies are resolved.
+      addressRefs(parsed.bundle);
     }
     return { replaced, state: next };
   }
