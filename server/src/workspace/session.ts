@@ -13,7 +13,7 @@ import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { bundleIndex, createTreeSteps, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOutline, createTreeSteps, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
 import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
@@ -466,6 +466,11 @@ export class Session {
     const mark = this.dirty.mark(id.key);
     const seen = this.changeStart + this.changeLog.length;
     const last = this.results.get(id.key);
+    // Listing the tree's files again (files came or went) is a step of its own.
+    if (id.kind !== 'single' && !this.listings.has(id.key)) {
+      this.listing(id);
+      yield;
+    }
     const plan = yield* this.updatePlan(id, last);
     let tree: MethodTree;
     let state: TreeState;
@@ -559,8 +564,10 @@ export class Session {
       if (parsed.bundle === before) continue;
       next.size += parsed.bundle.doc.text.length - before.doc.text.length;
       replaced.push({ index: i, bundle: parsed.bundle });
-      // Read in this file's step rather than for all the changed files when dependencies are resolved.
+      // Read in this file's step rather than for all the changed files when dependencies are
+      // resolved and the symbol tables patched.
       addressRefs(parsed.bundle);
+      bundleOutline(parsed.bundle);
     }
     return { replaced, state: next };
   }
