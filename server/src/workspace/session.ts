@@ -13,7 +13,7 @@ import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { bundleIndex, bundleOutline, createTreeSteps, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOutline, createTreeSteps, treeUpdate, updateTreeSteps, type DependencyPackage, type MethodTree } from '../language/tree.js';
 import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
@@ -475,7 +475,7 @@ export class Session {
     let tree: MethodTree;
     let state: TreeState;
     if (plan && last?.tree) {
-      tree = updateTree(last.tree, plan.replaced);
+      tree = yield* updateTreeSteps(last.tree, plan.replaced);
       if (last.tree.lock) tree.lock = last.tree.lock;
       state = plan.state;
     } else ({ tree, state } = yield* this.assemble(id, last?.tree));
