@@ -533,8 +533,9 @@ export class Session {
 
   /**
    * How the tree of the last check becomes the current one when only some of its bundle files
-   * changed (their new versions, by place; a step per file parsed), or undefined when more changed: files come or gone,
-   * the manifest or the lock file, a file that does not parse to a bundle, disk to be re-validated.
+   * changed (their new versions, by place; a step per file parsed), or undefined when more
+   * changed: files come or gone, the manifest or the lock file, a file that does not parse to a
+   * bundle, disk to be re-validated.
    */
   private *updatePlan(id: TreeId, last: TreeCheck | undefined): Generator<void, { replaced: Array<{ index: number; bundle: Bundle }>; state: TreeState } | undefined> {
     const state = this.states.get(id.key);

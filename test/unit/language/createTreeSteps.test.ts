@@ -8,20 +8,14 @@ import { buildSymbols, createTree, createTreeSteps, updateTreeSteps } from '../.
 import { parseToml } from '../../../server/src/syntax/document.js';
 // @ts-expect-error: a plain ES module of the benchmarks
 import { workspaceBundle } from '../../../bench/generate.mjs';
+import { runCounted } from '../../helpers/runCounted.js';
 
 const generated = workspaceBundle as (i: number, o: { pipes: number; domain: string }) => { text: string };
 
 it('assembles a tree of 500 bundles in several steps, with the tables built at once', () => {
   const bundles = Array.from({ length: 500 }, (_, i) => buildBundle(`/t/b${i}.mthds`, parseToml(generated(i, { pipes: 3, domain: `d${i % 7}` }).text)));
-  const steps = createTreeSteps('/t', bundles);
-  let count = 0;
-  let step = steps.next();
-  while (!step.done) {
-    count += 1;
-    step = steps.next();
-  }
+  const { pauses: count, value: tree } = runCounted(createTreeSteps('/t', bundles));
   expect(count).toBeGreaterThanOrEqual(7);
-  const tree = step.value;
   expect(tree.bundles).toBe(bundles);
   const expected = buildSymbols(bundles);
   expect([...tree.symbols.keys()]).toEqual([...expected.keys()]);
@@ -38,20 +32,14 @@ it('patches the tables of 200 changed bundles in several steps, as built at once
     const i = k * 2;
     return { index: i, bundle: buildBundle(`/t/b${i}.mthds`, parseToml(generated(i, { pipes: 3, domain: `d${i % 7}` }).text.replace('description = "', 'description = "changed '))) };
   });
-  const steps = updateTreeSteps(tree, replaced);
-  let count = 0;
-  let step = steps.next();
-  while (!step.done) {
-    count += 1;
-    step = steps.next();
-  }
+  const { pauses: count, value: done } = runCounted(updateTreeSteps(tree, replaced));
   expect(count).toBeGreaterThanOrEqual(6);
   const after = bundles.slice();
   for (const { index, bundle } of replaced) after[index] = bundle;
-  expect(step.value.bundles).toEqual(after);
+  expect(done.bundles).toEqual(after);
   const expected = buildSymbols(after);
   for (const [domain, t] of expected) {
-    expect([...step.value.symbols.get(domain)!.concepts]).toEqual([...t.concepts]);
-    expect([...step.value.symbols.get(domain)!.pipes]).toEqual([...t.pipes]);
+    expect([...done.symbols.get(domain)!.concepts]).toEqual([...t.concepts]);
+    expect([...done.symbols.get(domain)!.pipes]).toEqual([...t.pipes]);
   }
 });

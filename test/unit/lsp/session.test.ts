@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../server/src/workspace/session.js';
+import { runCounted } from '../../helpers/runCounted.js';
 
 const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const USES = 'domain = "d"\ndescription = "Uses"\n\n[pipe.go]\ntype = "PipeCompose"\ndescription = "Go"\ninputs = { text = "Text" }\noutput = "Note"\ntemplate = "$text"\n';
@@ -190,15 +191,9 @@ describe('Session checks after an edit', () => {
       writeFileSync(file, files[`pkg/uses${i}.mthds`]!.replace('description = "Go"', 'description = "Changed"'));
       session.diskChanged(file, 'changed');
     }
-    const steps = session.checkSteps(id);
-    let count = 0;
-    let step = steps.next();
-    while (!step.done) {
-      count += 1;
-      step = steps.next();
-    }
-    expect(step.value.changed).toBeDefined();
-    expect(step.value.tree!.bundles.filter((b) => b.doc.text.includes('Changed'))).toHaveLength(20);
+    const { pauses: count, value: done } = runCounted(session.checkSteps(id));
+    expect(done.changed).toBeDefined();
+    expect(done.tree!.bundles.filter((b) => b.doc.text.includes('Changed'))).toHaveLength(20);
     expect(count).toBeGreaterThanOrEqual(40);
   });
 
