@@ -73,6 +73,8 @@ export interface TreeFindings {
 
 /** How many kept results (cheap to reuse) the tree-wide phase of a check goes through per step. */
 const KEPT_PER_STEP = 256;
+/** How many names `namesDelta` compares per step. */
+const NAMES_PER_STEP = 32;
 
 const NO_EXTRA: ReadonlyMap<string, readonly Finding[]> = new Map();
 
@@ -106,7 +108,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   const prev = cache.previous;
   const update = treeUpdate(tree);
   const incremental = prev !== undefined && update?.previous === prev.tree && prev.outline === outline && prev.tree.root === tree.root && prev.tree.files === tree.files;
-  const delta = incremental ? deltaOf(prev.tree, tree, update.changes) : yield* compare(cache, tree, outline);
+  const delta = incremental ? yield* deltaOf(prev.tree, tree, update.changes) : yield* compare(cache, tree, outline);
   const fresh = delta.reset;
   const partial = incremental && !fresh;
   const current = (b: Bundle): boolean => bundleOfFile(tree, b.file) === b;
@@ -352,10 +354,10 @@ function emptyDelta(): Delta {
 }
 
 /** What changed from the tree of the previous check to one made from it by updateTree. */
-function deltaOf(before: MethodTree, tree: MethodTree, changes: readonly BundleChange[]): Delta {
+function* deltaOf(before: MethodTree, tree: MethodTree, changes: readonly BundleChange[]): Generator<void, Delta> {
   const delta = emptyDelta();
   const pairs = changes.map((c): [Bundle, Bundle] => [c.before, c.after]);
-  return runSteps(namesDelta(delta, before, tree, pairs, true, true));
+  return yield* namesDelta(delta, before, tree, pairs, true, true);
 }
 
 /** Pauses (yields) every few changed bundles or names: a large update compares many. */
@@ -400,9 +402,10 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
   const addKey = (kind: 'c' | 'p', domain: string, code: string): void => {
     keys.set(nameKey(kind, domain, code), { kind, domain, code });
   };
+  // A step per changed bundle and per few names (the caller slices by time: a bundle's cost varies).
   let work = 0;
   for (const [old, now] of pairs) {
-    if (++work % KEPT_PER_STEP === 0) yield;
+    yield;
     for (const b of [old, now]) {
       if (!b) continue;
       delta.bundles.add(b.file);
@@ -427,7 +430,7 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
     }
   }
   for (const [key, name] of keys) {
-    if (++work % KEPT_PER_STEP === 0) yield;
+    if (++work % NAMES_PER_STEP === 0) yield;
     if (declarers(before, name) === declarers(tree, name)) continue;
     delta.names.add(key);
     delta.symbols = true;
@@ -438,7 +441,7 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
       delta.graphKept = false;
       break;
     }
-    if (++work % 16 === 0) yield;
+    yield;
   }
   return delta;
 }

@@ -7,6 +7,7 @@ import type { HostStructures } from './hostStructures.js';
 import type { Manifest } from './manifest.js';
 import type { ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
+import { runSteps } from '../util/steps.js';
 
 export interface DomainSymbols {
   concepts: Map<string, ConceptDecl[]>;
@@ -147,15 +148,24 @@ function homeOf(tree: MethodTree, from: Bundle): MethodTree {
  * otherwise they are built again.
  */
 export function createTree(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): MethodTree {
+  return runSteps(createTreeSteps(root, bundles, manifest, files, previous));
+}
+
+/** `createTree` in steps (the symbol tables built a few bundles per step): a tree of thousands of bundles takes tens of ms. */
+export function* createTreeSteps(root: string, bundles: Bundle[], manifest?: Manifest, files: ReadonlySet<string> = new Set(), previous?: MethodTree): Generator<void, MethodTree> {
   const changes = previous ? changesOf(previous, bundles) : undefined;
-  const tree: MethodTree = { root, bundles, files, symbols: (previous && changes && patchSymbols(previous, changes)) ?? buildSymbols(bundles) };
+  const tree: MethodTree = { root, bundles, files, symbols: (previous && changes && (yield* patchSymbolsSteps(previous, changes))) ?? (yield* buildSymbolsSteps(bundles)) };
   if (manifest) tree.manifest = manifest;
   const home: Home = (previous && homeOfTree.get(previous)) ?? { tree };
   home.tree = tree;
   homeOfTree.set(tree, home);
+  // At once (cheap): a check left unfinished must not leave a tree half registered.
   for (const bundle of bundles) homeOfBundle.set(bundle, home);
   return tree;
 }
+
+/** How many bundles a step of building symbol tables goes through. */
+const BUNDLES_PER_STEP = 64;
 
 /** A bundle replaced by another version of the same file, at its place in the tree's list. */
 export interface BundleChange {
@@ -178,6 +188,11 @@ const updates = new WeakMap<MethodTree, TreeUpdate>();
  * are registered, so the cost follows the edit. The tree remembers how it was made (treeUpdate).
  */
 export function updateTree(previous: MethodTree, replaced: ReadonlyArray<{ index: number; bundle: Bundle }>): MethodTree {
+  return runSteps(updateTreeSteps(previous, replaced));
+}
+
+/** `updateTree` in steps (the symbol tables patched a few bundles per step): an update may change thousands. */
+export function* updateTreeSteps(previous: MethodTree, replaced: ReadonlyArray<{ index: number; bundle: Bundle }>): Generator<void, MethodTree> {
   const bundles = previous.bundles.slice();
   const changes: BundleChange[] = [];
   for (const { index, bundle } of replaced) {
@@ -186,7 +201,7 @@ export function updateTree(previous: MethodTree, replaced: ReadonlyArray<{ index
     bundles[index] = bundle;
     changes.push({ index, before, after: bundle });
   }
-  const tree: MethodTree = { root: previous.root, bundles, files: previous.files, symbols: patchSymbols(previous, changes) ?? buildSymbols(bundles) };
+  const tree: MethodTree = { root: previous.root, bundles, files: previous.files, symbols: (yield* patchSymbolsSteps(previous, changes)) ?? (yield* buildSymbolsSteps(bundles)) };
   if (previous.manifest) tree.manifest = previous.manifest;
   let home = homeOfTree.get(previous);
   if (!home) homeOfTree.set(previous, (home = { tree: previous }));
@@ -254,8 +269,14 @@ export function symbolsOf(bundles: readonly Bundle[], previous?: MethodTree): Ma
 }
 
 export function buildSymbols(bundles: readonly Bundle[]): Map<string, DomainSymbols> {
+  return runSteps(buildSymbolsSteps(bundles));
+}
+
+function* buildSymbolsSteps(bundles: readonly Bundle[]): Generator<void, Map<string, DomainSymbols>> {
   const symbols = new Map<string, DomainSymbols>();
+  let work = 0;
   for (const bundle of bundles) {
+    if (++work % BUNDLES_PER_STEP === 0) yield;
     const domain = bundle.domain?.value;
     if (domain === undefined) continue;
     let table = symbols.get(domain);
@@ -290,12 +311,18 @@ const outlines = new WeakMap<Bundle, string>();
  * Undefined when a domain changed (the tables are then built again).
  */
 function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): Map<string, DomainSymbols> | undefined {
+  return runSteps(patchSymbolsSteps(previous, changes));
+}
+
+function* patchSymbolsSteps(previous: MethodTree, changes: readonly BundleChange[]): Generator<void, Map<string, DomainSymbols> | undefined> {
   for (const { before, after } of changes) if (before.file !== after.file || before.domain?.value !== after.domain?.value) return undefined;
   if (changes.length === 0) return previous.symbols;
   const symbols = new Map(previous.symbols);
   const copied = new Set<string>();
   const remade = new Set<string>();
+  let work = 0;
   for (const { before: a, after: b } of changes) {
+    if (++work % CHANGES_PER_STEP === 0) yield;
     const domain = b.domain?.value;
     if (domain === undefined || remade.has(domain)) continue;
     if (bundleOutline(a) !== bundleOutline(b)) {
@@ -311,19 +338,23 @@ function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): M
     a.concepts.forEach((c, i) => swap(table.concepts, c.code, c, b.concepts[i]!));
     a.pipes.forEach((p, i) => swap(table.pipes, p.code, p, b.pipes[i]!));
   }
-  for (const domain of remade) symbols.set(domain, remadeDomain(previous, domain, changes));
+  for (const domain of remade) symbols.set(domain, yield* remadeDomain(previous, domain, changes));
   return symbols;
 }
 
+/** How many changed bundles a step of patching the symbol tables swaps in. */
+const CHANGES_PER_STEP = 32;
+
 /** A domain's tables made again from its bundles after `changes`, as buildSymbols makes them. */
-function remadeDomain(previous: MethodTree, domain: string, changes: readonly BundleChange[]): DomainSymbols {
+function* remadeDomain(previous: MethodTree, domain: string, changes: readonly BundleChange[]): Generator<void, DomainSymbols> {
   const table = previous.symbols.get(domain);
   const byFile = new Map<string, Bundle>();
   for (const list of [...(table?.concepts.values() ?? []), ...(table?.pipes.values() ?? [])]) for (const d of list) byFile.set(d.bundle.file, d.bundle);
   for (const { after } of changes) if (after.domain?.value === domain) byFile.set(after.file, after);
   const places = bundleIndex(previous);
   const bundles = [...byFile.values()].sort((a, b) => places.get(a.file)! - places.get(b.file)!);
-  return buildSymbols(bundles).get(domain) ?? { concepts: new Map(), pipes: new Map() };
+  yield;
+  return (yield* buildSymbolsSteps(bundles)).get(domain) ?? { concepts: new Map(), pipes: new Map() };
 }
 
 function swap<T>(map: Map<string, T[]>, key: string, from: T, to: T): void {

@@ -3,7 +3,7 @@
 
 import { ErrorCodes, ResponseError, type ClientCapabilities } from 'vscode-languageserver';
 import type { Bundle } from '../language/model.js';
-import type { MethodTree } from '../language/tree.js';
+import { bundleOfFile, type MethodTree } from '../language/tree.js';
 import type { Position } from '../syntax/positions.js';
 import type { TomlDocument } from '../syntax/types.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
@@ -56,10 +56,10 @@ const treeLocators = new WeakMap<MethodTree, TextLocator>();
 export function locatorFor(tree: MethodTree, base: TextLocator): TextLocator {
   let locator = treeLocators.get(tree);
   if (!locator) {
-    const docs = new Map<string, TomlDocument>();
-    for (const b of tree.bundles) docs.set(b.file, b.doc);
-    if (tree.manifest) docs.set(tree.manifest.file, tree.manifest.doc);
-    locator = { uriOf: (file) => base.uriOf(file), lineStartsOf: (file) => docs.get(file)?.lineStarts ?? base.lineStartsOf(file) };
+    // Through the tree's own index of files (kept across updates of the tree), not a map of every
+    // document made again for each new tree: each check of a large tree makes one.
+    const docOf = (file: string): TomlDocument | undefined => (tree.manifest?.file === file ? tree.manifest.doc : bundleOfFile(tree, file)?.doc);
+    locator = { uriOf: (file) => base.uriOf(file), lineStartsOf: (file) => docOf(file)?.lineStarts ?? base.lineStartsOf(file) };
     treeLocators.set(tree, locator);
   }
   return locator;

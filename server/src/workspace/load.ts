@@ -177,5 +177,15 @@ export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[
 }
 
 export function relativeTo(root: string, file: string): string {
+  // The common case, a normalized file below the root, without path.relative (a listing of
+  // thousands of files names each one).
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  if (root !== '' && file.startsWith(prefix)) {
+    const rest = file.slice(prefix.length);
+    if (rest !== '' && !rest.endsWith(path.sep) && !UNNORMALIZED.test(rest)) return path.sep === '/' ? rest : rest.split(path.sep).join('/');
+  }
   return path.relative(root, file).split(path.sep).join('/');
 }
+
+/** A `.` or `..` segment, or an empty one: path.relative would normalize these. */
+const UNNORMALIZED = /(^|[\\/])\.\.?([\\/]|$)|[\\/][\\/]/;

@@ -13,7 +13,7 @@ import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { bundleIndex, createTree, treeUpdate, updateTree, type DependencyPackage, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOutline, createTreeSteps, treeUpdate, updateTreeSteps, type DependencyPackage, type MethodTree } from '../language/tree.js';
 import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
@@ -466,11 +466,16 @@ export class Session {
     const mark = this.dirty.mark(id.key);
     const seen = this.changeStart + this.changeLog.length;
     const last = this.results.get(id.key);
-    const plan = this.updatePlan(id, last);
+    // Listing the tree's files again (files came or went) is a step of its own.
+    if (id.kind !== 'single' && !this.listings.has(id.key)) {
+      this.listing(id);
+      yield;
+    }
+    const plan = yield* this.updatePlan(id, last);
     let tree: MethodTree;
     let state: TreeState;
     if (plan && last?.tree) {
-      tree = updateTree(last.tree, plan.replaced);
+      tree = yield* updateTreeSteps(last.tree, plan.replaced);
       if (last.tree.lock) tree.lock = last.tree.lock;
       state = plan.state;
     } else ({ tree, state } = yield* this.assemble(id, last?.tree));
@@ -528,10 +533,11 @@ export class Session {
 
   /**
    * How the tree of the last check becomes the current one when only some of its bundle files
-   * changed (their new versions, by place), or undefined when more changed: files come or gone,
-   * the manifest or the lock file, a file that does not parse to a bundle, disk to be re-validated.
+   * changed (their new versions, by place; a step per file parsed), or undefined when more
+   * changed: files come or gone, the manifest or the lock file, a file that does not parse to a
+   * bundle, disk to be re-validated.
    */
-  private updatePlan(id: TreeId, last: TreeCheck | undefined): { replaced: Array<{ index: number; bundle: Bundle }>; state: TreeState } | undefined {
+  private *updatePlan(id: TreeId, last: TreeCheck | undefined): Generator<void, { replaced: Array<{ index: number; bundle: Bundle }>; state: TreeState } | undefined> {
     const state = this.states.get(id.key);
     if (!state || !last?.tree || this.validateDisk || id.kind === 'single' || state.seen < this.changeStart) return undefined;
     const members = this.members(id);
@@ -548,14 +554,21 @@ export class Session {
         continue;
       }
       const faults: Finding[] = [];
+      const parses = parseCount;
       const parsed = this.load(file, 'bundle', id, faults);
       if (!parsed?.bundle) return undefined;
+      // One step per file parsed (a file read again unchanged costs little): the caller slices by time.
+      if (parseCount !== parses) yield;
       if (faults.length > 0) next.faults.set(file, faults);
       else next.faults.delete(file);
       const before = last.tree.bundles[i]!;
       if (parsed.bundle === before) continue;
       next.size += parsed.bundle.doc.text.length - before.doc.text.length;
       replaced.push({ index: i, bundle: parsed.bundle });
+      // Read in this file's step rather than for all the changed files when dependencies are
+      // resolved and the symbol tables patched.
+      addressRefs(parsed.bundle);
+      bundleOutline(parsed.bundle);
     }
     return { replaced, state: next };
   }
@@ -589,7 +602,7 @@ export class Session {
     const manifest = manifestFile !== undefined ? load(manifestFile, 'manifest')?.manifest : undefined;
     // Assembling the tree, resolving dependencies and checking are steps of their own.
     yield;
-    const tree = createTree(id.kind === 'single' ? '' : id.root, bundles, manifest, names, previous);
+    const tree = yield* createTreeSteps(id.kind === 'single' ? '' : id.root, bundles, manifest, names, previous);
     if (manifestFile !== undefined && manifest) {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
       const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);

@@ -15,6 +15,7 @@ import { FIXTURE_BUNDLES } from '../../helpers/files.js';
 import { bundleFolders, Checker, rng, runSequence } from './cacheSequence.js';
 // @ts-expect-error: a plain ES module of the benchmarks
 import { generateTree } from '../../../bench/generate.mjs';
+import { runCounted } from '../../helpers/runCounted.js';
 
 // ---- multi-domain trees: cross-bundle references, cycles, conflicts, files coming and going -------
 
@@ -214,17 +215,11 @@ describe('a check in steps', () => {
     const expected = checkTree(first, cache);
     // The same bundle objects again: every per-bundle result is kept.
     const again = createTree('/ws', first.bundles, undefined, undefined, first);
-    const steps = checkTreeSteps(again, cache);
-    let pauses = 0;
-    let step = steps.next();
-    while (!step.done) {
-      pauses += 1;
-      step = steps.next();
-    }
+    const { pauses, value: done } = runCounted(checkTreeSteps(again, cache));
     // No bundle is checked again, yet the rules over the whole tree (600 bundles) do not run in one go.
     expect(pauses).toBeGreaterThanOrEqual(2);
-    expect(step.value).toEqual(expected);
-    expect(step.value).toEqual(checkTree(createTree('/ws', bundles())));
+    expect(done).toEqual(expected);
+    expect(done).toEqual(checkTree(createTree('/ws', bundles())));
   });
 });
 

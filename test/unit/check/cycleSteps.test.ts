@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTreeCycleSteps } from '../../../server/src/check/rules/cycles.js';
 import { treeOf } from '../../helpers/tree.js';
+import { runCounted } from '../../helpers/runCounted.js';
 
 /** A chain of `n` pipes, each calling the next, the last calling the first: one loop through all. */
 function ring(n: number): Record<string, string> {
@@ -17,16 +18,9 @@ function ring(n: number): Record<string, string> {
 describe('the cycle search in steps', () => {
   it('pauses while walking a large graph and finds every cycle all the same', () => {
     const tree = treeOf(ring(3000));
-    const steps = findTreeCycleSteps(tree);
-    let pauses = 0;
-    let step = steps.next();
-    while (!step.done) {
-      pauses += 1;
-      step = steps.next();
-    }
+    const { pauses, value: facts } = runCounted(findTreeCycleSteps(tree));
     // 3,000 pipes with one edge each: the walk pauses several times rather than once at the end.
     expect(pauses).toBeGreaterThanOrEqual(5);
-    const facts = step.value;
     expect(facts.map((f) => [f.kind, f.steps.length])).toEqual([
       ['refines', 2],
       ['pipe', 3000],

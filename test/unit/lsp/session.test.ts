@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../server/src/workspace/session.js';
+import { runCounted } from '../../helpers/runCounted.js';
 
 const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const USES = 'domain = "d"\ndescription = "Uses"\n\n[pipe.go]\ntype = "PipeCompose"\ndescription = "Go"\ninputs = { text = "Text" }\noutput = "Note"\ntemplate = "$text"\n';
@@ -174,6 +175,26 @@ describe('Session checks after an edit', () => {
     const closed = session.check(id);
     expect([...closed.changed!]).toEqual([edited]);
     expect(closed.findings.get(edited)).toEqual([]);
+  });
+
+  it('reads and compares the files changed on disk in steps of one file each', () => {
+    const files: Record<string, string> = { 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES };
+    for (let i = 0; i < 30; i++) files[`pkg/uses${i}.mthds`] = USES.replace('[pipe.go]', `[pipe.go${i}]`);
+    const ws = workspace(files);
+    const session = new Session({ folders: [ws] });
+    const id = session.treeOf(path.join(ws, 'pkg/uses0.mthds'));
+    session.check(id);
+    // 20 files changed at once (a checkout): the update parses each and compares its names in a step
+    // of its own, so that a check in slices yields between any two of them.
+    for (let i = 0; i < 20; i++) {
+      const file = path.join(ws, `pkg/uses${i}.mthds`);
+      writeFileSync(file, files[`pkg/uses${i}.mthds`]!.replace('description = "Go"', 'description = "Changed"'));
+      session.diskChanged(file, 'changed');
+    }
+    const { pauses: count, value: done } = runCounted(session.checkSteps(id));
+    expect(done.changed).toBeDefined();
+    expect(done.tree!.bundles.filter((b) => b.doc.text.includes('Changed'))).toHaveLength(20);
+    expect(count).toBeGreaterThanOrEqual(40);
   });
 
   it('reads the whole tree again when a file comes', () => {
