@@ -111,7 +111,10 @@ async function keystrokes() {
   const memory = memoryOf(server.child.pid);
   await stopServer(server);
   rmSync(dir, { recursive: true, force: true });
-  if (GC_LOG) console.log(summarizeGc(GC_LOG, timed, percentile(times, 95)));
+  if (GC_LOG) {
+    console.log(summarizeGc(GC_LOG, timed, percentile(times, 95)));
+    rmSync(path.dirname(GC_LOG), { recursive: true, force: true });
+  }
   return { lines: text.split('\n').length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: Math.max(...times), memory };
 }
 
