@@ -4,6 +4,7 @@
 // - start-up: from initialize until every diagnostic of a 1,000-bundle workspace is published (the
 //   end of the background check's progress), and the server's resident memory (VmRSS, VmHWM).
 // Targets: keystroke p95 <= 8 ms and p99 <= 16 ms, start-up < 3 s, memory < 250 MB.
+// GC_LOG=1: also print which collections paused the server during the keystrokes (bench/gcLog.mjs).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +15,12 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { generateBundle, workspaceBundle } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
 import { percentile, stopServer } from './lspClient.mjs';
+import { summarizeGc } from './gcLog.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 300);
+const GC_LOG = process.env.GC_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gc-')), 'gc.log') : undefined;
 
 const CAPABILITIES = {
   window: { workDoneProgress: true },
@@ -26,7 +29,10 @@ const CAPABILITIES = {
 };
 
 async function startServer(folder, onPublish, onProgress) {
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (GC_LOG) nodeArgs.push('--import', pathToFileURL(path.join(here, 'gcLog.mjs')).href);
+  const env = GC_LOG ? { ...process.env, MTHDS_BENCH_GC_LOG: GC_LOG } : process.env;
+  const child = spawn(process.execPath, [...nodeArgs, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   connection.onNotification('textDocument/publishDiagnostics', onPublish);
   connection.onNotification('$/progress', onProgress);
@@ -79,6 +85,7 @@ async function keystrokes() {
   const mid = lines.findIndex((l, i) => i > lines.length / 2 && l.startsWith('description = "Generated pipe'));
   const outputLine = lines.findIndex((l, i) => i > mid && l.startsWith('output = "Thing'));
   const times = [];
+  const timed = [];
   let typed = false;
   let broken = false;
   for (let k = 0; k < KEYSTROKES; k++) {
@@ -98,11 +105,16 @@ async function keystrokes() {
     await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
     const p = await done;
     times.push(performance.now() - t);
+    timed.push({ start: performance.timeOrigin + t, ms: performance.now() - t });
     if (broken && !p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error('the broken reference was not reported');
   }
   const memory = memoryOf(server.child.pid);
   await stopServer(server);
   rmSync(dir, { recursive: true, force: true });
+  if (GC_LOG) {
+    console.log(summarizeGc(GC_LOG, timed, percentile(times, 95)));
+    rmSync(path.dirname(GC_LOG), { recursive: true, force: true });
+  }
   return { lines: text.split('\n').length, p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: Math.max(...times), memory };
 }
 

@@ -26,6 +26,7 @@ import { checkDomainSignatures } from './rules/signatures.js';
 import { checkOperatorKinds } from './rules/operators.js';
 import { checkTemplateInputs } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export { compareFindings, makeFinding, type Finding, type Fix, type Severity, type TextEdit } from './finding.js';
 
@@ -474,7 +475,7 @@ function sameRelativeOrder(before: readonly Bundle[], now: readonly Bundle[], be
 
 // What the graph rules see of a bundle version in a tree, computed once. Kept by tree, then by
 // bundle: an entry never keeps a tree alive (a tree holds every bundle version it was made of).
-const digests = new WeakMap<MethodTree, WeakMap<Bundle, string>>();
+const digests = new ObjectCache<MethodTree, WeakMap<Bundle, string>>('digests');
 
 /**
  * What the cycle and force-marker rules see of a bundle in a tree, without ranges: its
@@ -496,7 +497,7 @@ function digestOf(tree: MethodTree, bundle: Bundle): string {
 }
 
 /** A bundle's own name conflicts (pure: kept per bundle version). */
-const ownNames = new WeakMap<Bundle, Finding[]>();
+const ownNames = new ObjectCache<Bundle, Finding[]>('ownNames');
 function bundleNames(bundle: Bundle): Finding[] {
   let kept = ownNames.get(bundle);
   if (!kept) {
@@ -532,7 +533,7 @@ function treeOutline(tree: MethodTree): string {
 }
 
 // Identities of objects that only matter by identity in the outline (manifests, dependency trees).
-const ids = new WeakMap<object, number>();
+const ids = new ObjectCache<object, number>('ids');
 let nextId = 1;
 function idOf(o: object | undefined): number {
   if (!o) return 0;

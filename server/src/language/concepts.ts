@@ -6,6 +6,7 @@ import type { ParsedRef } from './references.js';
 import { hostStructureOf } from './hostStructures.js';
 import { getNative, type NativeConcept, type NativeField } from './spec/natives.js';
 import { resolveConcept, type MethodTree } from './tree.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 /** A resolved concept: a native, or a declaration of the tree. */
 export type Concept = { kind: 'native'; key: string; native: NativeConcept } | { kind: 'declared'; key: string; decl: ConceptDecl };
@@ -34,7 +35,7 @@ export function lookupConcept(tree: MethodTree, from: Bundle, ref: Pick<ParsedRe
 
 // Concepts are plain immutable values: one object per native and per declaration.
 const natives = new Map<string, Concept>();
-const declared = new WeakMap<ConceptDecl, Concept>();
+const declared = new ObjectCache<ConceptDecl, Concept>('declared');
 
 function nativeOf(native: NativeConcept): Concept {
   let c = natives.get(native.code);

@@ -14,6 +14,7 @@ import { RETIRED_PIPE_TYPES, type PipeTypeSpec } from './spec/pipeTypes.js';
 import { describeSpec, type FieldSpec } from './spec/values.js';
 import { inputTypes, outputType } from './stepTypes.js';
 import type { MethodTree } from './tree.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 /** Escapes text for a markdown table cell. */
 function cell(text: string): string {
@@ -91,7 +92,7 @@ export function pipeSignature(tree: MethodTree, pipe: PipeDecl, fromDomain?: str
   return `${pipe.code}(${inputs.join(', ')}) -> ${output}`;
 }
 
-const rawSignatures = new WeakMap<PipeDecl, string>();
+const rawSignatures = new ObjectCache<PipeDecl, string>('rawSignatures');
 
 /**
  * The signature as written (`name(input: Ref, ...) -> Ref`), cached per declaration: the one line

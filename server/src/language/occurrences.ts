@@ -31,6 +31,7 @@ import { RUNTIME_TEMPLATE_NAMES } from './spec/lexical.js';
 import { analyzeTemplate } from './templates/analyze.js';
 import { templateSites } from './templates/sites.js';
 import { resolveConcept, resolvePipe, type MethodTree } from './tree.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export type OccurrenceKind = 'concept' | 'pipe' | 'input' | 'result' | 'template-variable' | 'model' | 'pipe-type' | 'domain';
 
@@ -50,9 +51,9 @@ type Pending =
 
 // Tree-independent collection (templates analysed once per bundle object), then the keys per tree:
 // a tree is rebuilt at each check while most bundle objects are reused.
-const collected = new WeakMap<Bundle, Pending[]>();
+const collected = new ObjectCache<Bundle, Pending[]>('collected');
 // By tree, then by bundle: an entry never keeps an older tree (and its bundle versions) alive.
-const resolved = new WeakMap<MethodTree, WeakMap<Bundle, readonly Occurrence[]>>();
+const resolved = new ObjectCache<MethodTree, WeakMap<Bundle, readonly Occurrence[]>>('resolved');
 
 /** Every occurrence of a bundle, in source order (cached per bundle and tree). */
 export function occurrencesOf(tree: MethodTree, bundle: Bundle): readonly Occurrence[] {

@@ -6,6 +6,7 @@
 import { stringSliceRange } from './buildBundle.js';
 import type { Bundle } from './model.js';
 import type { LString, Range } from '../syntax/types.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export interface PrefixedRef {
   /** The alias or address before `->`. */
@@ -14,7 +15,7 @@ export interface PrefixedRef {
   range: Range;
 }
 
-const cache = new WeakMap<Bundle, readonly PrefixedRef[]>();
+const cache = new ObjectCache<Bundle, readonly PrefixedRef[]>('cache');
 
 export function prefixedRefs(bundle: Bundle): readonly PrefixedRef[] {
   let out = cache.get(bundle);

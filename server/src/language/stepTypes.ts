@@ -9,6 +9,7 @@ import { walkFields, type TypedValue } from './fieldPaths.js';
 import type { Bundle, PipeDecl, StepDecl } from './model.js';
 import type { IoRef } from './references.js';
 import { resolvePipe, type MethodTree } from './tree.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 function typed(tree: MethodTree, bundle: Bundle, io: IoRef | undefined): TypedValue | undefined {
   if (!io) return undefined;
@@ -56,7 +57,7 @@ function stepValue(tree: MethodTree, pipe: PipeDecl, step: StepDecl, slots: Read
   return undefined;
 }
 
-const cache = new WeakMap<MethodTree, WeakMap<PipeDecl, Map<StepDecl, TypedValue>>>();
+const cache = new ObjectCache<MethodTree, WeakMap<PipeDecl, Map<StepDecl, TypedValue>>>('cache');
 
 /**
  * What each step (or branch) of a controller stores, in step order. Steps of a sequence see what

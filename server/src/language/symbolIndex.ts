@@ -8,6 +8,7 @@ import type { Range } from '../syntax/types.js';
 import type { Bundle, ConceptDecl, PipeDecl } from './model.js';
 import { occurrencesOf, type Occurrence } from './occurrences.js';
 import { bundleIndex, bundleOutline, type MethodTree } from './tree.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export interface TreeIndex {
   byKey: { get(key: string): readonly Occurrence[] | undefined };
@@ -26,7 +27,7 @@ class KeyIndex {
   }
 }
 
-const indexes = new WeakMap<MethodTree, { index: TreeIndex; keys: KeyIndex }>();
+const indexes = new ObjectCache<MethodTree, { index: TreeIndex; keys: KeyIndex }>('indexes');
 /** The tree indexed last under each root. */
 const lastIndexed = new Map<string, WeakRef<MethodTree>>();
 /** Past this many patched keys, the base is made again. */

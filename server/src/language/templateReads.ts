@@ -7,6 +7,7 @@ import type { InputDecl, PipeDecl } from './model.js';
 import { analyzeTemplate } from './templates/analyze.js';
 import { templateSites } from './templates/sites.js';
 import type { LString, Range } from '../syntax/types.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export interface SourceRead {
   /** The attribute chain, root first: `invoice.total` → ['invoice', 'total']. */
@@ -22,7 +23,7 @@ export interface SourceRead {
   field: string;
 }
 
-const cache = new WeakMap<PipeDecl, readonly SourceRead[]>();
+const cache = new ObjectCache<PipeDecl, readonly SourceRead[]>('cache');
 
 /** Every variable read of the pipe's templates, in source order (templates that do not parse give none). */
 export function templateReads(pipe: PipeDecl): readonly SourceRead[] {

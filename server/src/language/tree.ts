@@ -7,6 +7,7 @@ import type { HostStructures } from './hostStructures.js';
 import type { Manifest } from './manifest.js';
 import type { ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
+import { ObjectCache } from '../util/objectCache.js';
 import { runSteps } from '../util/steps.js';
 
 export interface DomainSymbols {
@@ -56,8 +57,8 @@ interface Home {
   /** The latest tree of the home. */
   tree: MethodTree;
 }
-const homeOfBundle = new WeakMap<Bundle, Home>();
-const homeOfTree = new WeakMap<MethodTree, Home>();
+const homeOfBundle = new ObjectCache<Bundle, Home>('homeOfBundle');
+const homeOfTree = new ObjectCache<MethodTree, Home>('homeOfTree');
 
 // What resolution handed out while a check of one bundle ran: that bundle's findings depend on it
 // (see check/index.ts, the per-bundle cache). `bundles`: the bundles whose declarations were
@@ -180,7 +181,7 @@ export interface TreeUpdate {
   changes: readonly BundleChange[];
 }
 
-const updates = new WeakMap<MethodTree, TreeUpdate>();
+const updates = new ObjectCache<MethodTree, TreeUpdate>('updates');
 
 /**
  * The tree of the same files as `previous` (same root, manifest and file list), where the bundles
@@ -228,7 +229,7 @@ export function forgetUpdate(tree: MethodTree): void {
 
 // The place of each file in a tree's bundle list, made once per list of files (an updated tree
 // has the files of the tree it was made from, in the same order).
-const indexes = new WeakMap<MethodTree, Map<string, number>>();
+const indexes = new ObjectCache<MethodTree, Map<string, number>>('indexes');
 
 /** The place of each bundle file in `tree.bundles`. */
 export function bundleIndex(tree: MethodTree): ReadonlyMap<string, number> {
@@ -300,7 +301,7 @@ export function bundleOutline(bundle: Bundle): string {
   return outline;
 }
 
-const outlines = new WeakMap<Bundle, string>();
+const outlines = new ObjectCache<Bundle, string>('outlines');
 
 /**
  * The symbol tables after `changes` (other versions of the same files, in place), from those of
@@ -371,8 +372,8 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 }
 
 // Per-bundle indexes, built once per bundle object (a bundle is rebuilt when its text changes).
-const localConceptIndex = new WeakMap<Bundle, Map<string, ConceptDecl>>();
-const localPipeIndex = new WeakMap<Bundle, Map<string, PipeDecl[]>>();
+const localConceptIndex = new ObjectCache<Bundle, Map<string, ConceptDecl>>('localConceptIndex');
+const localPipeIndex = new ObjectCache<Bundle, Map<string, PipeDecl[]>>('localPipeIndex');
 
 function localConcept(bundle: Bundle, code: string): ConceptDecl | undefined {
   let index = localConceptIndex.get(bundle);
@@ -509,7 +510,7 @@ export function isPublicPipe(tree: MethodTree, domain: string, code: string): bo
 
 // The main pipes of a tree's bundles (`domain.code`), made once per tree and kept by an update
 // that changes none.
-const mainPipes = new WeakMap<MethodTree, Set<string>>();
+const mainPipes = new ObjectCache<MethodTree, Set<string>>('mainPipes');
 
 /** Whether a bundle of the tree names the pipe its `main_pipe`. */
 export function isMainPipe(tree: MethodTree, domain: string, code: string): boolean {
@@ -549,7 +550,7 @@ export function visiblePipeCodes(tree: MethodTree, from: Bundle): string[] {
 // The qualified codes of a domain's table, made once per table (tables are copied on write, never
 // changed once made): suggestions after each keystroke would otherwise rebuild every other
 // domain's list. Qualified codes never equal bare ones nor those of another domain.
-const qualifiedCodes = new WeakMap<Map<string, unknown>, string[]>();
+const qualifiedCodes = new ObjectCache<Map<string, unknown>, string[]>('qualifiedCodes');
 
 function withQualified(codes: string[], tree: MethodTree, domain: string | undefined, kind: 'concepts' | 'pipes'): string[] {
   for (const [d, table] of tree.symbols) {

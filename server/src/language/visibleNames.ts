@@ -7,20 +7,21 @@ import { NameIndex } from '../util/suggest.js';
 import type { Bundle } from './model.js';
 import { NATIVE_CONCEPTS } from './spec/natives.js';
 import { noteWide, type MethodTree } from './tree.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 const NATIVES = new NameIndex(NATIVE_CONCEPTS.map((c) => c.code));
 
 // By table: its codes bare (the bundle's own domain) or qualified with the domain (the others).
-const bareIndexes = new WeakMap<ReadonlyMap<string, unknown>, NameIndex>();
-const qualifiedIndexes = new WeakMap<ReadonlyMap<string, unknown>, NameIndex>();
+const bareIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex>('bareIndexes');
+const qualifiedIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex>('qualifiedIndexes');
 // By bundle: its pipes first, then the rest of its domain's (the order visiblePipeCodes gives).
-const ownPipeIndexes = new WeakMap<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>();
+const ownPipeIndexes = new ObjectCache<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>('ownPipeIndexes');
 
 // The latest index of each domain's names: a new version of a table with the same names (a
 // keystroke in a pipe of the domain) shares it, and the answers it keeps.
 const latest = new Map<string, NameIndex>();
 
-function indexOf(cache: WeakMap<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, key: string, names: () => string[]): NameIndex {
+function indexOf(cache: ObjectCache<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, key: string, names: () => string[]): NameIndex {
   let index = cache.get(table);
   if (!index) {
     const list = names();

@@ -10,6 +10,7 @@ import { keepHarmlessFixes } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export const QUICK_FIX = 'quickfix';
 export const FIX_ALL_KIND = 'source.fixAll.mthds';
@@ -62,7 +63,7 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
 
 // The fix-all of a document's findings, kept while they are the current ones (clients ask for code
 // actions at every move of the cursor; the re-check runs once per check).
-const fixAllByFindings = new WeakMap<readonly Finding[], TextEdit[]>();
+const fixAllByFindings = new ObjectCache<readonly Finding[], TextEdit[]>('fixAllByFindings');
 
 /**
  * The edits of every safe fix, leaving out a fix any of whose edits overlaps an edit already taken

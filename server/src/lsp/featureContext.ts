@@ -10,6 +10,7 @@ import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { RequestGuard } from './clamp.js';
 import type { TextLocator } from './convert.js';
 import type { Views } from './views.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 /** What the features need from the server (getters: the session is replaced at initialize). */
 export interface FeatureHost {
@@ -47,7 +48,7 @@ export type FeatureContext = {
   tomlOf(doc: DocContext): TomlDocument;
 };
 
-const treeLocators = new WeakMap<MethodTree, TextLocator>();
+const treeLocators = new ObjectCache<MethodTree, TextLocator>('treeLocators');
 
 /**
  * Converts with the line starts of the tree's own documents: a closed file's text is then not read

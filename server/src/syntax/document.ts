@@ -9,8 +9,8 @@
 //   the text, and the own parser's errors stand.
 
 import { parse } from 'smol-toml';
-import { parseTomlSyntax } from './parser.js';
-import type { Range, TomlDocument, TomlSyntaxError } from './types.js';
+import { parseTomlSyntax, type SyntaxResult } from './parser.js';
+import type { LTable, Range, Statement, TomlDocument, TomlSyntaxError } from './types.js';
 
 export function parseToml(text: string): TomlDocument {
   const r = parseTomlSyntax(text);
@@ -26,16 +26,27 @@ export function parseToml(text: string): TomlDocument {
       errors = mergeErrors(text, r.lineStarts, r.errors, failure);
     }
   }
-  return {
-    text,
-    root: r.root,
-    errors,
-    statements: r.statements,
-    // Computed on first access, once.
-    get lineStarts(): number[] {
-      return r.lineStarts;
-    },
-  };
+  return new ParsedDocument(text, r, errors);
+}
+
+/** A class, not a literal with a getter: see ParsedSyntax in parser.ts (a map per document). */
+class ParsedDocument implements TomlDocument {
+  readonly root: LTable;
+  readonly statements: Statement[];
+
+  constructor(
+    readonly text: string,
+    private readonly syntax: SyntaxResult,
+    readonly errors: TomlSyntaxError[],
+  ) {
+    this.root = syntax.root;
+    this.statements = syntax.statements;
+  }
+
+  /** Computed on first access, once. */
+  get lineStarts(): number[] {
+    return this.syntax.lineStarts;
+  }
 }
 
 /** `Invalid TOML document: invalid value\n\n1:  a = ...` -> `invalid value`. */

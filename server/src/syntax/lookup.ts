@@ -2,9 +2,10 @@
 // offset (for completion and hover).
 
 import type { HeaderStatement, KeySegment, LArray, LEntry, LTable, LValue, Statement, TomlDocument } from './types.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 const INDEX_FROM = 12;
-const indexes = new WeakMap<LTable, { size: number; map: Map<string, LEntry> }>();
+const indexes = new ObjectCache<LTable, { size: number; map: Map<string, LEntry> }>('indexes');
 
 /** The entry `key` of a table (undefined when `table` is not a table or has no such key). */
 export function getEntry(table: LTable | LValue | undefined, key: string): LEntry | undefined {

@@ -26,6 +26,7 @@ import type { HostStructures } from '../language/hostStructures.js';
 import { isMethodFile, listFolderFiles, scanMethodFiles } from './scan.js';
 import { isFilePath, isWithin, TreeLocator, treeId, type TreeId } from './treeLocator.js';
 import { runSteps } from '../util/steps.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export type FileId = string;
 
@@ -791,7 +792,7 @@ function sameAddresses(before: readonly Bundle[], tree: MethodTree): boolean {
   return true;
 }
 
-const addressRefsOf = new WeakMap<Bundle, string>();
+const addressRefsOf = new ObjectCache<Bundle, string>('addressRefsOf');
 
 /** A bundle's address-qualified references (what dependency resolution depends on), per version. */
 function addressRefs(b: Bundle): string {
