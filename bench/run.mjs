@@ -8,8 +8,6 @@ import { generateBundle, generateTree } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = await import(path.join(here, '../server/dist/lib.js'));
-// The heap settings the language server and the command line run with (server/src/heap.ts).
-lib.tuneHeap();
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

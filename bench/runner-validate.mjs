@@ -118,7 +118,6 @@ const TARGETS = {
 /** CPU milliseconds per distinct verdict in this process (no HTTP): the figure to compare changes by. */
 async function inProcessVerdicts(count) {
   const lib = await import(path.join(repo, 'server/dist/lib.js'));
-  lib.tuneHeap();
   const texts = Array.from({ length: count + 300 }, () => JSON.parse(distinctBody()).mthds_contents);
   for (const contents of texts.slice(0, 300)) await lib.validateContents({ kind: 'contents', contents }, { dryRun: lib.dryRun });
   const before = process.cpuUsage();

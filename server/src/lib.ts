@@ -9,5 +9,4 @@ export { dryRunTree } from './runner/dryRun.js';
 export { ConceptCatalog } from './language/jsonSchema.js';
 export { validateContents } from './runner/validate.js';
 export { dryRun } from './runner/dryRun.js';
-export { tuneHeap } from './heap.js';
 export { Session } from './workspace/session.js';

@@ -6,10 +6,8 @@ import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
 import { runWorker } from './worker.js';
 import { VERSION } from '../version.js';
-import { tuneHeap } from '../heap.js';
 import { CLOSED_OUTPUT_STATUS, stopQuietlyWhenOutputCloses } from './closedOutput.js';
 
-tuneHeap();
 stopQuietlyWhenOutputCloses([process.stdout, process.stderr], (status) => process.exit(status));
 
 const USAGE = `Usage: mthds <command> [options]

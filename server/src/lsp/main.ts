@@ -47,15 +47,13 @@ if (args.includes('--version') || args.includes('-v')) {
   process.exit(0);
 }
 
-tuneHeap({ longLived: true });
+tuneHeap();
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
 if (!args.some((a) => transports.some((t) => a.startsWith(t)))) {
   process.stderr.write(`mthds-language-server: no transport given\n\n${USAGE}\n`);
   process.exit(2);
 }
-
-tuneHeap();
 
 // Checks run in slices that let every queued message through first (messageTurns.ts).
 const turns = new MessageTurns();
