@@ -34,25 +34,32 @@ function fuzzyMatchSlow(typed: string, candidate: string): boolean {
 
 const sortKey = (c: Completion): string => c.sortText ?? c.label;
 
+/** What was typed (lower case) from a range's start to the cursor, taken once per start (items share few starts). */
+function typedReader(text: string, offset: number): (start: number) => string {
+  let lastStart = -1;
+  let typed = '';
+  return (start) => {
+    if (start !== lastStart) {
+      lastStart = start;
+      typed = text.slice(start, Math.max(start, offset)).toLowerCase();
+    }
+    return typed;
+  };
+}
+
 /** The items to send: all of them, or the best `MAX_ITEMS` of those matching what was typed. */
 export function narrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
   if (narrowedLists.has(items)) return { items, incomplete: true };
   if (items.length <= MAX_ITEMS) return { items, incomplete: false };
-  // Long lists come from large trees, right after a keystroke: what was typed is taken once per
-  // start of range, and nothing is made per item.
-  let lastStart = -1;
-  let typed = '';
+  // Long lists come from large trees, right after a keystroke: nothing is made per item.
+  const typedAt = typedReader(text, offset);
   // While the matches come in sort-text order (lists of the tree's names do), only the first
   // MAX_ITEMS are kept: the rest are checked for order, not collected.
   const matching: Completion[] = [];
   let last: Completion | undefined;
   let sorted = true;
   for (const c of items) {
-    if (c.range.start !== lastStart) {
-      lastStart = c.range.start;
-      typed = text.slice(lastStart, Math.max(lastStart, offset)).toLowerCase();
-    }
-    if (!fuzzyMatch(typed, c.filterText ?? c.label)) continue;
+    if (!fuzzyMatch(typedAt(c.range.start), c.filterText ?? c.label)) continue;
     if (sorted && last !== undefined && sortKey(last) > sortKey(c)) {
       sorted = false;
       if (matching.length === MAX_ITEMS + 1) return sortedMatches(items, text, offset);
@@ -67,16 +74,9 @@ export function narrow(items: readonly Completion[], text: string, offset: numbe
 
 /** Every match of a list that turned out unsorted, then the best MAX_ITEMS of them. */
 function sortedMatches(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
-  let lastStart = -1;
-  let typed = '';
+  const typedAt = typedReader(text, offset);
   const matching: Completion[] = [];
-  for (const c of items) {
-    if (c.range.start !== lastStart) {
-      lastStart = c.range.start;
-      typed = text.slice(lastStart, Math.max(lastStart, offset)).toLowerCase();
-    }
-    if (fuzzyMatch(typed, c.filterText ?? c.label)) matching.push(c);
-  }
+  for (const c of items) if (fuzzyMatch(typedAt(c.range.start), c.filterText ?? c.label)) matching.push(c);
   return bestOf(matching);
 }
 
