@@ -3,6 +3,7 @@
 // replaced, never changed, when a bundle of their domain changes), so that the suggestions of a
 // check after a keystroke read again only the edited domain's names.
 
+import { LRUCache } from 'lru-cache';
 import { NameIndex } from '../util/suggest.js';
 import type { Bundle } from './model.js';
 import { NATIVE_CONCEPTS } from './spec/natives.js';
@@ -18,8 +19,9 @@ const qualifiedIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex
 const ownPipeIndexes = new ObjectCache<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>('ownPipeIndexes');
 
 // The latest index of each domain's names: a new version of a table with the same names (a
-// keystroke in a pipe of the domain) shares it, and the answers it keeps.
-const latest = new Map<string, NameIndex>();
+// keystroke in a pipe of the domain) shares it, and the answers it keeps. Bounded: a runner checks
+// bundles of ever new domains, and a workspace past the bound only builds an index again.
+const latest = new LRUCache<string, NameIndex>({ max: 4096 });
 
 function indexOf(cache: ObjectCache<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, key: string, names: () => string[]): NameIndex {
   let index = cache.get(table);
