@@ -3,6 +3,7 @@
 // A large, stable set of names (a domain's table) is kept as a NameIndex: a query visits only the
 // names its bound lets through, and its answer is kept for the next check of the same names.
 
+import { detached } from './detached.js';
 import { distance } from 'fastest-levenshtein';
 
 /**
@@ -119,8 +120,10 @@ function formsOf(candidate: string): Forms {
   let f = forms.get(candidate);
   if (!f) {
     if (forms.size >= MAX_FORMS) forms.clear();
-    f = makeForms(candidate);
-    forms.set(candidate, f);
+    // A name is often cut from its bundle's text: kept as is, it would keep the whole text alive.
+    const own = detached(candidate);
+    f = makeForms(own);
+    forms.set(own, f);
   }
   return f;
 }

@@ -6,7 +6,7 @@
 import { parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import { collectShorthandUses, preprocessShorthands, type ShorthandUse } from './preprocess.js';
-import { detached } from './detached.js';
+import { detached } from '../../util/detached.js';
 
 export interface VariableRead {
   /** Attribute chain from the root: `doc.summary.text` → ['doc', 'summary', 'text']. */

@@ -11,7 +11,7 @@ import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import { SecondSight } from './admission.js';
 import type { TemplateCategory } from '../spec/values.js';
-import { detached } from './detached.js';
+import { detached } from '../../util/detached.js';
 import { preprocessShorthands } from './preprocess.js';
 
 export type TagStyle = 'no_tag' | 'ticks' | 'xml' | 'square_brackets';
