@@ -1,4 +1,4 @@
-// The names visible from a bundle (as visibleConceptCodes and visiblePipeCodes list them), as
+// The names visible from a bundle (natives, its domain bare, the other domains qualified), as
 // suggestion indexes: one per symbol table, made once per version of the table (tables are
 // replaced, never changed, when a bundle of their domain changes), so that the suggestions of a
 // check after a keystroke read again only the edited domain's names.
@@ -15,7 +15,7 @@ const NATIVES = new NameIndex(NATIVE_CONCEPTS.map((c) => c.code));
 // By table: its codes bare (the bundle's own domain) or qualified with the domain (the others).
 const bareIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex>('bareIndexes');
 const qualifiedIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex>('qualifiedIndexes');
-// By bundle: its pipes first, then the rest of its domain's (the order visiblePipeCodes gives).
+// By bundle: its pipes first, then the rest of its domain's (as a plain list would give them).
 const ownPipeIndexes = new ObjectCache<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>('ownPipeIndexes');
 
 // The latest index of each domain's names: a new version of a table with the same names (a

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
-import { symbolsOf, visibleConceptCodes, visiblePipeCodes } from '../../../server/src/language/tree.js';
+import type { Bundle } from '../../../server/src/language/model.js';
+import { symbolsOf, type MethodTree } from '../../../server/src/language/tree.js';
 import { conceptNameIndexes, pipeNameIndexes } from '../../../server/src/language/visibleNames.js';
 import { suggest, suggestAmong } from '../../../server/src/util/suggest.js';
 import { treeOf } from '../../helpers/tree.js';
@@ -22,6 +23,29 @@ function text(b: { domain: string | undefined; concepts: string[]; pipes: string
   for (const c of new Set(b.concepts)) lines.push(`[concept.${c}]`, 'description = "c"');
   for (const p of new Set(b.pipes)) lines.push(`[pipe.${p}]`, 'type = "PipeLLM"', 'description = "p"', 'output = "Text"', 'prompt = "x"');
   return lines.join('\n') + '\n';
+}
+
+// The plain lists the indexes stand for: the natives aside, a bundle's own domain bare (its own
+// declarations included), every other domain qualified.
+function visibleConceptCodes(tree: MethodTree, from: Bundle): string[] {
+  const domain = from.domain?.value;
+  const codes = new Set<string>();
+  if (domain !== undefined) for (const code of tree.symbols.get(domain)?.concepts.keys() ?? []) codes.add(code);
+  for (const c of from.concepts) codes.add(c.code);
+  return withQualified([...codes], tree, domain, 'concepts');
+}
+
+function visiblePipeCodes(tree: MethodTree, from: Bundle): string[] {
+  const domain = from.domain?.value;
+  const codes = new Set<string>();
+  for (const p of from.pipes) codes.add(p.code);
+  if (domain !== undefined) for (const code of tree.symbols.get(domain)?.pipes.keys() ?? []) codes.add(code);
+  return withQualified([...codes], tree, domain, 'pipes');
+}
+
+function withQualified(codes: string[], tree: MethodTree, domain: string | undefined, kind: 'concepts' | 'pipes'): string[] {
+  for (const [d, table] of tree.symbols) if (d !== domain) for (const code of table[kind].keys()) codes.push(`${d}.${code}`);
+  return codes;
 }
 
 describe('visible names as indexes', () => {
