@@ -407,12 +407,17 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
   let work = 0;
   for (const [old, now] of pairs) {
     yield;
+    // A version that declares what the one before it did, in the same order, leaves every list of
+    // declarations as it was (the symbol tables swap its declarations in place): the common edit,
+    // typing in a prompt or a description, compares no name.
+    const sameNames = old !== undefined && now !== undefined && bundleOutline(old) === bundleOutline(now);
     for (const b of [old, now]) {
       if (!b) continue;
       delta.bundles.add(b.file);
       const domain = b.domain?.value;
       if (domain === undefined) continue;
       delta.domains.add(domain);
+      if (sameNames) continue;
       for (const c of b.concepts) addKey('c', domain, c.code);
       for (const p of b.pipes) addKey('p', domain, p.code);
     }

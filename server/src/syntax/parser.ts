@@ -20,7 +20,7 @@
 import { computeLineStarts, lineOfOffset } from './positions.js';
 import { Scanner, describeChar, isBareKeyChar } from './scanner.js';
 import { DefineError, TableMeta, defineHeader, defineKeyValue, defineSingle, formatKey, newTable } from './tables.js';
-import type { KeySegment, LArray, LInvalid, LTable, LValue, Range, Statement, TomlSyntaxError } from './types.js';
+import type { KeySegment, KeyValueStatement, LArray, LEntry, LInvalid, LTable, LValue, Range, Statement, TomlSyntaxError } from './types.js';
 
 /** Deepest nesting of arrays and inline tables (smol-toml's limit too). */
 export const MAX_DEPTH = 1000;
@@ -68,11 +68,14 @@ class Parser extends Scanner {
   private readonly old: readonly Statement[];
   private oldAt = 0;
   /**
-   * Key/value statements of `old` ending before `reuseEnd`, or starting at or after `reuseFrom`,
-   * are taken over as they are (see `reusable`).
+   * Key/value statements of `old` ending before `reuseEnd` are taken over as they are; those of the
+   * unchanged tail, starting at or after `reuseFrom` here and `reuseShift` characters before in the
+   * previous text, as they are too when the edit kept the length, else as copies moved by the
+   * shift (see `reusable`).
    */
   private readonly reuseEnd: number;
   private readonly reuseFrom: number;
+  private readonly reuseShift: number;
 
   constructor(text: string, toml10: boolean, old: readonly Statement[], reuse: Reuse) {
     super(text, toml10);
@@ -82,6 +85,7 @@ class Parser extends Scanner {
     this.old = old;
     this.reuseEnd = reuse.end;
     this.reuseFrom = reuse.from;
+    this.reuseShift = reuse.shift;
   }
 
   get lineStarts(): number[] {
@@ -294,21 +298,30 @@ class Parser extends Scanner {
    * Take over the previous parse's key/value statement at `start` when it lies in the text both
    * share (see `reusable`): its key, value and range objects are what scanning it again would
    * build, since the scan of a statement reads at most two characters past its end (a local date
-   * looks for ` HH` after it). Only the definition (which depends on the tables around it) is done
-   * again. Returns false when there is no such statement.
+   * looks for ` HH` after it) and nothing before its start. In the tail after an edit that changed
+   * the length, the statement is copied with its offsets moved (nodes are never changed, so a copy
+   * is all that differs; the decoded strings are shared). Only the definition (which depends on
+   * the tables around it) is done again. Returns false when there is no such statement.
    */
   private reuseKeyValue(start: number): boolean {
     const old = this.old;
+    const tail = start >= this.reuseFrom;
+    const shift = tail ? this.reuseShift : 0;
+    const at = start - shift;
     let i = this.oldAt;
-    while (i < old.length && old[i]!.range.start < start) i++;
+    while (i < old.length && old[i]!.range.start < at) i++;
     this.oldAt = i;
-    const st = i < old.length ? old[i]! : undefined;
-    if (st === undefined || st.kind !== 'keyvalue' || st.range.start !== start || st.value.type === 'invalid') return false;
-    if (st.range.end + 2 > this.reuseEnd && start < this.reuseFrom) return false;
+    const found = i < old.length ? old[i]! : undefined;
+    if (found === undefined || found.kind !== 'keyvalue' || found.range.start !== at || found.value.type === 'invalid') return false;
+    if (!tail && found.range.end + 2 > this.reuseEnd) return false;
+    const st = shift === 0 ? found : shiftKeyValue(found, shift);
     const end = st.range.end;
     this.statements.push(st);
     // The comments inside a multi-line value come with it.
-    for (i++; i < old.length && old[i]!.range.start < end; i++) this.statements.push(old[i]!);
+    for (i++; i < old.length && old[i]!.range.start < found.range.end; i++) {
+      const c = old[i]!;
+      this.statements.push(shift === 0 ? c : { kind: 'comment', range: moved(c.range, shift) });
+    }
     this.oldAt = i;
     this.define(st.key, st.value, st.range);
     this.p = end;
@@ -682,9 +695,11 @@ const NO_STATEMENTS: readonly Statement[] = [];
 interface Reuse {
   end: number;
   from: number;
+  /** The tail's offset here minus its offset in the previous text. */
+  shift: number;
 }
 
-const NO_REUSE: Reuse = { end: 0, from: Infinity };
+const NO_REUSE: Reuse = { end: 0, from: Infinity, shift: 0 };
 
 /** How far an edit of a text may spread (in characters) for the next parse to reuse statements. */
 const MAX_EDIT = 4096;
@@ -700,9 +715,8 @@ const REMEMBER_UP_TO = 1 << 20;
 /**
  * When `text` is an edit of the previously parsed text (they differ in one stretch of at most
  * MAX_EDIT characters: another document sharing its first lines is not an edit): the offset up to
- * which both are the same, or up to the previous parse's first error if it comes sooner; and, for
- * an edit that kept the length (a character typed over another), where the same tail begins (its
- * statements are at the same offsets in both), if the previous parse found no error at all.
+ * which both are the same, or up to the previous parse's first error if it comes sooner; and where
+ * the same tail begins, with how far it moved, if the previous parse found no error at all.
  */
 function reusable(prev: NonNullable<typeof last>, text: string): Reuse {
   const a = prev.text;
@@ -717,7 +731,60 @@ function reusable(prev: NonNullable<typeof last>, text: string): Reuse {
   while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
   if (Math.max(a.length, text.length) - head - tail > MAX_EDIT) return NO_REUSE;
   const firstError = prev.errors.length > 0 ? prev.errors[0]!.range.start : Infinity;
-  return { end: Math.min(head, firstError), from: a.length === text.length && prev.errors.length === 0 ? text.length - tail : Infinity };
+  return { end: Math.min(head, firstError), from: prev.errors.length === 0 ? text.length - tail : Infinity, shift: text.length - a.length };
+}
+
+function moved(r: Range, shift: number): Range {
+  return { start: r.start + shift, end: r.end + shift };
+}
+
+/** A copy of a key/value statement of the previous parse, `shift` characters further. */
+function shiftKeyValue(st: KeyValueStatement, shift: number): KeyValueStatement {
+  const key: KeySegment[] = new Array(st.key.length);
+  for (let i = 0; i < key.length; i++) {
+    const seg = st.key[i]!;
+    key[i] = { name: seg.name, range: moved(seg.range, shift) };
+  }
+  return { kind: 'keyvalue', key, value: shiftValue(st.value, shift), range: moved(st.range, shift) };
+}
+
+/** A copy of a value, `shift` characters further: the same node a scan at its new place builds. */
+function shiftValue(v: LValue, shift: number): LValue {
+  switch (v.type) {
+    case 'string': {
+      const map = v.offsetMap;
+      let offsetMap = map;
+      if (map.length > 0) {
+        offsetMap = map.slice();
+        for (let i = 1; i < offsetMap.length; i += 2) offsetMap[i]! += shift;
+      }
+      return { type: 'string', value: v.value, range: moved(v.range, shift), style: v.style, contentStart: v.contentStart + shift, contentEnd: v.contentEnd + shift, offsetMap };
+    }
+    case 'integer':
+      return { type: 'integer', value: v.value, range: moved(v.range, shift) };
+    case 'float':
+      return { type: 'float', value: v.value, range: moved(v.range, shift) };
+    case 'boolean':
+      return { type: 'boolean', value: v.value, range: moved(v.range, shift) };
+    case 'datetime':
+      return { type: 'datetime', kind: v.kind, value: v.value, range: moved(v.range, shift) };
+    case 'invalid':
+      return { type: 'invalid', range: moved(v.range, shift) };
+    case 'array': {
+      const items: LValue[] = new Array(v.items.length);
+      for (let i = 0; i < items.length; i++) items[i] = shiftValue(v.items[i]!, shift);
+      return { type: 'array', items, range: moved(v.range, shift), ofTables: v.ofTables };
+    }
+    case 'table': {
+      const entries: LEntry[] = new Array(v.entries.length);
+      for (let i = 0; i < entries.length; i++) {
+        const e = v.entries[i]!;
+        entries[i] = { key: e.key, keyRange: moved(e.keyRange, shift), value: shiftValue(e.value, shift), range: moved(e.range, shift) };
+      }
+      const header = v.header && { range: moved(v.header.range, shift), key: v.header.key.map((k) => ({ name: k.name, range: moved(k.range, shift) })) };
+      return { type: 'table', origin: v.origin, entries, range: moved(v.range, shift), header };
+    }
+  }
 }
 
 /** Fill in 1-based line/column and sort errors by position. */

@@ -5,8 +5,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseTomlSyntax, type SyntaxResult } from '../../../server/src/syntax/parser.js';
+import { Scanner } from '../../../server/src/syntax/scanner.js';
 import type { LValue, Range, Statement } from '../../../server/src/syntax/types.js';
 
 const r = (x: Range): [number, number] => [x.start, x.end];
@@ -118,6 +119,26 @@ describe('reusing the previous parse', () => {
     expect(plainResult(after)).toEqual(plainResult(fresh(edited, false)));
   });
 
+  it('moves the statements after an edit that changed the length, without scanning them again', () => {
+    const text = `${BUNDLE}${Array.from({ length: 40 }, (_, i) => `[pipe.p${i}]\ndescription = "Pipe ${i} \\u00e9"\nmodel = { name = "m", temperature = 0.${i}, tags = ["a", 'b'] }\n`).join('\n')}`;
+    const before = fresh(text, false);
+    for (const [at, edited] of [
+      [BUNDLE.indexOf('Sums up'), (t: string, p: number) => `${t.slice(0, p)}xy${t.slice(p)}`],
+      [BUNDLE.indexOf('Sums up'), (t: string, p: number) => `${t.slice(0, p)}${t.slice(p + 3)}`],
+    ] as const) {
+      fresh(text, false);
+      const changed = edited(text, at);
+      const strings = vi.spyOn(Scanner.prototype, 'scanString');
+      const after = parseTomlSyntax(changed);
+      // The edited statement, the headers' quoted keys (none here): the 40 pipes' strings are copied.
+      expect(strings.mock.calls.length).toBeLessThanOrEqual(2);
+      strings.mockRestore();
+      const tail = after.statements.filter((s) => s.range.start > at + 3);
+      expect(tail.some((s) => before.statements.includes(s))).toBe(false);
+      expect(plainResult(after)).toEqual(plainResult(fresh(changed, false)));
+    }
+  });
+
   it('scans again a statement whose value an edit right after it extends', () => {
     // `1979-05-27` then ` 07:32:00` typed after it: one local date-time, not a date.
     for (const text of ['a = 1\nd = 1979-05-27\nz = 2\n', 'a = 1\nd = 1979-05-27 \nz = 2\n']) {
@@ -169,6 +190,21 @@ describe('reusing the previous parse', () => {
         }
       }),
       { numRuns: 300, seed: 14 },
+    );
+  });
+
+  it('gives what a fresh parse gives while typing: letters typed and deleted, the rest moved each time', () => {
+    fc.assert(
+      fc.property(fc.nat(DOCS.length - 1), fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom('x', 'ab', ' ', '\n', '#', '"', '1')), { minLength: 1, maxLength: 12 }), (doc, edits) => {
+        let text = DOCS[doc]!;
+        parseTomlSyntax(text);
+        for (const [at, remove, typed] of edits) {
+          const p = at % (text.length + 1);
+          text = remove ? text.slice(0, p) + text.slice(p + typed.length) : text.slice(0, p) + typed + text.slice(p);
+          expect(plainResult(parseTomlSyntax(text))).toEqual(plainResult(fresh(text, false)));
+        }
+      }),
+      { numRuns: 200, seed: 15 },
     );
   });
 });
