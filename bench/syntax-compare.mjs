@@ -23,7 +23,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const base = process.argv[2] ?? 'HEAD';
 const runs = Number(process.argv[3] ?? 200);
 const dir = mkdtempSync(path.join(tmpdir(), 'syntax-compare-'));
-execFileSync('sh', ['-c', `git -C "${root}" archive "${base}" server/src/syntax | tar -x -C "${dir}"`]);
+execFileSync('sh', ['-c', `git -C "${root}" archive "${base}" server/src/syntax server/src/util | tar -x -C "${dir}"`]);
 
 async function load(contents, resolveDir, name) {
   const outfile = path.join(dir, name);
