@@ -5,6 +5,25 @@ const reads = (t: string, shorthands = true): Array<[string, string, boolean]> =
   analyzeTemplate(t, { shorthands }).reads.map((r) => [r.path.join('.'), t.slice(r.start, r.end), r.guarded]);
 
 describe('analyzeTemplate', () => {
+  it('keeps the analysis of a prompt without Jinja from the second time its text is analysed, frozen and shared', () => {
+    const text = `Read $doc and answer:\n@question\nNote ${Math.random()}`;
+    const first = analyzeTemplate(text, { shorthands: true });
+    const second = analyzeTemplate(text, { shorthands: true });
+    // The same text cut from another document (an edited bundle's next parse).
+    const third = analyzeTemplate(` ${text}`.slice(1), { shorthands: true });
+    expect(first).not.toBe(second);
+    expect(third).toBe(second);
+    expect(Object.isFrozen(third) && Object.isFrozen(third.reads) && Object.isFrozen(third.reads[0]!.path)).toBe(true);
+    expect(third).toEqual(first);
+    expect(third.reads.map((r) => [r.path.join('.'), text.slice(r.start, r.end)])).toEqual([
+      ['doc', '$doc'],
+      ['question', '@question'],
+    ]);
+    // Another dialect of the same text is not that analysis.
+    expect(analyzeTemplate(text, { shorthands: false })).not.toBe(third);
+    // An empty template too.
+    for (let i = 0; i < 3; i++) expect(analyzeTemplate('', { shorthands: true })).toEqual({ reads: [], presenceChecks: [] });
+  });
   it('lists free variable paths with their exact place', () => {
     expect(reads('Hi {{ user.name | upper }} from $company.city.')).toEqual([
       ['user.name', 'user.name', false],

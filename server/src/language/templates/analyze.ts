@@ -7,6 +7,7 @@ import { parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import { collectShorthandUses, preprocessShorthands, type ShorthandUse } from './preprocess.js';
 import { detached } from '../../util/detached.js';
+import { SecondSight } from './admission.js';
 
 export interface VariableRead {
   /** Attribute chain from the root: `doc.summary.text` → ['doc', 'summary', 'text']. */
@@ -58,19 +59,16 @@ interface LocatedToken {
 export function analyzeTemplate(template: string, options: AnalyzeOptions): TemplateAnalysis {
   // Most prompts hold no Jinja of their own: their reads are exactly their shorthands.
   if (options.shorthands && !options.expression && !hasBrace(template)) {
-    scratchUses.length = 0;
-    const uses = collectShorthandUses(template, scratchUses);
-    const analysis: TemplateAnalysis = { reads: [], presenceChecks: [] };
-    for (let i = 0; i < uses.length; i++) {
-      const use = uses[i]!;
-      const read: VariableRead = { path: use.path.split('.'), start: use.start, end: use.end, guarded: use.sigil === '@?', sigil: use.sigil };
-      if (GLOBALS.has(read.path[0]!)) continue;
-      // Most templates read one variable: an array of one, not one grown for more.
-      if (analysis.reads.length === 0) analysis.reads = [read];
-      else analysis.reads.push(read);
-      if (use.sigil === '@?' && read.path.length === 1) analysis.presenceChecks.push({ root: read.path[0]!, start: use.start, end: use.end });
-    }
-    uses.length = 0;
+    // Looked up by the text itself: an editor's parse shares the string of every prompt it did not
+    // touch, so its hash is computed once, not at every check.
+    const kept = shorthandAnalyses.get(template);
+    if (kept) return kept;
+    if (template.length > MAX_KEPT || !shorthandSeen.admit('', template)) return shorthandAnalysis(template);
+    const own = detached(template);
+    const analysis = shorthandAnalysis(own);
+    for (const read of analysis.reads) Object.freeze(read.path);
+    deepFreeze(analysis);
+    shorthandAnalyses.set(own, analysis);
     return analysis;
   }
   const cached = analyses.get(`${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${template}`);
@@ -82,9 +80,29 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
   // Shared by every caller that analyzes the same text: frozen so that none can change another's.
   for (const read of analysis.reads) Object.freeze(read.path);
   deepFreeze(analysis);
-  if (key.length <= 1_000_000) analyses.set(key, analysis);
+  if (key.length <= MAX_KEPT) analyses.set(key, analysis);
   return analysis;
 }
+
+/** The reads of a template without Jinja of its own: its shorthands. */
+function shorthandAnalysis(template: string): TemplateAnalysis {
+  scratchUses.length = 0;
+  const uses = collectShorthandUses(template, scratchUses);
+  const analysis: TemplateAnalysis = { reads: [], presenceChecks: [] };
+  for (let i = 0; i < uses.length; i++) {
+    const use = uses[i]!;
+    const read: VariableRead = { path: use.path.split('.'), start: use.start, end: use.end, guarded: use.sigil === '@?', sigil: use.sigil };
+    if (GLOBALS.has(read.path[0]!)) continue;
+    // Most templates read one variable: an array of one, not one grown for more.
+    if (analysis.reads.length === 0) analysis.reads = [read];
+    else analysis.reads.push(read);
+    if (use.sigil === '@?' && read.path.length === 1) analysis.presenceChecks.push({ root: read.path[0]!, start: use.start, end: use.end });
+  }
+  uses.length = 0;
+  return analysis;
+}
+
+const MAX_KEPT = 1_000_000;
 
 /**
  * Analyses of the templates that hold Jinja, by text and dialect: a distinct template is tokenized,
@@ -92,9 +110,19 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
  */
 const analyses = new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_a, key) => key.length });
 
+/**
+ * Analyses of the templates without Jinja (most prompts), by text, kept from the second time a
+ * text is analysed (see admission.ts: /validate of distinct bundles brings prompts never seen
+ * again). Kept apart from `analyses`, whose keys carry the dialect.
+ */
+const shorthandAnalyses = new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 4_000_000, sizeCalculation: (_a, key) => key.length + 1 });
+const shorthandSeen = new SecondSight(100_000);
+
 /** Forgets every analysis (a from-scratch analysis follows). */
 export function clearAnalysisCache(): void {
   analyses.clear();
+  shorthandAnalyses.clear();
+  shorthandSeen.clear();
 }
 
 function deepFreeze(analysis: TemplateAnalysis): void {
