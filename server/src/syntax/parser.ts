@@ -17,7 +17,7 @@
 //   without errors (valid TOML 1.1 inline tables may hold such lines).
 // - Nesting deeper than MAX_DEPTH arrays/inline tables is an error; the rest of the line is skipped.
 
-import { computeLineStarts, lineOfOffset } from './positions.js';
+import { computeLineStarts, lineOfOffset, lineStartsAfterEdit } from './positions.js';
 import { Scanner, describeChar, isBareKeyChar } from './scanner.js';
 import { DefineError, TableMeta, defineHeader, defineKeyValue, defineSingle, formatKey, newTable } from './tables.js';
 import type { KeySegment, KeyValueStatement, LArray, LEntry, LInvalid, LTable, LValue, Range, Statement, TomlSyntaxError } from './types.js';
@@ -716,7 +716,7 @@ class Parser extends Scanner {
  * change: an editor parses the whole document again on every keystroke, and the statements before
  * the edit (key, value and range objects) are most of what a parse allocates, and keeps alive.
  */
-let last: { text: string; toml10: boolean; statements: readonly Statement[]; errors: readonly TomlSyntaxError[] } | undefined;
+let last: { text: string; toml10: boolean; statements: readonly Statement[]; errors: readonly TomlSyntaxError[]; result: ParsedSyntax } | undefined;
 
 const NO_STATEMENTS: readonly Statement[] = [];
 
@@ -726,9 +726,12 @@ interface Reuse {
   from: number;
   /** The tail's offset here minus its offset in the previous text. */
   shift: number;
+  /** How many characters both texts share at their start (-1: not an edit) and at their end. */
+  head: number;
+  tail: number;
 }
 
-const NO_REUSE: Reuse = { end: 0, from: Infinity, shift: 0 };
+const NO_REUSE: Reuse = { end: 0, from: Infinity, shift: 0, head: -1, tail: 0 };
 
 /** How far an edit of a text may spread (in characters) for the next parse to reuse statements. */
 const MAX_EDIT = 4096;
@@ -761,7 +764,7 @@ function reusable(prev: NonNullable<typeof last>, text: string): Reuse {
   while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
   if (Math.max(a.length, text.length) - head - tail > MAX_EDIT) return NO_REUSE;
   const firstError = prev.errors.length > 0 ? prev.errors[0]!.range.start : Infinity;
-  return { end: Math.min(head, firstError), from: prev.errors.length === 0 ? text.length - tail : Infinity, shift: text.length - a.length };
+  return { end: Math.min(head, firstError), from: prev.errors.length === 0 ? text.length - tail : Infinity, shift: text.length - a.length, head, tail };
 }
 
 function moved(r: Range, shift: number): Range {
@@ -849,10 +852,14 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
     parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
   }
   if (parser.errors.length > 0) locate(parser.errors, parser.lineStarts);
+  const result = new ParsedSyntax(parser.root, parser.statements, parser.errors, text, parser.lineStartsIfKnown);
+  // The line starts of an edit are those of the previous text, moved, with the edited stretch read.
+  const before = reuse.head >= 0 ? prev!.result.knownLineStarts : null;
+  if (before !== null) result.derive(before, prev!.text.length, reuse.head, reuse.tail);
   if (text.length <= REMEMBER_UP_TO && !parser.errors.some((e) => e.message.startsWith('internal parser error'))) {
-    last = { text, toml10, statements: parser.statements, errors: parser.errors };
+    last = { text, toml10, statements: parser.statements, errors: parser.errors, result };
   }
-  return new ParsedSyntax(parser.root, parser.statements, parser.errors, text, parser.lineStartsIfKnown);
+  return result;
 }
 
 /**
@@ -863,6 +870,12 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
  * on a 2,000-line bundle kept some 25 MB of dead trees alive per scavenge).
  */
 class ParsedSyntax implements SyntaxResult {
+  /** The previous text's line starts, its length and what both share (see lineStartsAfterEdit). */
+  private before: readonly number[] | null = null;
+  private beforeLength = 0;
+  private head = 0;
+  private tail = 0;
+
   constructor(
     readonly root: LTable,
     readonly statements: Statement[],
@@ -873,6 +886,24 @@ class ParsedSyntax implements SyntaxResult {
   ) {}
 
   get lineStarts(): number[] {
-    return (this.known ??= computeLineStarts(this.text));
+    if (this.known === null) {
+      this.known = this.before === null ? computeLineStarts(this.text) : lineStartsAfterEdit(this.before, this.beforeLength, this.text, this.head, this.tail);
+      this.before = null;
+    }
+    return this.known;
+  }
+
+  /** The line starts, if they were asked for. */
+  get knownLineStarts(): readonly number[] | null {
+    return this.known;
+  }
+
+  /** Line starts to be made from those of the previous text (an array, never its parse). */
+  derive(before: readonly number[], beforeLength: number, head: number, tail: number): void {
+    if (this.known !== null) return;
+    this.before = before;
+    this.beforeLength = beforeLength;
+    this.head = head;
+    this.tail = tail;
   }
 }

@@ -39,6 +39,37 @@ export function computeLineStarts(text: string): number[] {
   return starts;
 }
 
+/**
+ * The line starts of `text`, an edit of a text of `beforeLength` characters whose line starts were
+ * `before`: both share their first `head` and last `tail` characters. Only the edited stretch is
+ * read (what computeLineStarts gives, without a pass over the whole text).
+ */
+export function lineStartsAfterEdit(before: readonly number[], beforeLength: number, text: string, head: number, tail: number): number[] {
+  // A start before `head` follows a line break decided by the shared head alone (a `\r` at
+  // `head - 1` may pair with what follows it: read again).
+  let kept = 0;
+  while (kept < before.length && before[kept]! < head) kept++;
+  const starts = kept > 0 ? before.slice(0, kept) : [0];
+  // From the same offset on, the breaks of the shared tail and their starts (a `\n` there ends a
+  // line whatever precedes it).
+  const tailFrom = text.length - tail + 1;
+  for (let i = Math.max(0, head - 1); i < text.length - tail; i++) {
+    const c = text.charCodeAt(i);
+    let start = -1;
+    if (c === 10) start = i + 1;
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      start = i + 1;
+    }
+    if (start > 0 && start < tailFrom) starts.push(start);
+  }
+  const shift = text.length - beforeLength;
+  let i = kept;
+  while (i < before.length && before[i]! < beforeLength - tail + 1) i++;
+  for (; i < before.length; i++) starts.push(before[i]! + shift);
+  return starts;
+}
+
 /** Index of the line containing `offset` (the last line whose start is <= offset). */
 export function lineOfOffset(lineStarts: readonly number[], offset: number): number {
   let lo = 0;

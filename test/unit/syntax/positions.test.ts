@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeLineStarts, lineOfOffset, offsetToPosition, positionToOffset, rangeToLspRange } from '../../../server/src/syntax/positions.js';
+import { computeLineStarts, lineOfOffset, lineStartsAfterEdit, offsetToPosition, positionToOffset, rangeToLspRange } from '../../../server/src/syntax/positions.js';
 
 describe('computeLineStarts', () => {
   it('splits on \\n, \\r\\n and a lone \\r, like LSP', () => {
@@ -64,5 +65,24 @@ describe('offsetToPosition / positionToOffset', () => {
     expect(lineOfOffset(ls, 4)).toBe(1);
     expect(lineOfOffset(ls, 6)).toBe(2);
     expect(rangeToLspRange(ls, { start: 3, end: 6 })).toEqual({ start: { line: 1, character: 1 }, end: { line: 2, character: 1 } });
+  });
+});
+
+describe('lineStartsAfterEdit', () => {
+  it('gives the line starts computeLineStarts gives, for any edit of any text (line breaks of every kind at its edges)', () => {
+    const text = fc.array(fc.constantFrom('a', '\n', '\r', '\r\n', ' '), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(6), text, (before, at, del, ins) => {
+        const p = at % (before.length + 1);
+        const after = before.slice(0, p) + ins + before.slice(p + del);
+        let head = 0;
+        const shorter = Math.min(before.length, after.length);
+        while (head < shorter && before[head] === after[head]) head++;
+        let tail = 0;
+        while (tail < shorter - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+        expect(lineStartsAfterEdit(computeLineStarts(before), before.length, after, head, tail)).toEqual(computeLineStarts(after));
+      }),
+      { numRuns: 3000, seed: 16 },
+    );
   });
 });

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { parseTomlSyntax, type SyntaxResult } from '../../../server/src/syntax/parser.js';
 import { Scanner } from '../../../server/src/syntax/scanner.js';
+import { computeLineStarts } from '../../../server/src/syntax/positions.js';
 import type { LValue, Range, Statement } from '../../../server/src/syntax/types.js';
 
 const r = (x: Range): [number, number] => [x.start, x.end];
@@ -126,7 +127,7 @@ describe('reusing the previous parse', () => {
       [BUNDLE.indexOf('Sums up'), (t: string, p: number) => `${t.slice(0, p)}xy${t.slice(p)}`],
       [BUNDLE.indexOf('Sums up'), (t: string, p: number) => `${t.slice(0, p)}${t.slice(p + 3)}`],
     ] as const) {
-      fresh(text, false);
+      void fresh(text, false).lineStarts;
       const changed = edited(text, at);
       const strings = vi.spyOn(Scanner.prototype, 'scanString');
       const keys = vi.spyOn(Scanner.prototype, 'scanKey');
@@ -136,6 +137,13 @@ describe('reusing the previous parse', () => {
       expect(keys.mock.calls.length).toBeLessThanOrEqual(1);
       strings.mockRestore();
       keys.mockRestore();
+      // The line starts are those of the previous text, moved: only the edited stretch is read.
+      const searches = vi.spyOn(String.prototype, 'indexOf');
+      const starts = after.lineStarts;
+      const searched = searches.mock.calls.length;
+      searches.mockRestore();
+      expect(searched).toBeLessThan(5);
+      expect(starts).toEqual(computeLineStarts(changed));
       const tail = after.statements.filter((s) => s.range.start > at + 3);
       expect(tail.some((s) => before.statements.includes(s))).toBe(false);
       expect(plainResult(after)).toEqual(plainResult(fresh(changed, false)));
@@ -198,7 +206,7 @@ describe('reusing the previous parse', () => {
 
   it('gives what a fresh parse gives while typing: letters typed and deleted, the rest moved each time', () => {
     fc.assert(
-      fc.property(fc.nat(DOCS.length - 1), fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom('x', 'ab', ' ', '\n', '#', '"', '1')), { minLength: 1, maxLength: 12 }), (doc, edits) => {
+      fc.property(fc.nat(DOCS.length - 1), fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.constantFrom('x', 'ab', ' ', '\n', '\r', '\r\n', '#', '"', '1')), { minLength: 1, maxLength: 12 }), (doc, edits) => {
         let text = DOCS[doc]!;
         parseTomlSyntax(text);
         for (const [at, remove, typed] of edits) {
