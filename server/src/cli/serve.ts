@@ -6,7 +6,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { answerStoreCalls, isListening, primaryStores, PrimaryLeases, type ListeningMessage } from '../runner/cluster.js';
+import { answerStoreCalls, isListening, primaryStores, PrimaryLeases, workerExecArgv, type ListeningMessage } from '../runner/cluster.js';
 import { RateLimiter } from '../runner/rateLimit.js';
 import { ConfigError, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
 import { localStores } from '../runner/sharedStores.js';
@@ -233,6 +233,7 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
         fork();
       });
     };
+    cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env['NODE_OPTIONS']) });
     for (let i = 0; i < workers; i++) fork();
     void untilSignal(
       'serve',
