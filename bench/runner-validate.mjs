@@ -14,8 +14,10 @@
 // (distinct,repeated,execute; `inprocess` adds the CPU time of one distinct verdict in this process,
 // validateContents with the dry run of the built library, VERDICTS of them: 3,000), SERVER_NODE_ARGS
 // (flags for the runner's node, its workers included: `--cpu-prof --cpu-prof-dir=DIR` to profile
-// them). Prints the load average before and after each scenario (the rates mean little on a busy
-// machine), and the CPU time per request of the runner's processes and of this client.
+// them), RATE_LIMIT (a rate limit of that many requests per minute, which all of the benchmark's
+// requests count against: what counting them across the workers costs). Prints the load average
+// before and after each scenario (the rates mean little on a busy machine), and the CPU time per
+// request of the runner's processes and of this client.
 
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -34,8 +36,9 @@ const scenarios = (process.env.SCENARIOS ?? 'distinct,repeated,execute').split('
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-runner-'));
 const config = path.join(dir, 'runner.json');
-// No rate limit, anonymous access, and room for every connection's run at once.
-writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_in_flight: 4096 } }));
+// No rate limit (unless RATE_LIMIT), anonymous access, and room for every connection's run at once.
+const rateLimit = process.env.RATE_LIMIT ? { rate_limit: { limit: Number(process.env.RATE_LIMIT), window_seconds: 60 } } : {};
+writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_in_flight: 4096 }, ...rateLimit }));
 const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeArgs, path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {

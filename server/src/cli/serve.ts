@@ -6,7 +6,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { answerStoreCalls, isListening, primaryStores, type ListeningMessage } from '../runner/cluster.js';
+import { answerStoreCalls, isListening, primaryStores, PrimaryLeases, workerExecArgv, type ListeningMessage } from '../runner/cluster.js';
+import { RateLimiter } from '../runner/rateLimit.js';
 import { ConfigError, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
 import { localStores } from '../runner/sharedStores.js';
 
@@ -196,6 +197,7 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     return 2;
   }
   const stores = localStores(config);
+  const leases = config.rateLimit ? new PrimaryLeases(new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds)) : undefined;
   let url: string | undefined;
   let stopping = false;
   let status = 0;
@@ -204,7 +206,8 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     const fork = (): void => {
       const worker = cluster.fork({ [WORKER_ENV]: '1' });
       live.add(worker);
-      answerStoreCalls(worker, stores);
+      leases?.attach(worker);
+      answerStoreCalls(worker, stores, leases);
       worker.on('message', (message: unknown) => {
         if (!isListening(message) || url !== undefined) return;
         url = message.url;
@@ -230,6 +233,7 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
         fork();
       });
     };
+    cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env['NODE_OPTIONS']) });
     for (let i = 0; i < workers; i++) fork();
     void untilSignal(
       'serve',

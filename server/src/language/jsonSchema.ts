@@ -12,6 +12,7 @@ import { parseConceptRef, type ParsedRef } from './references.js';
 import { getNative, type NativeConcept } from './spec/natives.js';
 import { noteAccess, resolveConcept, treeOfBundle, type MethodTree } from './tree.js';
 import { toPlainValue } from '../syntax/values.js';
+import { ObjectCache } from '../util/objectCache.js';
 
 export type ShapeFieldType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time' | 'list' | 'dict' | 'concept' | 'choices';
 export type ScalarShapeType = 'text' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'time';
@@ -320,7 +321,10 @@ export function conceptJsonSchema(catalog: ConceptCatalog, info: ConceptInfo, op
   return schema;
 }
 
-const schemas = new WeakMap<ConceptCatalog, Map<string, JsonSchema>>();
+// On the catalog itself (ObjectCache), not in a WeakMap: a catalog is made per run and per
+// /validate, and an old WeakMap keeps its young keys (the catalog, its tree, the bundle texts)
+// alive through every scavenge on Node 20.
+const schemas = new ObjectCache<ConceptCatalog, Map<string, JsonSchema>>('schemas');
 
 /** The schema of a list of the concept's contents, wrapped as `{ items: [...] }`. */
 export function conceptListJsonSchema(catalog: ConceptCatalog, info: ConceptInfo, count: number | undefined, options: SchemaOptions = {}): JsonSchema {

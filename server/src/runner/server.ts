@@ -130,7 +130,11 @@ function clientAddress(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-const bodyRead = new WeakSet<IncomingMessage>();
+// Marked on the request itself rather than kept in a WeakSet: on Node 20 a scavenge keeps every
+// entry of an old WeakSet whose key is young, so the set made each request (its headers, its
+// socket's parser state) survive and be promoted until the next full collection.
+const BODY_READ = Symbol('bodyRead');
+type MarkedRequest = IncomingMessage & { [BODY_READ]?: true };
 
 /** True for a client that sent `Expect: 100-continue` and waits for `100 Continue` before its body. */
 function awaitsContinue(req: IncomingMessage): boolean {
@@ -140,7 +144,7 @@ function awaitsContinue(req: IncomingMessage): boolean {
 async function readJson(state: RunnerState, req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
   checkContentType(req);
   const accepted = (): void => {
-    bodyRead.add(req);
+    (req as MarkedRequest)[BODY_READ] = true;
     if (awaitsContinue(req) && !res.headersSent) res.writeContinue();
   };
   const body = await readBody(req, state.config.limits.max_body_bytes, state.config.limits.body_timeout_ms, state.bodies, accepted);
@@ -374,7 +378,7 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
     } catch (buildError) {
       answer = problemAnswer(internal(state, buildError, requestId), requestId, instance);
     }
-    const unreadBody = !bodyRead.has(req) && (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined);
+    const unreadBody = (req as MarkedRequest)[BODY_READ] !== true && (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined);
     if (refusal.code === 'request.too_large' || refusal.code === 'mthdsls.runtime.unavailable' || unreadBody) {
       // The rest of the body is not wanted: rather than reading it to reuse the connection (an
       // unauthenticated client could make the runner read any amount), close it after the answer.

@@ -51,7 +51,11 @@ function workerPids(): number[] {
 describe('mthds serve --workers', () => {
   it('serves one port from the workers it forked, and answers idempotency keys from one store', async () => {
     expect(stderr).toContain('(3 worker processes)');
-    if (process.platform === 'linux') expect(workerPids()).toHaveLength(3);
+    if (process.platform === 'linux') {
+      expect(workerPids()).toHaveLength(3);
+      // The workers' young generation is sized on their command line (cluster.ts, workerExecArgv).
+      for (const pid of workerPids()) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=32');
+    }
     const body = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };
     const first = await post(`${url}/execute`, body, { ...CLOSE, 'Idempotency-Key': 'one-request' });
     expect(first.status).toBe(200);

@@ -5,6 +5,7 @@
 import { nativeBase, type ConceptCatalog, type ConceptInfo, type ShapeField } from '../../language/jsonSchema.js';
 import { CONCEPT_CODE_KEY, STUFF_NAME_KEY } from '../../language/templates/render.js';
 import type { Stuff } from './memory.js';
+import { plainCopy } from '../../util/plainCopy.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?$/;
@@ -122,7 +123,7 @@ export function templateView(catalog: ConceptCatalog, stuff: Stuff, name?: strin
 function annotate(catalog: ConceptCatalog, info: ConceptInfo, content: unknown, depth: number): unknown {
   if (!isRecord(content) || depth > 16) return content;
   // A copy, then the member set: a spread with members after it takes V8's slow path.
-  const out: Record<string, unknown> = { ...content };
+  const out: Record<string, unknown> = plainCopy(content);
   out[CONCEPT_CODE_KEY] = info.ref;
   if (info.shape !== 'structured') return out;
   for (const field of info.fields) {
