@@ -12,7 +12,7 @@
 //   util/ and the root files (version.ts, heap.ts) are shared by every layer and import no layer.
 //
 // client/ (the VS Code extension) may import only the pure graph drawing of the server
-// (language/graphLayout.ts, language/graphSvg.ts); the server never imports the client.
+// (language/graphLayout.ts, language/graphSvg.ts, util/markup.ts); the server never imports the client.
 
 const SRC = '^server/src/';
 const LAYERS = ['syntax', 'registry', 'protocol', 'language', 'check', 'format', 'workspace', 'runner', 'lsp', 'cli'];
@@ -66,7 +66,7 @@ module.exports = {
       severity: 'error',
       comment: 'The extension is a separate bundle: of the server, it imports only the pure graph drawing and the wire types of the protocol.',
       from: { path: '^client/' },
-      to: { path: '^server/', pathNot: '^server/src/(language/graph(Layout|Svg)|protocol/types)\\.ts$' },
+      to: { path: '^server/', pathNot: '^server/src/(language/graph(Layout|Svg)|util/markup|protocol/types)\\.ts$' },
     },
   ],
   options: {

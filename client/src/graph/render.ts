@@ -1,7 +1,8 @@
 // The graph view's page body: every tree of a result drawn by the shared SVG drawing of the method
-// graph (server/src/language/graphSvg.ts, pure and dependency-free, bundled into the webview).
+// graph (server/src/language/graphSvg.ts and util/markup.ts, pure and dependency-free, bundled into the webview).
 
-import { escapeXml, renderTree } from '../../../server/src/language/graphSvg.js';
+import { renderTree } from '../../../server/src/language/graphSvg.js';
+import { escapeMarkup } from '../../../server/src/util/markup.js';
 import type { GraphTree, MethodGraphResult } from './types.js';
 
 /** Every tree of a result, one section each; a sentence when there is nothing to draw. */
@@ -10,7 +11,7 @@ export function renderGraph(result: MethodGraphResult): string {
     return '<p class="empty">No pipes to draw in this method.</p>';
   }
   return result.trees
-    .map((tree, i) => (tree.nodes.length === 0 ? '' : `<section class="tree"><h2>${escapeXml(treeHeading(tree))}</h2>${renderTree(tree, i).svg}</section>`))
+    .map((tree, i) => (tree.nodes.length === 0 ? '' : `<section class="tree"><h2>${escapeMarkup(treeHeading(tree))}</h2>${renderTree(tree, i).svg}</section>`))
     .join('');
 }
 

@@ -4,8 +4,9 @@
 // fixed light colours instead of the editor's theme, is the CLI's.
 
 import type { GraphNode } from '../language/graph.js';
-import { escapeXml, renderTree, type DrawNode, type RenderedTree } from '../language/graphSvg.js';
+import { renderTree, type DrawNode, type RenderedTree } from '../language/graphSvg.js';
 import type { NamedGraph } from './graphFormat.js';
+import { escapeMarkup } from '../util/markup.js';
 
 const FONT = `-apple-system, BlinkMacSystemFont, 'Segoe UI', Helvetica, Arial, sans-serif`;
 
@@ -59,7 +60,7 @@ export function toSvg(graphs: readonly NamedGraph[]): string {
   const parts: string[] = [];
   let y = MARGIN;
   for (const t of trees) {
-    parts.push(`<text class="title" x="${MARGIN}" y="${y + 18}">${escapeXml(t.title)}</text>`);
+    parts.push(`<text class="title" x="${MARGIN}" y="${y + 18}">${escapeMarkup(t.title)}</text>`);
     y += TITLE_HEIGHT;
     parts.push(`<g transform="translate(${MARGIN},${y})">${t.drawn.svg}</g>`);
     y += Math.ceil(t.drawn.height) + MARGIN;
@@ -76,7 +77,7 @@ ${parts.join('\n')}
 
 /** A standalone HTML page (no script, no network): every tree under its heading. */
 export function toHtml(graphs: readonly NamedGraph[]): string {
-  const sections = drawTrees(graphs).map((t) => `<section><h2>${escapeXml(t.title)}</h2>\n${t.drawn.svg}\n</section>`);
+  const sections = drawTrees(graphs).map((t) => `<section><h2>${escapeMarkup(t.title)}</h2>\n${t.drawn.svg}\n</section>`);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

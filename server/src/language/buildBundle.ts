@@ -2,6 +2,7 @@
 // part that does not have the expected shape is skipped (the shape checks report it), so that a
 // half-typed document still yields every concept and pipe that can be read.
 
+import { detached } from '../util/detached.js';
 import { getEntry } from '../syntax/lookup.js';
 import type { LEntry, LString, LTable, LValue, Range, TomlDocument } from '../syntax/types.js';
 import { valueOffsetToSource } from '../syntax/strings.js';
@@ -67,8 +68,12 @@ function memo<T>(cache: Map<string, ParseResult<T>>, raw: string, parse: (raw: s
   let r = cache.get(raw);
   if (r === undefined) {
     if (cache.size >= MEMO_SIZE) cache.clear();
-    r = parse(raw);
-    cache.set(raw, r);
+    // `raw` is a slice of its bundle's text: kept as the key, or cut into the result's names, it
+    // would keep that whole text alive as long as the entry lives (a runner checking distinct
+    // bundles kept one text per entry, promoted out of the young generation).
+    const own = detached(raw);
+    r = parse(own);
+    cache.set(own, r);
   }
   return r;
 }

@@ -4,6 +4,7 @@
 // inline `style` attributes, which the editor webview's Content-Security-Policy forbids.
 
 import { layoutGraph, type Layout, type Point } from './graphLayout.js';
+import { escapeMarkup } from '../util/markup.js';
 
 /** What drawing needs of a pipe: the wire shape of `mthds/methodGraph` and `mthds graph` both fit. */
 export interface DrawNode {
@@ -39,10 +40,6 @@ const NODE_PADDING = 24;
 const MIN_WIDTH = 120;
 const MAX_WIDTH = 280;
 const MAX_CHARS = Math.floor((MAX_WIDTH - NODE_PADDING) / CHAR_WIDTH);
-
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** Cuts a label to what fits a node, with an ellipsis. */
 export function truncate(text: string, max = MAX_CHARS): string {
@@ -150,7 +147,7 @@ export function renderTree(tree: DrawTree, treeIndex: number): RenderedTree {
   const marker = `mthds-arrow-${treeIndex}`;
   const parts: string[] = [];
   parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="mthds-graph" width="${Math.ceil(layout.width)}" height="${Math.ceil(layout.height)}" viewBox="0 0 ${Math.ceil(layout.width)} ${Math.ceil(layout.height)}" role="group" aria-label="${escapeXml(`Method graph of ${tree.root}`)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="mthds-graph" width="${Math.ceil(layout.width)}" height="${Math.ceil(layout.height)}" viewBox="0 0 ${Math.ceil(layout.width)} ${Math.ceil(layout.height)}" role="group" aria-label="${escapeMarkup(`Method graph of ${tree.root}`)}">`,
     `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path class="arrow" d="M0,0 L10,5 L0,10 z"/></marker></defs>`,
   );
   parts.push('<g class="edges">');
@@ -158,12 +155,12 @@ export function renderTree(tree: DrawTree, treeIndex: number): RenderedTree {
     const edge = tree.edges[placed.index]!;
     const d = placed.self ? selfLoopPath(placed.points) : pathThrough(placed.points);
     const classes = ['edge', `edge-${edge.kind}`, ...(placed.reversed ? ['edge-back'] : [])].join(' ');
-    parts.push(`<path class="${classes}" d="${d}" fill="none" marker-end="url(#${marker})"><title>${escapeXml(`${edge.kind}${edge.label ? ` ${edge.label}` : ''}${edge.concept ? ` (${edge.concept})` : ''}`)}</title></path>`);
+    parts.push(`<path class="${classes}" d="${d}" fill="none" marker-end="url(#${marker})"><title>${escapeMarkup(`${edge.kind}${edge.label ? ` ${edge.label}` : ''}${edge.concept ? ` (${edge.concept})` : ''}`)}</title></path>`);
     const text = edgeText(edge);
     if (text !== '') {
       // A call back up a loop runs beside a forward edge: its label sits nearer its target.
       const m = placed.self ? { x: placed.points[1]!.x + 4, y: (placed.points[1]!.y + placed.points[2]!.y) / 2 } : pointAlong(placed.points, placed.reversed ? 0.8 : 0.5);
-      parts.push(`<text class="edge-label" x="${Math.round(m.x + 6)}" y="${Math.round(m.y)}">${escapeXml(truncate(text, 32))}</text>`);
+      parts.push(`<text class="edge-label" x="${Math.round(m.x + 6)}" y="${Math.round(m.y)}">${escapeMarkup(truncate(text, 32))}</text>`);
     }
   }
   parts.push('</g><g class="nodes">');
@@ -175,14 +172,14 @@ export function renderTree(tree: DrawTree, treeIndex: number): RenderedTree {
     // Entry points (called by no other pipe) get a heavier border, as the tree's root does.
     const classes = ['node', `node-${node.kind}`, ...(node.id === tree.root || !called.has(node.id) ? ['node-root'] : []), ...(counts.errors > 0 ? ['has-errors'] : counts.warnings > 0 ? ['has-warnings'] : [])].join(' ');
     parts.push(
-      `<g class="${classes}" data-tree="${treeIndex}" data-node="${escapeXml(node.id)}" transform="translate(${Math.round(p.x)},${Math.round(p.y)})" tabindex="0" role="button" aria-label="${escapeXml(`${node.code}, ${node.type}${counts.errors > 0 ? `, ${counts.errors} errors` : ''}`)}">`,
-      `<title>${escapeXml(tooltipOf(node))}</title>`,
+      `<g class="${classes}" data-tree="${treeIndex}" data-node="${escapeMarkup(node.id)}" transform="translate(${Math.round(p.x)},${Math.round(p.y)})" tabindex="0" role="button" aria-label="${escapeMarkup(`${node.code}, ${node.type}${counts.errors > 0 ? `, ${counts.errors} errors` : ''}`)}">`,
+      `<title>${escapeMarkup(tooltipOf(node))}</title>`,
       `<rect class="node-box" width="${p.width}" height="${p.height}" rx="6" ry="6"/>`,
-      `<text class="node-code" x="10" y="19">${escapeXml(truncate(node.code))}</text>`,
-      `<text class="node-type" x="10" y="35">${escapeXml(truncate(subtitleOf(node)))}</text>`,
+      `<text class="node-code" x="10" y="19">${escapeMarkup(truncate(node.code))}</text>`,
+      `<text class="node-type" x="10" y="35">${escapeMarkup(truncate(subtitleOf(node)))}</text>`,
     );
     const out = outputLine(node);
-    if (out !== '') parts.push(`<text class="node-output" x="10" y="50">${escapeXml(truncate(out))}</text>`);
+    if (out !== '') parts.push(`<text class="node-output" x="10" y="50">${escapeMarkup(truncate(out))}</text>`);
     parts.push(badges(counts, p.width));
     parts.push('</g>');
   }

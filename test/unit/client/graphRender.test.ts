@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { graphHtml, makeNonce } from '../../../client/src/graph/html.js';
 import { renderGraph, treeHeading } from '../../../client/src/graph/render.js';
-import { countDiagnostics, escapeXml, pathThrough, pointAlong, renderTree, tooltipOf, truncate } from '../../../server/src/language/graphSvg.js';
+import { countDiagnostics, pathThrough, pointAlong, renderTree, tooltipOf, truncate } from '../../../server/src/language/graphSvg.js';
+import { escapeMarkup } from '../../../server/src/util/markup.js';
 import { findNode, graphErrorText, graphTitle } from '../../../client/src/graph/state.js';
 import { sanitizeGraph, severityOf, type GraphNode, type MethodGraphResult } from '../../../client/src/graph/types.js';
 
@@ -67,7 +68,7 @@ describe('renderGraph', () => {
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(escapeXml(`a&b<"'>`)).toBe('a&amp;b&lt;&quot;&#39;&gt;');
+    expect(escapeMarkup(`a&b<"'>`)).toBe('a&amp;b&lt;&quot;&#39;&gt;');
   });
 
   it('says so when there is nothing to draw, and skips empty trees', () => {

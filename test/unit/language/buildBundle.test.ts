@@ -4,6 +4,8 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import type { Bundle, ConceptRefSite, IoRefSite, PipeRefSite } from '../../../server/src/language/model.js';
@@ -98,5 +100,27 @@ describe('buildBundle', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+});
+
+describe('the shared reference results keep no bundle text alive', () => {
+  it('bundles built once and dropped leave their texts collectable', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // Each text is large and writes references found in no other bundle, as distinct bundles sent
+    // to a runner do; the memo's keys and results are cut from these texts.
+    const padding = `# ${'x'.repeat(200_000)}\n`;
+    const build = (i: number): void => {
+      const text = `domain = "retained_${i}"\n${padding}[concept.Thing${i}]\ndescription = "d"\nrefines = "retained_${i}.OtherThing${i}"\n[pipe.do_it_${i}]\ntype = "PipeSequence"\ndescription = "d"\noutput = "retained_${i}.Thing${i}"\nsteps = [{ pipe = "retained_${i}.some_step_${i}" }]\n`;
+      buildBundle(`/r/${i}.mthds`, parseToml(text));
+    };
+    build(-1);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 150; i++) build(i);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // 150 texts of 200 kB: 30 MB when the memo keeps them.
+    expect(grown).toBeLessThan(8_000_000);
   });
 });

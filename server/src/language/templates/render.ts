@@ -10,6 +10,7 @@
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
 import { SecondSight } from './admission.js';
+import { escapeMarkup } from '../../util/markup.js';
 import type { TemplateCategory } from '../spec/values.js';
 import { detached } from '../../util/detached.js';
 import { preprocessShorthands } from './preprocess.js';
@@ -284,10 +285,6 @@ function publicEntries(v: Record<string, unknown>): Array<[string, unknown]> {
   return Object.entries(v).filter(([k, value]) => !k.startsWith('_') && value !== undefined && value !== null);
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 function insertImage(state: RenderState, image: Record<string, unknown>): string {
   const url = String(image['url']);
   const existing = state.images.find((i) => i.url === url);
@@ -300,7 +297,7 @@ function insertImage(state: RenderState, image: Record<string, unknown>): string
 /** The text a single-field content stands for, when it is one (Text, Number, Html...). */
 function leafText(v: Record<string, unknown>, format: TextFormat): string | undefined {
   const entries = publicEntries(v);
-  if (typeof v['text'] === 'string' && entries.length === 1) return format === 'html' ? escapeHtml(v['text']) : v['text'];
+  if (typeof v['text'] === 'string' && entries.length === 1) return format === 'html' ? escapeMarkup(v['text']) : v['text'];
   if (typeof v['inner_html'] === 'string') return format === 'html' ? SAFE_MARK + v['inner_html'] : v['inner_html'];
   if (typeof v['number'] === 'number' && entries.length === 1) return String(v['number']);
   if (typeof v['yes_no'] === 'boolean' && entries.every(([k]) => k === 'yes_no' || k === 'probability')) return v['yes_no'] ? 'yes' : 'no';
@@ -311,7 +308,7 @@ function leafText(v: Record<string, unknown>, format: TextFormat): string | unde
 
 function scalarText(v: unknown, format: TextFormat): string {
   const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? String(v) : JSON.stringify(v) ?? '';
-  return format === 'html' ? escapeHtml(s) : s;
+  return format === 'html' ? escapeMarkup(s) : s;
 }
 
 function jsonOfPublic(v: unknown): unknown {
@@ -344,7 +341,7 @@ export function renderValue(value: unknown, format: TextFormat, state: { images:
   const indent = '  '.repeat(depth);
   switch (format) {
     case 'html':
-      return `${SAFE_MARK}<dl>${entries.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${unmark(renderValue(v, format, st, deepImages, depth + 1))}</dd>`).join('')}</dl>`;
+      return `${SAFE_MARK}<dl>${entries.map(([k, v]) => `<dt>${escapeMarkup(k)}</dt><dd>${unmark(renderValue(v, format, st, deepImages, depth + 1))}</dd>`).join('')}</dl>`;
     case 'markdown':
       return entries
         .map(([k, v]) => {
@@ -383,7 +380,7 @@ export function applyTag(text: string, style: TagStyle, name?: string): string {
 /** Minimal Markdown to HTML: raw HTML escaped, only links with a scheme become anchors. */
 export function markdownToHtml(markdown: string): string {
   const inline = (s: string): string =>
-    escapeHtml(s)
+    escapeMarkup(s)
       .replace(/`([^`]+)`/g, '<code>$1</code>')
       .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
       .replace(/\*([^*]+)\*/g, '<em>$1</em>')
@@ -513,7 +510,7 @@ function rootEnvironment(): Environment {
     if (rv?.type === 'StringValue') {
       const s = value as string;
       spend(state, s.length);
-      return html && !s.startsWith(SAFE_MARK) ? escapeHtml(s) : s;
+      return html && !s.startsWith(SAFE_MARK) ? escapeMarkup(s) : s;
     }
     const out = renderValue(value, html ? 'html' : 'plain', state);
     spend(state, out.length);
@@ -724,7 +721,7 @@ function renderPlan(plan: Plan, context: Record<string, unknown>, state: RenderS
     } else if (step.fn === 'with_images') printed = renderValue(value, state.style.textFormat, state, true);
     if (typeof printed === 'string') {
       spend(state, printed.length);
-      text += html && !printed.startsWith(SAFE_MARK) ? escapeHtml(printed) : printed;
+      text += html && !printed.startsWith(SAFE_MARK) ? escapeMarkup(printed) : printed;
     } else {
       const out = renderValue(printed, html ? 'html' : 'plain', state);
       spend(state, out.length);
