@@ -1,0 +1,75 @@
+// Work made ahead while the server is idle: once a check has ended and no message waits, what the
+// next keystroke's check and the next completion would otherwise make first (the suggestion
+// indexes of the open documents' domains, the sorted lists of the tree's concepts and pipes) is
+// made in short slices that yield to the message loop. A change cancels it (the tables it read
+// are about to be replaced); the next check's end starts it again. It makes only what a request or
+// a check would make on demand, through the same functions and caches, so nothing answers
+// differently for having been prepared.
+
+import { prepareCompletionList } from '../language/complete/index.js';
+import type { Bundle } from '../language/model.js';
+import type { MethodTree } from '../language/tree.js';
+import { prepareNameIndexes } from '../language/visibleNames.js';
+
+/** How long a slice of idle work runs before it yields (ms): a keystroke arriving meanwhile waits at most about this. */
+const IDLE_SLICE_MS = 2;
+
+/** What the open documents of a tree will need first, one bundle after another, in steps. */
+export function* preparationSteps(tree: MethodTree, bundles: readonly Bundle[]): Generator<void, void> {
+  // Concepts first: a concept reference is what is most often typed (an input, an output).
+  for (const kind of ['concepts', 'pipes'] as const) {
+    for (const bundle of bundles) {
+      yield* prepareNameIndexes(tree, bundle, kind);
+      yield* prepareCompletionList(tree, bundle, kind);
+    }
+  }
+}
+
+/** One piece of idle work at a time: a newer start or `cancel` makes the running one stop at its next pause. */
+export class IdleWork {
+  private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    /** Yields until the messages queued meanwhile are handled (`MessageTurns.pause`). */
+    private readonly pause: () => Promise<void>,
+    private readonly sliceMs = IDLE_SLICE_MS,
+  ) {}
+
+  /** Stops the work under way at its next pause (a change came). */
+  cancel(): void {
+    this.generation += 1;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * After `delayMs` without a cancel (0: at once), and once the messages queued then are handled,
+   * runs the steps `make` gives in slices, pausing between them; stops when cancelled, when a newer
+   * run starts, or when `busy()` (a check is due or running) after a pause. Resolves whether the
+   * steps ran to their end.
+   */
+  async run(make: () => Generator<void, void> | undefined, busy: () => boolean, delayMs = 0): Promise<boolean> {
+    this.cancel();
+    const generation = this.generation;
+    const stale = (): boolean => this.generation !== generation || busy();
+    if (delayMs > 0) {
+      await new Promise<void>((resolve) => (this.timer = setTimeout(resolve, delayMs)));
+      this.timer = undefined;
+    }
+    if (stale()) return false;
+    await this.pause();
+    if (stale()) return false;
+    const steps = make();
+    if (!steps) return true;
+    for (;;) {
+      const sliceEnd = performance.now() + this.sliceMs;
+      for (;;) {
+        if (steps.next().done) return true;
+        if (performance.now() >= sliceEnd) break;
+      }
+      await this.pause();
+      if (stale()) return false;
+    }
+  }
+}
