@@ -23,6 +23,7 @@ import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
 import { runSteps } from '../util/steps.js';
 import { IdleWork, preparationSteps } from './idleWork.js';
+import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
 import { checkedText } from './views.js';
 
@@ -61,6 +62,8 @@ export interface DiagnosticsOptions {
    * when its check is pending: `Views.findingsOf`); a pull answers from them without checking.
    */
   findingsOf?: (file: FileId) => { findings: readonly Finding[]; ahead: boolean } | undefined;
+  /** The format of the client's completion documentation (what the preparation at idle renders). */
+  documentationFormat?: () => MarkupFormat;
 }
 
 /** How long a slice of a check (and of its publishing) runs before it yields to the message loop (ms). */
@@ -114,7 +117,7 @@ export class Diagnostics {
   private readonly pending = new Map<string, Set<FileId> | typeof ALL>();
   /** What the open documents will need first, made ahead once checks have ended (idleWork.ts). */
   private readonly idle = new IdleWork(() => this.pause());
-  /** Open documents whose preparation ran to its end once (later ones wait for a pause in typing). */
+  /** Open documents whose concepts were prepared for once (later preparations wait for a pause in typing). */
   private readonly prepared = new Set<FileId>();
 
   constructor(
@@ -323,11 +326,16 @@ export class Diagnostics {
   private prepareWhenIdle(): void {
     if (this.busy()) return;
     const t0 = performance.now();
-    // An open document prepared for already: its tables change only when a declaration does, so
-    // its preparation waits for typing to pause (a keystroke would otherwise wait for a slice).
+    // A document just opened gets its concepts prepared at once, between keystrokes if typing has
+    // begun (concept references are the ones most often typed, and their tables are the smaller).
+    // Everything else waits for typing to pause: the pipes' tables (five times the names, made for
+    // the first time only when asked), and the tables of a document prepared for already, which
+    // change only when a declaration does (a keystroke would otherwise wait for a slice each time).
     const open = new Set(this.session.openFiles());
     for (const file of this.prepared) if (!open.has(file)) this.prepared.delete(file);
     const fresh = [...open].some((file) => !this.prepared.has(file));
+    const kinds = fresh ? (['concepts'] as const) : (['concepts', 'pipes'] as const);
+    const documentation = this.options.documentationFormat?.() ?? 'markdown';
     let any = false;
     const make = (): Generator<void, void> | undefined => {
       const work: Array<{ tree: NonNullable<TreeCheck['tree']>; bundles: Bundle[] }> = [];
@@ -351,13 +359,16 @@ export class Diagnostics {
       if (work.length === 0) return undefined;
       any = true;
       return (function* () {
-        for (const { tree, bundles } of work) yield* preparationSteps(tree, bundles);
+        for (const { tree, bundles } of work) yield* preparationSteps(tree, bundles, kinds, documentation);
       })();
     };
     void this.idle.run(make, () => this.busy(), fresh ? 0 : IDLE_QUIET_MS).then(
       (done) => {
-        if (done) for (const file of open) this.prepared.add(file);
-        if (any) this.options.trace?.(`mthds: ${done ? 'prepared ahead' : 'preparation cancelled'} after ${(performance.now() - t0).toFixed(1)} ms`);
+        if (any) this.options.trace?.(`mthds: ${done ? 'prepared ahead' : 'preparation cancelled'} (${kinds.join(', ')}) after ${(performance.now() - t0).toFixed(1)} ms`);
+        if (!done) return;
+        for (const file of open) this.prepared.add(file);
+        // The rest once typing pauses.
+        if (fresh) this.prepareWhenIdle();
       },
       (error: unknown) =>
         this.guard(() => {

@@ -10,17 +10,28 @@ import { prepareCompletionList } from '../language/complete/index.js';
 import type { Bundle } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { prepareNameIndexes } from '../language/visibleNames.js';
+import { nativeMarkdown } from '../language/describe.js';
+import { NATIVE_CONCEPTS } from '../language/spec/natives.js';
+import { markup, type MarkupFormat } from './markup.js';
 
 /** How long a slice of idle work runs before it yields (ms): a keystroke arriving meanwhile waits at most about this. */
-const IDLE_SLICE_MS = 2;
+const IDLE_SLICE_MS = 4;
 
-/** What the open documents of a tree will need first, one bundle after another, in steps. */
-export function* preparationSteps(tree: MethodTree, bundles: readonly Bundle[]): Generator<void, void> {
-  // Concepts first: a concept reference is what is most often typed (an input, an output).
-  for (const kind of ['concepts', 'pipes'] as const) {
+/**
+ * What the open documents of a tree will need first, one bundle after another, in steps; with the
+ * concepts, the natives' documentation as the client's completion list carries it (rendered once
+ * and kept by markup.ts: plain text is markdown parsed, a few milliseconds the first time).
+ */
+export function* preparationSteps(tree: MethodTree, bundles: readonly Bundle[], kinds: ReadonlyArray<'concepts' | 'pipes'>, documentation: MarkupFormat): Generator<void, void> {
+  for (const kind of kinds) {
     for (const bundle of bundles) {
       yield* prepareNameIndexes(tree, bundle, kind);
       yield* prepareCompletionList(tree, bundle, kind);
+    }
+    if (kind !== 'concepts') continue;
+    for (const native of NATIVE_CONCEPTS) {
+      markup(nativeMarkdown(native), documentation);
+      yield;
     }
   }
 }

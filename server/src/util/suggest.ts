@@ -131,7 +131,7 @@ function formsOf(candidate: string): Forms {
 /** How many names queries have scored (warm or not). */
 let scoredSoFar = 0;
 /** Past this many names scored, the lookup's code is compiled for speed: warming it is no longer needed. */
-const WARM_SCORES = 20_000;
+const WARM_SCORES = 10_000;
 
 /** Whether queries still run code not yet compiled for speed (see `NameIndex.warm`). */
 export function suggestionsCold(): boolean {

@@ -133,15 +133,31 @@ const MERGED_PER_STEP = 2048;
 /** How many domains' entries a step of making a list reads. */
 const DOMAINS_PER_STEP = 2;
 
+const keyOf = (t: { sortText?: string; label: string }): string => t.sortText ?? t.label;
+
 /**
  * The runs (each sorted as sortedTemplates sorts), one after another, as sortedTemplates sorts
- * their concatenation: adjacent runs merged two by two, equal ones from the earlier run first
- * (a stable merge keeps the order of the whole). Pauses after every MERGED_PER_STEP items.
+ * their concatenation. Runs whose keys do not overlap (a domain's names share its prefix) are
+ * put one after another in the order of their first keys; others are merged two by two, equal
+ * ones from the earlier run first (a stable merge keeps the order of the whole). Pauses after
+ * every MERGED_PER_STEP items.
  */
 function* mergedSteps<T extends { sortText?: string; label: string }>(runs: readonly T[][]): Generator<void, T[]> {
+  const byFirst = runs.filter((r) => r.length > 0).map((run, i) => ({ run, i, first: keyOf(run[0]!), last: keyOf(run[run.length - 1]!) }));
+  byFirst.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.i - b.i));
+  let work = 0;
+  if (byFirst.every((r, k) => k === 0 || byFirst[k - 1]!.last < r.first)) {
+    const out: T[] = [];
+    for (const { run } of byFirst) {
+      for (const item of run) {
+        out.push(item);
+        if (++work % MERGED_PER_STEP === 0) yield;
+      }
+    }
+    return out;
+  }
   let level = runs.filter((r) => r.length > 0);
   if (level.length === 0) return [];
-  let work = 0;
   while (level.length > 1) {
     const next: T[][] = [];
     for (let r = 0; r < level.length; r += 2) {
@@ -155,7 +171,7 @@ function* mergedSteps<T extends { sortText?: string; label: string }>(runs: read
       let i = 0;
       let j = 0;
       while (i < a.length || j < b.length) {
-        if (j === b.length || (i < a.length && !((b[j]!.sortText ?? b[j]!.label) < (a[i]!.sortText ?? a[i]!.label)))) out.push(a[i++]!);
+        if (j === b.length || (i < a.length && !(keyOf(b[j]!) < keyOf(a[i]!)))) out.push(a[i++]!);
         else out.push(b[j++]!);
         if (++work % MERGED_PER_STEP === 0) yield;
       }
