@@ -39,7 +39,8 @@ export function* preparationSteps(tree: MethodTree, bundles: readonly Bundle[], 
 /** One piece of idle work at a time: a newer start or `cancel` makes the running one stop at its next pause. */
 export class IdleWork {
   private generation = 0;
-  private timer: NodeJS.Timeout | undefined;
+  /** The quiet delay under way: its timer, and how to end it at once (cancelled). */
+  private delay: { timer: NodeJS.Timeout; end: () => void } | undefined;
 
   constructor(
     /** Yields until the messages queued meanwhile are handled (`MessageTurns.pause`). */
@@ -50,8 +51,12 @@ export class IdleWork {
   /** Stops the work under way at its next pause (a change came). */
   cancel(): void {
     this.generation += 1;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    const delay = this.delay;
+    this.delay = undefined;
+    if (delay) {
+      clearTimeout(delay.timer);
+      delay.end();
+    }
   }
 
   /**
@@ -65,8 +70,13 @@ export class IdleWork {
     const generation = this.generation;
     const stale = (): boolean => this.generation !== generation || busy();
     if (delayMs > 0) {
-      await new Promise<void>((resolve) => (this.timer = setTimeout(resolve, delayMs)));
-      this.timer = undefined;
+      await new Promise<void>((resolve) => {
+        const delay = { timer: setTimeout(() => {
+          if (this.delay === delay) this.delay = undefined;
+          resolve();
+        }, delayMs), end: resolve };
+        this.delay = delay;
+      });
     }
     if (stale()) return false;
     await this.pause();

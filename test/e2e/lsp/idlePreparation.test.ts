@@ -1,0 +1,90 @@
+// Work made ahead while the server is idle (the suggestion indexes and completion lists of the open
+// documents' domains) answers exactly what the same request answers on demand: two servers on the
+// same package, one asked at once (its completion answered before any preparation), one asked
+// after its preparation ran to its end.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CompletionList } from 'vscode-languageserver-protocol';
+import { startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+// @ts-expect-error: a plain ES module of the benchmarks
+import { workspaceBundle } from '../../../bench/generate.mjs';
+
+const clients: LspClient[] = [];
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.shutdown();
+});
+
+/** A package of `count` generated bundles over 10 domains, one in twenty broken. */
+function bigPackage(count: number): { ws: string; files: string[]; texts: string[] } {
+  const ws = tempWorkspace({ 'pkg/METHODS.toml': '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n' });
+  const files: string[] = [];
+  const texts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const dir = path.join(ws, 'pkg', `group${i % 4}`);
+    mkdirSync(dir, { recursive: true });
+    const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }) as { text: string };
+    const file = path.join(dir, `bundle${i}.mthds`);
+    writeFileSync(file, text);
+    files.push(file);
+    texts.push(text);
+  }
+  return { ws, files, texts };
+}
+
+function positionOf(text: string, offset: number): { line: number; character: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+const prepared = (c: LspClient, kinds: string): boolean => c.traces.some((t) => t.startsWith(`mthds: prepared ahead (${kinds})`));
+
+describe('preparation at idle', () => {
+  it('answers completions and suggestions as they are made on demand', async () => {
+    const { ws, files, texts } = bigPackage(400);
+    const open = files[3]!;
+    // A concept reference broken (suggestions), a step calling a pipe, then completions of a concept
+    // and a pipe reference.
+    const sequence = '\n[pipe.probe_sequence]\ntype = "PipeSequence"\ndescription = "A probe"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [\n  { pipe = "b3_step_1", result = "first" },\n]\n';
+    const text = texts[3]!.replace(/output = "B(\d+)Thing/, 'output = "XB$1Thing') + sequence;
+    const conceptAt = positionOf(text, text.indexOf('output = "') + 'output = "'.length);
+    const pipeAt = positionOf(text, text.indexOf('pipe = "') + 'pipe = "'.length);
+    const ask = (c: LspClient, position: { line: number; character: number }): Promise<CompletionList> =>
+      c.connection.sendRequest('textDocument/completion', { textDocument: { uri: uriOf(open) }, position, context: { triggerKind: 2, triggerCharacter: '"' } }) as Promise<CompletionList>;
+
+    // On demand: the completions sent with the document, before its check (and any preparation).
+    const demand = await startClient({ folders: [ws], trace: 'verbose' });
+    clients.push(demand);
+    await demand.workspaceChecked(120_000);
+    demand.open(uriOf(open), text);
+    const [conceptsNow, pipesNow] = await Promise.all([ask(demand, conceptAt), ask(demand, pipeAt)]);
+    expect(demand.traces.some((t) => t.startsWith('mthds: prepared'))).toBe(false);
+    const findingsNow = await demand.nextDiagnostics(uriOf(open), (d) => d.length > 0, 0, 60_000);
+
+    // Prepared: asked once the preparation of concepts, then of everything, has ended.
+    const ahead = await startClient({ folders: [ws], trace: 'verbose' });
+    clients.push(ahead);
+    await ahead.workspaceChecked(120_000);
+    ahead.open(uriOf(open), text);
+    await ahead.waitFor(() => prepared(ahead, 'concepts, pipes'), 'the preparation of concepts and pipes', 60_000);
+    expect(prepared(ahead, 'concepts')).toBe(true);
+    const [conceptsAhead, pipesAhead] = await Promise.all([ask(ahead, conceptAt), ask(ahead, pipeAt)]);
+    expect(conceptsAhead.items.length).toBeGreaterThan(100);
+    expect(pipesAhead.items.length).toBeGreaterThan(100);
+    expect(conceptsAhead).toEqual(conceptsNow);
+    expect(pipesAhead).toEqual(pipesNow);
+
+    // A keystroke breaking another concept reference, checked with the indexes made ahead: the
+    // same findings (suggestions included) as the server that made them on demand.
+    const second = text.indexOf('output = "', text.indexOf('output = "') + 1) + 'output = "'.length;
+    const edit = { range: { start: positionOf(text, second), end: positionOf(text, second) }, newText: 'Q' };
+    demand.edit(uriOf(open), [edit]);
+    ahead.edit(uriOf(open), [edit]);
+    const after = (c: LspClient): Promise<unknown> => c.nextDiagnostics(uriOf(open), (d) => d.filter((x) => x.code === 'method.concept_unresolved').length >= 2, undefined, 60_000);
+    const [fromDemand, fromAhead] = await Promise.all([after(demand), after(ahead)]);
+    expect(fromAhead).toEqual(fromDemand);
+    expect(findingsNow.some((d) => d.code === 'method.concept_unresolved')).toBe(true);
+  }, 180_000);
+});
