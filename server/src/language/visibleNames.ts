@@ -58,6 +58,7 @@ export function conceptNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] 
 /** Every pipe code visible from a bundle (its own first, same domain bare, others qualified). */
 export function pipeNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
   noteWide();
+  pipesAsked = true;
   const domain = from.domain?.value;
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.pipes;
   let own = ownPipeIndexes.get(from);
@@ -68,16 +69,21 @@ export function pipeNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
   return othersQualified(tree, domain, 'pipes', [own.index]);
 }
 
+// Whether a check ever suggested pipe names: until then the pipes' indexes (five times the names
+// of the concepts') are not made ahead, as they were never needed.
+let pipesAsked = false;
+
 /**
  * Makes ahead, one domain per step, the indexes of the tables of one kind that
  * `conceptNameIndexes` or `pipeNameIndexes` give for a bundle of the tree (the language server,
  * once idle, for its open documents: the first broken reference after a change of the tables
- * then finds them made). The bundle's own pipes are left out: an index per version of the bundle,
+ * then finds them made); pipes once a check has suggested pipe names. The bundle's own pipes are left out: an index per version of the bundle,
  * which the next keystroke replaces. While the lookup's code is still cold (`suggestionsCold`),
  * each index also runs a query whose answer is not kept, on a name shaped as a typo of the
  * bundle's. Changes no answer: the indexes are those a lookup makes.
  */
 export function* prepareNameIndexes(tree: MethodTree, from: Bundle, kind: 'concepts' | 'pipes'): Generator<void, void> {
+  if (kind === 'pipes' && !pipesAsked) return;
   const domain = from.domain?.value;
   const probe = `X${(kind === 'concepts' ? from.concepts[0]?.code : from.pipes[0]?.code) ?? 'Name'}`;
   const warm = (index: NameIndex): void => {

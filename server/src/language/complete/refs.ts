@@ -427,8 +427,13 @@ function qualifiedPipes(domain: string, table: DomainSymbols): readonly PipeTemp
 }
 
 function otherPipeTemplates(tree: MethodTree, domain: string | undefined): readonly PipeTemplate[] {
+  pipesAsked = true;
   return runSteps(otherPipeTemplatesSteps(tree, domain));
 }
+
+// Whether a completion ever offered the tree's pipes: until then their list (five times the
+// concepts') is not made ahead, as it was never needed.
+let pipesAsked = false;
 
 function keptPipeList(domain: string | undefined, parts: ReadonlyArray<readonly PipeTemplate[]>): readonly PipeTemplate[] | undefined {
   const at = otherPipes.findIndex((l) => l.domain === domain && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
@@ -473,7 +478,8 @@ function* pipeListSteps(domain: string | undefined, parts: ReadonlyArray<readonl
 /**
  * Makes ahead, in steps, the list a completion of a concept or a pipe reference in `bundle` reads
  * (the language server, once idle, for its open documents): the tree's concepts as the bundle's
- * domain sees them, or the other domains' pipes (and the entries of the domain's own), sorted.
+ * domain sees them, or the other domains' pipes (and the entries of the domain's own), sorted,
+ * once a completion has offered pipes.
  * They are the lists a completion would make (kept per state of the tables' declarations), made
  * earlier; a build left at a pause goes on where it stopped (ResumableBuilds).
  */
@@ -483,6 +489,7 @@ export function* prepareCompletionList(tree: MethodTree, bundle: Bundle, kind: '
     yield* treeConceptTemplatesSteps(tree, domain, false);
     return;
   }
+  if (!pipesAsked) return;
   yield* otherPipeTemplatesSteps(tree, domain);
   const table = domain === undefined ? undefined : tree.symbols.get(domain);
   if (table) pipeEntries(domain!, table);
