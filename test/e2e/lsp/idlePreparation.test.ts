@@ -3,13 +3,10 @@
 // same package and the same edits, one asked at once (its completion answered before the edit's
 // check and any preparation), one asked after the preparation that follows the edit ran to its end.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionList } from 'vscode-languageserver-protocol';
-import { startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
-// @ts-expect-error: a plain ES module of the benchmarks
-import { workspaceBundle } from '../../../bench/generate.mjs';
+import { startClient, uriOf, type LspClient } from './harness.js';
+import { bigPackage } from './generatedPackage.js';
 
 const clients: LspClient[] = [];
 
@@ -17,22 +14,6 @@ afterEach(async () => {
   for (const c of clients.splice(0)) await c.shutdown();
 });
 
-/** A package of `count` generated bundles over 10 domains, one in twenty broken. */
-function bigPackage(count: number): { ws: string; files: string[]; texts: string[] } {
-  const ws = tempWorkspace({ 'pkg/METHODS.toml': '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n' });
-  const files: string[] = [];
-  const texts: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const dir = path.join(ws, 'pkg', `group${i % 4}`);
-    mkdirSync(dir, { recursive: true });
-    const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }) as { text: string };
-    const file = path.join(dir, `bundle${i}.mthds`);
-    writeFileSync(file, text);
-    files.push(file);
-    texts.push(text);
-  }
-  return { ws, files, texts };
-}
 
 function positionOf(text: string, offset: number): { line: number; character: number } {
   const before = text.slice(0, offset);
