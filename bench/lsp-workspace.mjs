@@ -17,7 +17,9 @@
 // the cores.
 // COUNT (default 5000) and LAYOUTS (packages,one-package) change the workspace; SLOWEST=N prints
 // the N slowest keystrokes and completions (their index, whether the keystroke broke the reference,
-// and the time since the server started: to find them in a CPU profile).
+// and the time since the server started: to find them in a CPU profile); TRACE=1 prints the
+// server's traces (each check, each preparation at idle) as they come; MTHDS_SERVER runs another
+// build's entry point (lspClient.mjs), to compare two builds under the same load.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -96,7 +98,6 @@ async function measure(layout, ws, genMs) {
   const server = await startServer(ws.dir, {
     capabilities: CAPABILITIES,
     initializationOptions: { diagnostics: { debounceMs: 0 } },
-    // TRACE=1: the server's traces (each check, each preparation ahead) with the time since start.
     ...(process.env.TRACE ? { trace: 'verbose', onTrace: (m) => console.log(`  [${fmt(performance.now() - t0, 0)} ms] ${m}`) } : {}),
     onPublish: (p) => {
       if (p.diagnostics.length > 0) withFindings.add(p.uri);
