@@ -6,12 +6,10 @@
 // a check would make on demand, through the same functions and caches, so nothing answers
 // differently for having been prepared.
 
-import { prepareCompletionList } from '../language/complete/index.js';
+import { NATIVE_DOCUMENTATION, prepareCompletionList } from '../language/complete/index.js';
 import type { Bundle } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { prepareNameIndexes } from '../language/visibleNames.js';
-import { nativeMarkdown } from '../language/describe.js';
-import { NATIVE_CONCEPTS } from '../language/spec/natives.js';
 import { markup, type MarkupFormat } from './markup.js';
 
 /** How long a slice of idle work runs before it yields (ms): a keystroke arriving meanwhile waits at most about this. */
@@ -29,8 +27,8 @@ export function* preparationSteps(tree: MethodTree, bundles: readonly Bundle[], 
       yield* prepareCompletionList(tree, bundle, kind);
     }
     if (kind !== 'concepts') continue;
-    for (const native of NATIVE_CONCEPTS) {
-      markup(nativeMarkdown(native), documentation);
+    for (const markdown of NATIVE_DOCUMENTATION) {
+      markup(markdown, documentation);
       yield;
     }
   }

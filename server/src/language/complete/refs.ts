@@ -185,6 +185,9 @@ function* mergedSteps<T extends { sortText?: string; label: string }>(runs: read
 const NATIVE_TEMPLATES: readonly ConceptTemplate[] = NATIVE_CONCEPTS.map((native) => ({ label: native.code, detail: 'native concept', documentation: nativeMarkdown(native), sortText: `1${native.code}` }));
 const NATIVE_SORTED = sortedTemplates([...NATIVE_TEMPLATES]);
 
+/** The documentation every concept list carries (the natives', made once), for rendering ahead. */
+export const NATIVE_DOCUMENTATION: readonly string[] = NATIVE_TEMPLATES.map((t) => t.documentation!);
+
 /** The natives and the tree's concepts as seen from a domain, sorted; remade when a domain's entries change. */
 interface TreeConcepts {
   domain: string | undefined;
