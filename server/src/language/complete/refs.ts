@@ -234,13 +234,15 @@ function* treeConceptTemplatesSteps(tree: MethodTree, domain: string | undefined
   }
   const kept = keptConceptList(domain, qualified, parts);
   if (kept) return kept;
-  return yield* conceptListBuilds.run({ domain, qualified, parts }, () => conceptListSteps(tree, domain, qualified, parts));
+  // The build keeps the domains' names, not the tree (a build left unfinished must not keep a tree alive).
+  const domains = [...tree.symbols.keys()];
+  return yield* conceptListBuilds.run({ domain, qualified, parts }, () => conceptListSteps(domains, domain, qualified, parts));
 }
 
-function* conceptListSteps(tree: MethodTree, domain: string | undefined, qualified: boolean, parts: ReadonlyArray<readonly ConceptEntry[]>): Generator<void, readonly ConceptTemplate[]> {
+function* conceptListSteps(domains: readonly string[], domain: string | undefined, qualified: boolean, parts: ReadonlyArray<readonly ConceptEntry[]>): Generator<void, readonly ConceptTemplate[]> {
   const runs: ConceptTemplate[][] = [NATIVE_SORTED];
   let i = 0;
-  for (const d of tree.symbols.keys()) {
+  for (const d of domains) {
     const bare = d === domain && !qualified;
     const rank = d === domain ? '0' : '2';
     runs.push(sortedTemplates(parts[i++]!.map((c) => conceptTemplate(bare ? c.code : c.key, c.key, c.detail, rank))));
