@@ -15,7 +15,11 @@
 //   keystroke (COMPLETIONS, same defaults).
 // The machine's load average is printed with the figures: they mean little when other work shares
 // the cores.
-// COUNT (default 5000) and LAYOUTS (packages,one-package) change the workspace.
+// COUNT (default 5000) and LAYOUTS (packages,one-package) change the workspace; SLOWEST=N prints
+// the N slowest keystrokes and completions (their index, whether the keystroke broke the reference,
+// and the time since the server started: to find them in a CPU profile); TRACE=1 prints the
+// server's traces (each check, each preparation at idle) as they come; MTHDS_SERVER runs another
+// build's entry point (lspClient.mjs), to compare two builds under the same load.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -94,6 +98,7 @@ async function measure(layout, ws, genMs) {
   const server = await startServer(ws.dir, {
     capabilities: CAPABILITIES,
     initializationOptions: { diagnostics: { debounceMs: 0 } },
+    ...(process.env.TRACE ? { trace: 'verbose', onTrace: (m) => console.log(`  [${fmt(performance.now() - t0, 0)} ms] ${m}`) } : {}),
     onPublish: (p) => {
       if (p.diagnostics.length > 0) withFindings.add(p.uri);
       else withFindings.delete(p.uri);
@@ -153,6 +158,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
     return change;
   };
   const keystrokeTimes = [];
+  const keystrokeNotes = [];
   const KEYSTROKES = editsOf(layout, 'KEYSTROKES');
   const COMPLETIONS = editsOf(layout, 'COMPLETIONS');
   for (let k = 0; k < KEYSTROKES; k++) {
@@ -163,11 +169,13 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
     await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
     const p = await done;
     keystrokeTimes.push(performance.now() - t);
+    keystrokeNotes.push(`${change.text === 'X' ? 'breaks' : change.text === 'B' ? 'repairs' : 'types'}, at ${fmt((t - server.spawnedAt) / 1000, 3)} s`);
     if (broken !== p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error(`keystroke ${k}: the diagnostics do not follow the edit`);
   }
 
   // Completion during typing: keystroke, then at once a completion of the concept reference.
   const completionTimes = [];
+  const completionNotes = [];
   let items = 0;
   for (let k = 0; k < COMPLETIONS; k++) {
     version += 1;
@@ -179,6 +187,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
     const t = performance.now();
     const r = await connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: outPos, context: { triggerKind: 2, triggerCharacter: '"' } });
     completionTimes.push(performance.now() - t);
+    completionNotes.push(`at ${fmt((t - server.spawnedAt) / 1000, 3)} s`);
     items = r?.items?.length ?? (Array.isArray(r) ? r.length : 0);
     if (items < 10) throw new Error(`completion ${k}: ${items} items`);
     await done;
@@ -186,9 +195,12 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
   const afterTyping = memoryOf(server.child.pid);
   await stopServer(server);
   const stats = (xs) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: Math.max(...xs) });
-  return { layout, keystrokeCount: KEYSTROKES, completionCount: COMPLETIONS, ws, ...startup, openMs, keystrokes: stats(keystrokeTimes), completion: stats(completionTimes), items, afterTyping };
+  return { layout, keystrokeCount: KEYSTROKES, completionCount: COMPLETIONS, ws, ...startup, openMs, keystrokes: stats(keystrokeTimes), completion: stats(completionTimes), items, afterTyping, slowest: { keystroke: slowest(keystrokeTimes, keystrokeNotes), completion: slowest(completionTimes, completionNotes) } };
 }
 
+const SLOWEST = Number(process.env.SLOWEST ?? 0);
+/** The SLOWEST slowest samples: `#index ms (note)`. */
+const slowest = (times, notes) => times.map((ms, i) => ({ ms, i })).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST).map(({ ms, i }) => `#${i} ${fmt(ms)} ms (${notes[i]})`);
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 console.log(`language server, large workspace: ${COUNT} bundles of ${PIPES} pipes, debounce 0; node ${process.version}; ${load()}`);
@@ -201,5 +213,6 @@ for (const layout of LAYOUTS) {
   console.log(`  didOpen -> first diagnostics: ${fmt(r.openMs)} ms`);
   console.log(`  keystroke -> publishDiagnostics (${r.keystrokeCount}): p50 ${fmt(r.keystrokes.p50)} ms, p95 ${fmt(r.keystrokes.p95)} ms, p99 ${fmt(r.keystrokes.p99)} ms, max ${fmt(r.keystrokes.max)} ms`);
   console.log(`  completion right after a keystroke (${r.completionCount}, ${r.items} items): p50 ${fmt(r.completion.p50)} ms, p95 ${fmt(r.completion.p95)} ms, p99 ${fmt(r.completion.p99)} ms, max ${fmt(r.completion.max)} ms`);
+  if (SLOWEST > 0) for (const [kind, list] of Object.entries(r.slowest)) console.log(`  slowest ${kind}s: ${list.join('; ')}`);
   console.log(`  ${load()}`);
 }

@@ -14,11 +14,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { generateBundle, workspaceBundle } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
-import { percentile, stopServer } from './lspClient.mjs';
+import { percentile, SERVER, stopServer } from './lspClient.mjs';
 import { summarizeGc } from './gcLog.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 300);
 const GC_LOG = process.env.GC_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gc-')), 'gc.log') : undefined;
 

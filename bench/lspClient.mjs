@@ -7,7 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SERVER = path.join(here, '../server/bin/mthds-language-server.js');
+// MTHDS_SERVER: another build's entry point (to compare two builds under the same load).
+export const SERVER = process.env.MTHDS_SERVER ?? path.join(here, '../server/bin/mthds-language-server.js');
 
 export function percentile(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -17,6 +18,7 @@ export function percentile(xs, p) {
 /** Starts the server on `folder`; `checked` resolves when its start-up check has ended. */
 export async function startServer(folder, { capabilities, initializationOptions, onPublish = () => undefined, trace, onTrace = () => undefined } = {}) {
   // SERVER_NODE_ARGS: flags for the server's node (`--cpu-prof` to profile a run), as in lsp.mjs.
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   let ended;
@@ -37,7 +39,7 @@ export async function startServer(folder, { capabilities, initializationOptions,
     ...(trace ? { trace } : {}),
   });
   await connection.sendNotification('initialized', {});
-  return { child, connection, checked };
+  return { child, connection, checked, spawnedAt };
 }
 
 /** Shuts the server down cleanly and waits for its process to end. */

@@ -4,10 +4,10 @@
 // check after a keystroke read again only the edited domain's names.
 
 import { LRUCache } from 'lru-cache';
-import { NameIndex } from '../util/suggest.js';
+import { NameIndex, suggestionsCold } from '../util/suggest.js';
 import type { Bundle } from './model.js';
 import { NATIVE_CONCEPTS } from './spec/natives.js';
-import { noteWide, type MethodTree } from './tree.js';
+import { noteWide, type DomainSymbols, type MethodTree } from './tree.js';
 import { ObjectCache } from '../util/objectCache.js';
 
 const NATIVES = new NameIndex(NATIVE_CONCEPTS.map((c) => c.code));
@@ -35,12 +35,14 @@ function indexOf(cache: ObjectCache<ReadonlyMap<string, unknown>, NameIndex>, ta
   return index;
 }
 
+/** The index of a domain's codes of one kind, qualified with the domain (as other domains see them). */
+function qualifiedIndex(d: string, table: DomainSymbols, kind: 'concepts' | 'pipes'): NameIndex {
+  const codes = table[kind];
+  return indexOf(qualifiedIndexes, codes, `${kind} ${d}.`, () => [...codes.keys()].map((code) => `${d}.${code}`));
+}
+
 function othersQualified(tree: MethodTree, domain: string | undefined, kind: 'concepts' | 'pipes', out: NameIndex[]): NameIndex[] {
-  for (const [d, table] of tree.symbols) {
-    if (d === domain) continue;
-    const codes = table[kind];
-    out.push(indexOf(qualifiedIndexes, codes, `${kind} ${d}.`, () => [...codes.keys()].map((code) => `${d}.${code}`)));
-  }
+  for (const [d, table] of tree.symbols) if (d !== domain) out.push(qualifiedIndex(d, table, kind));
   return out;
 }
 
@@ -56,6 +58,7 @@ export function conceptNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] 
 /** Every pipe code visible from a bundle (its own first, same domain bare, others qualified). */
 export function pipeNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
   noteWide();
+  pipesAsked = true;
   const domain = from.domain?.value;
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.pipes;
   let own = ownPipeIndexes.get(from);
@@ -64,4 +67,32 @@ export function pipeNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
     ownPipeIndexes.set(from, own);
   }
   return othersQualified(tree, domain, 'pipes', [own.index]);
+}
+
+// Whether a check ever suggested pipe names: until then the pipes' indexes (five times the names
+// of the concepts') are not made ahead, as they were never needed.
+let pipesAsked = false;
+
+/**
+ * Makes ahead, one domain per step, the indexes of the tables of one kind that
+ * `conceptNameIndexes` or `pipeNameIndexes` give for a bundle of the tree (the language server,
+ * once idle, for its open documents: the first broken reference after a change of the tables
+ * then finds them made); pipes once a check has suggested pipe names. The bundle's own pipes are left out: an index per version of the bundle,
+ * which the next keystroke replaces. While the lookup's code is still cold (`suggestionsCold`),
+ * each index also runs a query whose answer is not kept, on a name shaped as a typo of the
+ * bundle's. Changes no answer: the indexes are those a lookup makes.
+ */
+export function* prepareNameIndexes(tree: MethodTree, from: Bundle, kind: 'concepts' | 'pipes'): Generator<void, void> {
+  if (kind === 'pipes' && !pipesAsked) return;
+  const domain = from.domain?.value;
+  const probe = `X${(kind === 'concepts' ? from.concepts[0]?.code : from.pipes[0]?.code) ?? 'Name'}`;
+  const warm = (index: NameIndex): void => {
+    if (suggestionsCold()) index.warm(probe);
+  };
+  for (const [d, table] of tree.symbols) {
+    if (d === domain) continue;
+    warm(qualifiedIndex(d, table, kind));
+    yield;
+  }
+  if (kind === 'concepts') for (const index of conceptNameIndexes(tree, from).slice(0, 2)) warm(index);
 }

@@ -15,11 +15,15 @@ import type {
   WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
 import type { Finding } from '../check/finding.js';
+import type { Bundle } from '../language/model.js';
+import { bundleOfFile } from '../language/tree.js';
 import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
 import { runSteps } from '../util/steps.js';
+import { IdleWork, preparationSteps } from './idleWork.js';
+import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
 import { checkedText } from './views.js';
 
@@ -58,10 +62,14 @@ export interface DiagnosticsOptions {
    * when its check is pending: `Views.findingsOf`); a pull answers from them without checking.
    */
   findingsOf?: (file: FileId) => { findings: readonly Finding[]; ahead: boolean } | undefined;
+  /** The format of the client's completion documentation (what the preparation at idle renders). */
+  documentationFormat?: () => MarkupFormat;
 }
 
 /** How long a slice of a check (and of its publishing) runs before it yields to the message loop (ms). */
 const SLICE_MS = 8;
+/** How long the server stays without a change before it prepares again for documents prepared for once (ms). */
+const IDLE_QUIET_MS = 50;
 /** How many files' diagnostics publishing converts and sends between two pauses. */
 const PUBLISHED_PER_STEP = 8;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
@@ -107,6 +115,10 @@ export class Diagnostics {
   private runs = 0;
   /** Per tree, the files whose diagnostics are still to be made again (ALL: every file of the tree). */
   private readonly pending = new Map<string, Set<FileId> | typeof ALL>();
+  /** What the open documents will need first, made ahead once checks have ended (idleWork.ts). */
+  private readonly idle = new IdleWork(() => this.pause());
+  /** Open documents whose concepts were prepared for once (later preparations wait for a pause in typing). */
+  private readonly prepared = new Set<FileId>();
 
   constructor(
     private readonly connection: Connection,
@@ -150,6 +162,7 @@ export class Diagnostics {
 
   /** Schedules a check of a tree; a later call restarts the delay, so the last change wins. */
   schedule(id: TreeId): void {
+    this.idle.cancel();
     this.timers.get(id.key)?.();
     const delay = this.options.debounceMs();
     const run = (): void => {
@@ -173,6 +186,7 @@ export class Diagnostics {
 
   /** Checks a tree now, cancelling a pending delayed check, and publishes what changed. */
   checkNow(id: TreeId): TreeCheck {
+    this.idle.cancel();
     this.timers.get(id.key)?.();
     this.timers.delete(id.key);
     const t0 = performance.now();
@@ -211,6 +225,7 @@ export class Diagnostics {
    * meanwhile before it ends), so N notifications cost one update, not N.
    */
   requestUpdate(): void {
+    this.idle.cancel();
     const now = Date.now();
     if (this.updateScheduled) {
       // A burst (a checkout, a generator) keeps coming: wait for it to pause, but not for ever.
@@ -261,6 +276,7 @@ export class Diagnostics {
       this.flushing = undefined;
       // A keystroke's check that found this update running left its tree to it: none is left due.
       if (!this.updateScheduled) for (const id of this.session.dirtyTrees()) if (!this.timers.has(id.key) && !this.running.has(id.key) && this.session.hasOpenDocument(id.key)) this.schedule(id);
+      this.prepareWhenIdle();
     });
     this.flushing = next;
     return next;
@@ -286,6 +302,7 @@ export class Diagnostics {
    * stays due when it was marked again. Returns whether a newer check in slices took over.
    */
   private async checkInSlices(id: TreeId): Promise<boolean> {
+    this.idle.cancel();
     const run = ++this.runs;
     this.running.set(id.key, run);
     try {
@@ -293,7 +310,71 @@ export class Diagnostics {
     } finally {
       if (this.running.get(id.key) === run) this.running.delete(id.key);
     }
+    this.prepareWhenIdle();
     return this.running.has(id.key);
+  }
+
+  /** A check is due, scheduled or running: idle work waits for the next one to end. */
+  private busy(): boolean {
+    return this.timers.size > 0 || this.running.size > 0 || this.updating();
+  }
+
+  /**
+   * Once the message loop is idle and no check is due or running, makes ahead what the open
+   * documents' next keystroke and completion will need (idleWork.ts), in slices; a change cancels it.
+   */
+  private prepareWhenIdle(): void {
+    if (this.busy()) return;
+    const t0 = performance.now();
+    // A document just opened gets its concepts prepared at once, between keystrokes if typing has
+    // begun (concept references are the ones most often typed, and their tables are the smaller).
+    // Everything else waits for typing to pause: the pipes' tables (five times the names, made for
+    // the first time only when asked), and the tables of a document prepared for already, which
+    // change only when a declaration does (a keystroke would otherwise wait for a slice each time).
+    const open = new Set(this.session.openFiles());
+    for (const file of this.prepared) if (!open.has(file)) this.prepared.delete(file);
+    const fresh = [...open].some((file) => !this.prepared.has(file));
+    const kinds = fresh ? (['concepts'] as const) : (['concepts', 'pipes'] as const);
+    const documentation = this.options.documentationFormat?.() ?? 'markdown';
+    let any = false;
+    const make = (): Generator<void, void> | undefined => {
+      const work: Array<{ tree: NonNullable<TreeCheck['tree']>; bundles: Bundle[] }> = [];
+      const byTree = new Map<string, FileId[]>();
+      for (const file of this.session.openFiles()) {
+        const key = this.session.treeOf(file).key;
+        const files = byTree.get(key) ?? [];
+        files.push(file);
+        byTree.set(key, files);
+      }
+      for (const [key, files] of byTree) {
+        const tree = this.session.lastCheck(key)?.tree;
+        if (!tree) continue;
+        const bundles: Bundle[] = [];
+        for (const file of files) {
+          const bundle = bundleOfFile(tree, file);
+          if (bundle) bundles.push(bundle);
+        }
+        if (bundles.length > 0) work.push({ tree, bundles });
+      }
+      if (work.length === 0) return undefined;
+      any = true;
+      return (function* () {
+        for (const { tree, bundles } of work) yield* preparationSteps(tree, bundles, kinds, documentation);
+      })();
+    };
+    void this.idle.run(make, () => this.busy(), fresh ? 0 : IDLE_QUIET_MS).then(
+      (done) => {
+        if (any) this.options.trace?.(`mthds: ${done ? 'prepared ahead' : 'preparation cancelled'} (${kinds.join(', ')}) after ${(performance.now() - t0).toFixed(1)} ms`);
+        if (!done) return;
+        for (const file of open) this.prepared.add(file);
+        // The rest once typing pauses.
+        if (fresh) this.prepareWhenIdle();
+      },
+      (error: unknown) =>
+        this.guard(() => {
+          throw error;
+        }),
+    );
   }
 
   private async sliced(id: TreeId, run: number): Promise<void> {

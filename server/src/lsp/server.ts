@@ -28,6 +28,7 @@ import { CLAMPED_TEXT_DOCUMENTS, guardRequest } from './clamp.js';
 import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
 import { pipeCodeLenses } from './codeLens.js';
 import type { TextLocator } from './convert.js';
+import { completionOptions } from './completion.js';
 import { Diagnostics } from './diagnostics.js';
 import { ASSIST_CAPABILITIES, registerAssistFeatures } from './assist.js';
 import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.js';
@@ -121,6 +122,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       log,
       trace: (message) => connection.tracer.log(message),
       findingsOf: (file) => views.findingsOf(file),
+      documentationFormat: () => completionOptions(capabilities).documentation,
       ...(options.turns ? { pause: () => options.turns!.pause() } : {}),
     });
     return {

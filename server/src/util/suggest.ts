@@ -128,6 +128,16 @@ function formsOf(candidate: string): Forms {
   return f;
 }
 
+/** How many names queries have scored (warm or not). */
+let scoredSoFar = 0;
+/** Past this many names scored, the lookup's code is compiled for speed: warming it is no longer needed. */
+const WARM_SCORES = 10_000;
+
+/** Whether queries still run code not yet compiled for speed (see `NameIndex.warm`). */
+export function suggestionsCold(): boolean {
+  return scoredSoFar < WARM_SCORES;
+}
+
 /** The answers an index keeps (by name queried); emptied when full. */
 const MAX_ANSWERS = 64;
 
@@ -173,6 +183,14 @@ export class NameIndex {
     return names.length === this.entries.length && names.every((n, i) => this.entries[i]!.candidate === n);
   }
 
+  /**
+   * Runs a query without keeping its answer (`warmSuggestions`): V8 compiles a function for speed
+   * only after it ran for a while, so the first real query of a session ran cold, several times slower.
+   */
+  warm(name: string): void {
+    this.query(name);
+  }
+
   /** The names near `name`, scored, in the order of the index. */
   near(name: string): readonly Scored[] {
     const known = this.answers.get(name);
@@ -212,6 +230,7 @@ export class NameIndex {
       }
     }
     hits.sort((a, b) => a - b);
+    scoredSoFar += hits.length;
     const out: Scored[] = [];
     for (const at of hits) {
       const s = scoreOf(name, lower, this.entries[at]!);
@@ -227,3 +246,4 @@ function pushAt<K>(map: Map<K, number[]>, key: K, at: number): void {
   if (list) list.push(at);
   else map.set(key, [at]);
 }
+

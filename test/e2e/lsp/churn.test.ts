@@ -2,13 +2,11 @@
 // the watched-file notifications of a burst into one update, and answers requests while that
 // update runs instead of after it.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CodeAction, DocumentDiagnosticReport, DocumentSymbol, FoldingRange, Location } from 'vscode-languageserver-protocol';
-import { PULL_CAPABILITIES, startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
-// @ts-expect-error: a plain ES module of the benchmarks
-import { workspaceBundle } from '../../../bench/generate.mjs';
+import { PULL_CAPABILITIES, startClient, uriOf, type LspClient } from './harness.js';
+import { bigPackage } from './generatedPackage.js';
 
 let client: LspClient | undefined;
 
@@ -17,22 +15,6 @@ afterEach(async () => {
   client = undefined;
 });
 
-/** A package of `count` generated bundles (10 domains); returns the folder and the bundle paths. */
-function bigPackage(count: number): { ws: string; files: string[]; texts: string[] } {
-  const ws = tempWorkspace({ 'pkg/METHODS.toml': '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n' });
-  const files: string[] = [];
-  const texts: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const dir = path.join(ws, 'pkg', `group${i % 8}`);
-    mkdirSync(dir, { recursive: true });
-    const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }) as { text: string };
-    const file = path.join(dir, `bundle${i}.mthds`);
-    writeFileSync(file, text);
-    files.push(file);
-    texts.push(text);
-  }
-  return { ws, files, texts };
-}
 
 const checked = (c: LspClient): number => c.traces.filter((t) => t.startsWith('mthds: checked')).length;
 

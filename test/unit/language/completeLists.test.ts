@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nativeMarkdown, writtenSignature } from '../../../server/src/language/describe.js';
 import type { Bundle, PipeDecl } from '../../../server/src/language/model.js';
-import { conceptCompletions, pipeCompletions, type ConceptOptions, type PipeOptions } from '../../../server/src/language/complete/refs.js';
+import { conceptCompletions, pipeCompletions, prepareCompletionList, type ConceptOptions, type PipeOptions } from '../../../server/src/language/complete/refs.js';
 import type { Completion } from '../../../server/src/language/complete/types.js';
 import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../../../server/src/language/spec/lexical.js';
@@ -96,6 +96,53 @@ describe('concept and pipe lists', () => {
       ),
       { seed: 11, numRuns: 250 },
     );
+  });
+
+  it('made ahead in steps (left at any step, taken up by a request or the next preparation), hold what a request makes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(bundle, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat({ max: 40 }), { minLength: 1, maxLength: 3 }),
+        fc.record({ close: fc.constantFrom('', '"'), qualified: fc.boolean(), specials: fc.boolean() }),
+        (trees, stops, o) => {
+          for (const bundles of trees) {
+            const tree = treeOf(Object.fromEntries(bundles.map((b, i) => [`b${i}.mthds`, text(b)])));
+            for (const from of tree.bundles) {
+              // Preparations left after a number of steps (a change came), one of each kind per stop.
+              for (const stop of stops) {
+                for (const kind of ['concepts', 'pipes'] as const) {
+                  const steps = prepareCompletionList(tree, from, kind);
+                  for (let k = 0; k < stop && !steps.next().done; k++);
+                }
+              }
+              const range = { start: 3, end: 5 };
+              const concepts: ConceptOptions = { range, close: o.close, qualified: o.qualified };
+              expect(conceptCompletions(tree, from, concepts)).toEqual(bySortText(plainConcepts(tree, from, concepts)));
+              const pipes: PipeOptions = { range, close: o.close, qualified: o.qualified, specials: o.specials, ownOnly: false };
+              expect(pipeCompletions(tree, from, pipes)).toEqual(bySortText(plainPipes(tree, from, pipes)));
+            }
+          }
+        },
+      ),
+      { seed: 17, numRuns: 250 },
+    );
+  });
+
+  it('made ahead in full, are the lists a request then reads (nothing is made again)', () => {
+    const many = (d: string): string => [`domain = "${d}"`, ...Array.from({ length: 30 }, (_, i) => `[concept.C${i}${d}]\ndescription = "c"\n[pipe.p${i}]\ntype = "PipeLLM"\ndescription = "p"\noutput = "Text"\nprompt = "x"`)].join('\n') + '\n';
+    const tree = treeOf({ 'a.mthds': many('legal'), 'b.mthds': many('hr'), 'c.mthds': many('legal.read'), 'd.mthds': many('fin') });
+    const from = tree.bundles[1]!;
+    let steps = 0;
+    for (const kind of ['concepts', 'pipes'] as const) for (const g = prepareCompletionList(tree, from, kind); !g.next().done; ) steps += 1;
+    expect(steps).toBeGreaterThan(4);
+    // Prepared again: every list is kept, so only the tables are read.
+    let again = 0;
+    for (const kind of ['concepts', 'pipes'] as const) for (const g = prepareCompletionList(tree, from, kind); !g.next().done; ) again += 1;
+    expect(again).toBeLessThan(steps);
+    const range = { start: 0, end: 0 };
+    const items = conceptCompletions(tree, from, { range, close: '' });
+    expect(items).toEqual(bySortText(plainConcepts(tree, from, { range, close: '' })));
+    expect(items.slice(0, 30).every((i) => i.sortText?.startsWith('0C'))).toBe(true);
   });
 
   it('offer a label two tables write alike once, as the first table offers it', () => {

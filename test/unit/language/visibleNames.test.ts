@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
 import type { Bundle } from '../../../server/src/language/model.js';
 import { symbolsOf, type MethodTree } from '../../../server/src/language/tree.js';
-import { conceptNameIndexes, pipeNameIndexes } from '../../../server/src/language/visibleNames.js';
+import { conceptNameIndexes, pipeNameIndexes, prepareNameIndexes } from '../../../server/src/language/visibleNames.js';
 import { suggest, suggestAmong } from '../../../server/src/util/suggest.js';
 import { treeOf } from '../../helpers/tree.js';
 
@@ -62,6 +62,32 @@ describe('visible names as indexes', () => {
       }),
       { seed: 5, numRuns: 300 },
     );
+  });
+
+  it('made ahead (left at any step), are the indexes a lookup reads, and suggest the same', () => {
+    fc.assert(
+      fc.property(fc.array(bundle, { minLength: 1, maxLength: 6 }), fc.nat({ max: 8 }), fc.array(fc.oneof(conceptCode, pipeCode, fc.constantFrom('legal.Summry', 'hr.revew', 'Txt')), { minLength: 1, maxLength: 3 }), (bundles, stop, asked) => {
+        const tree = treeOf(Object.fromEntries(bundles.map((b, i) => [`b${i}.mthds`, text(b)])));
+        for (const from of tree.bundles) {
+          for (const kind of ['concepts', 'pipes'] as const) {
+            const steps = prepareNameIndexes(tree, from, kind);
+            for (let k = 0; k < stop && !steps.next().done; k++);
+          }
+          for (const name of asked) {
+            expect(suggestAmong(name, conceptNameIndexes(tree, from))).toEqual(suggest(name, [...NATIVE_CONCEPTS.map((c) => c.code), ...visibleConceptCodes(tree, from)]));
+            expect(suggestAmong(name, pipeNameIndexes(tree, from))).toEqual(suggest(name, visiblePipeCodes(tree, from)));
+          }
+        }
+      }),
+      { seed: 9, numRuns: 200 },
+    );
+    // Made in full: a lookup finds every index of the other domains made already.
+    const tree = treeOf({ 'a.mthds': 'domain = "legal"\n[concept.Contract]\ndescription = "c"\n', 'b.mthds': 'domain = "hr"\n[concept.Person]\ndescription = "p"\n[pipe.review]\ntype = "PipeLLM"\ndescription = "p"\noutput = "Text"\nprompt = "x"\n' });
+    const from = tree.bundles[0]!;
+    for (const kind of ['concepts', 'pipes'] as const) for (const g = prepareNameIndexes(tree, from, kind); !g.next().done; );
+    const prepared = conceptNameIndexes(tree, from);
+    expect(conceptNameIndexes(tree, from)).toEqual(prepared);
+    expect(pipeNameIndexes(tree, from).slice(1)).toEqual(pipeNameIndexes(tree, from).slice(1));
   });
 
   it('follow an edit: a table of a new version is indexed again', () => {

@@ -10,6 +10,8 @@ import { NATIVE_CONCEPTS } from '../spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../spec/lexical.js';
 import type { ModelCategory } from '../spec/values.js';
 import type { DomainSymbols, MethodTree } from '../tree.js';
+import { ResumableBuilds } from '../../util/resumable.js';
+import { runSteps } from '../../util/steps.js';
 import { fuzzyMatch, markNarrowed, MAX_ITEMS } from './narrow.js';
 import type { Completion, LazyDocumentation } from './types.js';
 
@@ -126,7 +128,65 @@ function sortedTemplates<T extends { sortText?: string; label: string }>(items: 
   return keyed.map((k) => k.item);
 }
 
+/** How many items a merge step of sorted runs takes (a step of work made ahead at idle). */
+const MERGED_PER_STEP = 2048;
+/** How many domains' entries a step of making a list reads. */
+const DOMAINS_PER_STEP = 2;
+
+const keyOf = (t: { sortText?: string; label: string }): string => t.sortText ?? t.label;
+
+/**
+ * The runs (each sorted as sortedTemplates sorts), one after another, as sortedTemplates sorts
+ * their concatenation. Runs whose keys do not overlap (a domain's names share its prefix) are
+ * put one after another in the order of their first keys; others are merged two by two, equal
+ * ones from the earlier run first (a stable merge keeps the order of the whole). Pauses after
+ * every MERGED_PER_STEP items.
+ */
+function* mergedSteps<T extends { sortText?: string; label: string }>(runs: readonly T[][]): Generator<void, T[]> {
+  const byFirst = runs.filter((r) => r.length > 0).map((run, i) => ({ run, i, first: keyOf(run[0]!), last: keyOf(run[run.length - 1]!) }));
+  byFirst.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.i - b.i));
+  let work = 0;
+  if (byFirst.every((r, k) => k === 0 || byFirst[k - 1]!.last < r.first)) {
+    const out: T[] = [];
+    for (const { run } of byFirst) {
+      for (const item of run) {
+        out.push(item);
+        if (++work % MERGED_PER_STEP === 0) yield;
+      }
+    }
+    return out;
+  }
+  let level = runs.filter((r) => r.length > 0);
+  if (level.length === 0) return [];
+  while (level.length > 1) {
+    const next: T[][] = [];
+    for (let r = 0; r < level.length; r += 2) {
+      const a = level[r]!;
+      const b = level[r + 1];
+      if (!b) {
+        next.push(a);
+        continue;
+      }
+      const out: T[] = [];
+      let i = 0;
+      let j = 0;
+      while (i < a.length || j < b.length) {
+        if (j === b.length || (i < a.length && !(keyOf(b[j]!) < keyOf(a[i]!)))) out.push(a[i++]!);
+        else out.push(b[j++]!);
+        if (++work % MERGED_PER_STEP === 0) yield;
+      }
+      next.push(out);
+    }
+    level = next;
+  }
+  return level[0]!;
+}
+
 const NATIVE_TEMPLATES: readonly ConceptTemplate[] = NATIVE_CONCEPTS.map((native) => ({ label: native.code, detail: 'native concept', documentation: nativeMarkdown(native), sortText: `1${native.code}` }));
+const NATIVE_SORTED = sortedTemplates([...NATIVE_TEMPLATES]);
+
+/** The documentation every concept list carries (the natives', made once), for rendering ahead. */
+export const NATIVE_DOCUMENTATION: readonly string[] = NATIVE_TEMPLATES.map((t) => t.documentation!);
 
 /** The natives and the tree's concepts as seen from a domain, sorted; remade when a domain's entries change. */
 interface TreeConcepts {
@@ -142,24 +202,56 @@ const treeConcepts: TreeConcepts[] = [];
 const KEPT_LISTS = 8;
 
 function treeConceptTemplates(tree: MethodTree, domain: string | undefined, qualified: boolean): readonly ConceptTemplate[] {
-  const parts: Array<readonly ConceptEntry[]> = [];
-  for (const [d, table] of tree.symbols) parts.push(conceptEntries(d, table));
+  return runSteps(treeConceptTemplatesSteps(tree, domain, qualified));
+}
+
+function keptConceptList(domain: string | undefined, qualified: boolean, parts: ReadonlyArray<readonly ConceptEntry[]>): readonly ConceptTemplate[] | undefined {
   const at = treeConcepts.findIndex((l) => l.domain === domain && l.qualified === qualified && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
-  if (at >= 0) {
-    const [kept] = treeConcepts.splice(at, 1);
-    treeConcepts.unshift(kept!);
-    return kept!.templates;
+  if (at < 0) return undefined;
+  const [kept] = treeConcepts.splice(at, 1);
+  treeConcepts.unshift(kept!);
+  return kept!.templates;
+}
+
+/** Which list of concepts: as seen from a domain, bare or qualified, made of these entries. */
+interface ConceptListKey {
+  domain: string | undefined;
+  qualified: boolean;
+  parts: ReadonlyArray<readonly ConceptEntry[]>;
+}
+
+const conceptListBuilds = new ResumableBuilds<ConceptListKey, readonly ConceptTemplate[]>(
+  (a, b) => a.domain === b.domain && a.qualified === b.qualified && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i]),
+  KEPT_LISTS,
+);
+
+function* treeConceptTemplatesSteps(tree: MethodTree, domain: string | undefined, qualified: boolean): Generator<void, readonly ConceptTemplate[]> {
+  const parts: Array<readonly ConceptEntry[]> = [];
+  let work = 0;
+  for (const [d, table] of tree.symbols) {
+    parts.push(conceptEntries(d, table));
+    if (++work % DOMAINS_PER_STEP === 0) yield;
   }
-  const templates: ConceptTemplate[] = [...NATIVE_TEMPLATES];
+  const kept = keptConceptList(domain, qualified, parts);
+  if (kept) return kept;
+  // The build keeps the domains' names, not the tree (a build left unfinished must not keep a tree alive).
+  const domains = [...tree.symbols.keys()];
+  return yield* conceptListBuilds.run({ domain, qualified, parts }, () => conceptListSteps(domains, domain, qualified, parts));
+}
+
+function* conceptListSteps(domains: readonly string[], domain: string | undefined, qualified: boolean, parts: ReadonlyArray<readonly ConceptEntry[]>): Generator<void, readonly ConceptTemplate[]> {
+  const runs: ConceptTemplate[][] = [NATIVE_SORTED];
   let i = 0;
-  for (const d of tree.symbols.keys()) {
+  for (const d of domains) {
     const bare = d === domain && !qualified;
     const rank = d === domain ? '0' : '2';
-    for (const c of parts[i++]!) templates.push(conceptTemplate(bare ? c.code : c.key, c.key, c.detail, rank));
+    runs.push(sortedTemplates(parts[i++]!.map((c) => conceptTemplate(bare ? c.code : c.key, c.key, c.detail, rank))));
+    if (i % DOMAINS_PER_STEP === 0) yield;
   }
-  treeConcepts.unshift({ domain, qualified, parts, templates: sortedTemplates(templates) });
+  const templates = yield* mergedSteps(runs);
+  treeConcepts.unshift({ domain, qualified, parts: [...parts], templates });
   if (treeConcepts.length > KEPT_LISTS) treeConcepts.pop();
-  return treeConcepts[0]!.templates;
+  return templates;
 }
 
 interface ConceptEntry {
@@ -340,20 +432,72 @@ function qualifiedPipes(domain: string, table: DomainSymbols): readonly PipeTemp
 }
 
 function otherPipeTemplates(tree: MethodTree, domain: string | undefined): readonly PipeTemplate[] {
-  const parts: Array<readonly PipeTemplate[]> = [];
-  for (const [d, table] of tree.symbols) if (d !== domain) parts.push(qualifiedPipes(d, table));
+  pipesAsked = true;
+  return runSteps(otherPipeTemplatesSteps(tree, domain));
+}
+
+// Whether a completion ever offered the tree's pipes: until then their list (five times the
+// concepts') is not made ahead, as it was never needed.
+let pipesAsked = false;
+
+function keptPipeList(domain: string | undefined, parts: ReadonlyArray<readonly PipeTemplate[]>): readonly PipeTemplate[] | undefined {
   const at = otherPipes.findIndex((l) => l.domain === domain && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
-  if (at >= 0) {
-    const [kept] = otherPipes.splice(at, 1);
-    otherPipes.unshift(kept!);
-    return kept!.templates;
+  if (at < 0) return undefined;
+  const [kept] = otherPipes.splice(at, 1);
+  otherPipes.unshift(kept!);
+  return kept!.templates;
+}
+
+const pipeListBuilds = new ResumableBuilds<{ domain: string | undefined; parts: ReadonlyArray<readonly PipeTemplate[]> }, readonly PipeTemplate[]>(
+  (a, b) => a.domain === b.domain && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i]),
+  KEPT_LISTS,
+);
+
+function* otherPipeTemplatesSteps(tree: MethodTree, domain: string | undefined): Generator<void, readonly PipeTemplate[]> {
+  const parts: Array<readonly PipeTemplate[]> = [];
+  let work = 0;
+  for (const [d, table] of tree.symbols) {
+    if (d === domain) continue;
+    parts.push(qualifiedPipes(d, table));
+    if (++work % DOMAINS_PER_STEP === 0) yield;
   }
+  const kept = keptPipeList(domain, parts);
+  if (kept) return kept;
+  return yield* pipeListBuilds.run({ domain, parts }, () => pipeListSteps(domain, parts));
+}
+
+function* pipeListSteps(domain: string | undefined, parts: ReadonlyArray<readonly PipeTemplate[]>): Generator<void, readonly PipeTemplate[]> {
   // A label met twice (dotted domains) is offered once, as the first table offers it.
   const seen = new Set<string>();
-  const templates = parts.flat().filter((t) => !seen.has(t.label) && (seen.add(t.label), true));
-  otherPipes.unshift({ domain, parts, templates: sortedTemplates(templates) });
+  const runs: PipeTemplate[][] = [];
+  for (const part of parts) {
+    runs.push(sortedTemplates(part.filter((t) => !seen.has(t.label) && (seen.add(t.label), true))));
+    if (runs.length % DOMAINS_PER_STEP === 0) yield;
+  }
+  const templates = yield* mergedSteps(runs);
+  otherPipes.unshift({ domain, parts: [...parts], templates });
   if (otherPipes.length > KEPT_LISTS) otherPipes.pop();
-  return otherPipes[0]!.templates;
+  return templates;
+}
+
+/**
+ * Makes ahead, in steps, the list a completion of a concept or a pipe reference in `bundle` reads
+ * (the language server, once idle, for its open documents): the tree's concepts as the bundle's
+ * domain sees them, or the other domains' pipes (and the entries of the domain's own), sorted,
+ * once a completion has offered pipes.
+ * They are the lists a completion would make (kept per state of the tables' declarations), made
+ * earlier; a build left at a pause goes on where it stopped (ResumableBuilds).
+ */
+export function* prepareCompletionList(tree: MethodTree, bundle: Bundle, kind: 'concepts' | 'pipes'): Generator<void, void> {
+  const domain = bundle.domain?.value;
+  if (kind === 'concepts') {
+    yield* treeConceptTemplatesSteps(tree, domain, false);
+    return;
+  }
+  if (!pipesAsked) return;
+  yield* otherPipeTemplatesSteps(tree, domain);
+  const table = domain === undefined ? undefined : tree.symbols.get(domain);
+  if (table) pipeEntries(domain!, table);
 }
 
 const KIND_RANK: Readonly<Record<ModelChoice['kind'], string>> = { alias: '0', preset: '1', waterfall: '2', handle: '3' };
