@@ -55,13 +55,10 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
     functions = await loadFunctionRegistry(config.functions);
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
-  const state = createState(config, functions, stores);
-  if (config.runs.queue) {
-    const queue = await RedisQueue.open(queueSettings(config, config.runs.queue));
-    state.queue = queue;
-    // A request holds its key at most as long as a queued /execute waits, plus its admission.
-    state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
-  }
+  const queue = config.runs.queue ? await RedisQueue.open(queueSettings(config, config.runs.queue)) : undefined;
+  const state = createState(config, functions, stores, queue);
+  // A request holds its key at most as long as a queued /execute waits, plus its admission.
+  if (queue) state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.
     requestTimeout: config.limits.body_timeout_ms + 5_000,

@@ -74,12 +74,13 @@ export interface RunnerState {
   recentRuns: RecentRuns;
 }
 
-export function createState(config: ResolvedConfig, functions?: FunctionRegistry, stores: SharedStores = localStores(config)): RunnerState {
+/** `queue`: where /start runs go when one is configured (Redis); in this process otherwise. */
+export function createState(config: ResolvedConfig, functions?: FunctionRegistry, stores: SharedStores = localStores(config), queue?: RunQueue): RunnerState {
   const deck = new ModelDeck(config.models, config.env, config.network);
   const runs = new RunRegistry(config.limits.max_runs_in_flight);
   const background = new Set<Promise<unknown>>();
   const log = (error: unknown): void => void internal({ config }, error, 'background');
-  const queue = new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}) });
+  queue ??= new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}) });
   const state: RunnerState = {
     config,
     deck,
