@@ -33,10 +33,6 @@ function endsAtom(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 44 || c === 93 || c === 125 || c === 35;
 }
 
-function isControl(c: number): boolean {
-  return c < 32 ? c !== 9 : c === 127;
-}
-
 /** A character for an error message: `'x'`, or `U+000D` for invisible ones. */
 export function describeChar(c: number): string {
   if (Number.isNaN(c)) return 'end of file';
