@@ -10,7 +10,6 @@
 // class instances: 1 full collection per 300 keystrokes. Do not key a WeakMap by an object made
 // per keystroke. Libraries embedding the package are left to their own settings.
 
-import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
@@ -102,19 +101,24 @@ function committedHeap(): number {
 /**
  * A full collection that reduces the heap's footprint (V8's CollectAllAvailableGarbage), through
  * an inspector session of the process itself: the one public way to ask for it. `done(false)` when
- * the inspector is not available.
+ * the inspector is not available (a Node built without it throws on loading the module).
  */
 function reduceHeap(done: (ok: boolean) => void): void {
-  const session = new Session();
-  try {
-    session.connect();
-  } catch {
-    done(false);
-    return;
-  }
-  session.post('HeapProfiler.collectGarbage', (error) => {
-    // Not from within the session's own callback: on Node 20 that leaves the event loop stuck.
-    setImmediate(() => session.disconnect());
-    done(!error);
-  });
+  import('node:inspector').then(
+    ({ Session }) => {
+      const session = new Session();
+      try {
+        session.connect();
+      } catch {
+        done(false);
+        return;
+      }
+      session.post('HeapProfiler.collectGarbage', (error) => {
+        // Not from within the session's own callback: on Node 20 that leaves the event loop stuck.
+        setImmediate(() => session.disconnect());
+        done(!error);
+      });
+    },
+    () => done(false),
+  );
 }
