@@ -12,7 +12,8 @@
 // - 500 files deleted, one notification;
 // then compares the diagnostics of every file with `mthds check --format json` of the folder, and
 // measures RSS after CYCLES (default 1,000) open / five edits / close cycles against RSS after
-// start-up. The load average is printed with the figures.
+// start-up. The load average is printed with the figures. SCENARIOS=memory runs only the long
+// session (start-up, then the cycles); SCENARIOS=churn only the changes on disk; default both.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { percentile, startServer, stopServer } from './lspClient.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const CYCLES = Number(process.env.CYCLES ?? 1000);
+const SCENARIOS = new Set((process.env.SCENARIOS ?? 'churn,memory').split(',').map((s) => s.trim()));
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/bin/mthds.js');
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
@@ -36,6 +38,8 @@ const { files, texts } = writeOnePackage(dir, COUNT);
 const diagnostics = new Map();
 let checks = 0;
 let onCheck = () => undefined;
+/** The server's collections when idle (server/src/heap.ts), from its trace. */
+const idleCollections = [];
 const CAPABILITIES = {
   window: { workDoneProgress: true },
   workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
@@ -48,6 +52,7 @@ const server = await startServer(dir, {
   trace: 'verbose',
   onTrace: (message) => {
     if (process.env.CHURN_DEBUG) console.log(`  [trace ${fmt(performance.now() - t0, 0)}] ${message}`);
+    if (message.startsWith('mthds: idle collection')) idleCollections.push({ at: performance.now(), message });
     if (!message.startsWith('mthds: checked')) return;
     checks += 1;
     onCheck();
@@ -172,75 +177,77 @@ async function scenario(name, prepare, apply, ready, { typing = false } = {}) {
   console.log(`  ${name}: settled ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${checks - checksBefore} update${checks - checksBefore === 1 ? '' : 's'}); ${load()}; requests meanwhile:\n${latencies(times)}`);
 }
 
-await scenario(
-  '1,000 files changed, one notification',
-  () => {
-    for (const i of changedSet) writeFileSync(files[i], variant(i, 1));
-  },
-  async () => {
-    await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
-  },
-  () => changedSet.every((i) => broken(i) === expectBroken(i)),
-);
-
-await scenario(
-  '1,000 files changed, 1,000 notifications 1 ms apart',
-  () => {
-    for (const i of changedSet) writeFileSync(files[i], i % 10 === 3 ? texts[i] : variant(i, 2));
-  },
-  async () => {
-    for (const i of changedSet) {
-      await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(i), type: 2 }] });
-      await sleep(1);
-    }
-  },
-  () => changedSet.every((i) => broken(i) === (i % 20 === 7)),
-);
-
-await scenario(
-  '1,000 files changed, one notification, typing in the open document meanwhile',
-  () => {
-    for (const i of changedSet) writeFileSync(files[i], variant(i, 3));
-  },
-  async () => {
-    await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
-  },
-  () => changedSet.every((i) => broken(i) === expectBroken(i)),
-  { typing: true },
-);
-
 const deleted = [...new Set(Array.from({ length: 500 }, (_, k) => (k * 7 + 2) % COUNT))].filter((i) => i !== openIndex);
-await scenario(
-  '500 files deleted, one notification',
-  () => {
-    for (const i of deleted) unlinkSync(files[i]);
-  },
-  async () => {
-    await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: deleted.map((i) => ({ uri: uri(i), type: 3 })) });
-  },
-  () => deleted.every((i) => !broken(i)),
-);
+if (SCENARIOS.has('churn')) {
+  await scenario(
+    '1,000 files changed, one notification',
+    () => {
+      for (const i of changedSet) writeFileSync(files[i], variant(i, 1));
+    },
+    async () => {
+      await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
+    },
+    () => changedSet.every((i) => broken(i) === expectBroken(i)),
+  );
 
-// The diagnostics against `mthds check` of the same folder.
-// Exit 1 means findings: the output is the report all the same.
-const cli = JSON.parse(spawnSync(process.execPath, [CLI, 'check', '--format', 'json', path.join(dir, 'all')], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout || '{}');
-const key = (code, range) => `${code}@${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
-const expected = new Map();
-for (const f of cli.findings ?? []) {
-  const u = pathToFileURL(f.file).href;
-  if (!expected.has(u)) expected.set(u, []);
-  expected.get(u).push(key(f.code, f.range));
+  await scenario(
+    '1,000 files changed, 1,000 notifications 1 ms apart',
+    () => {
+      for (const i of changedSet) writeFileSync(files[i], i % 10 === 3 ? texts[i] : variant(i, 2));
+    },
+    async () => {
+      for (const i of changedSet) {
+        await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(i), type: 2 }] });
+        await sleep(1);
+      }
+    },
+    () => changedSet.every((i) => broken(i) === (i % 20 === 7)),
+  );
+
+  await scenario(
+    '1,000 files changed, one notification, typing in the open document meanwhile',
+    () => {
+      for (const i of changedSet) writeFileSync(files[i], variant(i, 3));
+    },
+    async () => {
+      await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: changedSet.map((i) => ({ uri: uri(i), type: 2 })) });
+    },
+    () => changedSet.every((i) => broken(i) === expectBroken(i)),
+    { typing: true },
+  );
+
+  await scenario(
+    '500 files deleted, one notification',
+    () => {
+      for (const i of deleted) unlinkSync(files[i]);
+    },
+    async () => {
+      await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: deleted.map((i) => ({ uri: uri(i), type: 3 })) });
+    },
+    () => deleted.every((i) => !broken(i)),
+  );
+
+  // The diagnostics against `mthds check` of the same folder.
+  // Exit 1 means findings: the output is the report all the same.
+  const cli = JSON.parse(spawnSync(process.execPath, [CLI, 'check', '--format', 'json', path.join(dir, 'all')], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout || '{}');
+  const key = (code, range) => `${code}@${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
+  const expected = new Map();
+  for (const f of cli.findings ?? []) {
+    const u = pathToFileURL(f.file).href;
+    if (!expected.has(u)) expected.set(u, []);
+    expected.get(u).push(key(f.code, f.range));
+  }
+  let differ = 0;
+  for (const u of new Set([...expected.keys(), ...diagnostics.keys()])) {
+    const a = (expected.get(u) ?? []).sort().join('\n');
+    const b = (diagnostics.get(u) ?? []).map((d) => key(d.code, d.range)).sort().join('\n');
+    if (a !== b) differ += 1;
+  }
+  console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
 }
-let differ = 0;
-for (const u of new Set([...expected.keys(), ...diagnostics.keys()])) {
-  const a = (expected.get(u) ?? []).sort().join('\n');
-  const b = (diagnostics.get(u) ?? []).map((d) => key(d.code, d.range)).sort().join('\n');
-  if (a !== b) differ += 1;
-}
-console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
 
 // Long session: open, five edits, close.
-for (let c = 0; c < CYCLES; c++) {
+for (let c = 0; SCENARIOS.has('memory') && c < CYCLES; c++) {
   const i = (c * 13 + 5) % COUNT;
   if (deleted.includes(i) || i === openIndex) continue;
   const u = uri(i);
@@ -255,6 +262,17 @@ for (let c = 0; c < CYCLES; c++) {
 }
 await sleep(1000);
 const afterCycles = memoryOf(server.child.pid);
-console.log(`  RSS after ${CYCLES} open / five edits / close cycles: ${fmt(afterCycles.rss)} MB (${fmt(afterCycles.rss / afterStartup.rss, 2)} x after start-up); ${load()}`);
+if (SCENARIOS.has('memory')) {
+  console.log(`  RSS after ${CYCLES} open / five edits / close cycles: ${fmt(afterCycles.rss)} MB (${fmt(afterCycles.rss / afterStartup.rss, 2)} x after start-up); ${load()}`);
+  // What the editor's machine keeps paying for while the server sits idle: RSS once the server has
+  // collected when idle (its trace tells), or after IDLE_WAIT_MS (default 15 s) without that.
+  const collected = idleCollections.length;
+  const waitedFrom = performance.now();
+  while (idleCollections.length === collected && performance.now() - waitedFrom < Number(process.env.IDLE_WAIT_MS ?? 15000)) await sleep(100);
+  await sleep(500);
+  const idle = memoryOf(server.child.pid);
+  const how = idleCollections.length > collected ? `${idleCollections.at(-1).message.replace('mthds: ', '')}, ${fmt((idleCollections.at(-1).at - waitedFrom) / 1000 + 1, 1)} s after the last cycle` : `no idle collection within ${fmt((performance.now() - waitedFrom) / 1000, 0)} s`;
+  console.log(`  RSS once idle: ${fmt(idle.rss)} MB (${fmt(idle.rss / afterStartup.rss, 2)} x after start-up; ${how}); ${load()}`);
+}
 await stopServer(server);
 rmSync(dir, { recursive: true, force: true });

@@ -35,6 +35,7 @@ import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.
 import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
 import type { MessageTurns } from './messageTurns.js';
 import { RunnerLink } from './runnerLink.js';
+import { forgetFileSymbols } from './symbols.js';
 import { Views } from './views.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { fileToUri, uriToFile } from './uris.js';
@@ -274,6 +275,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       if (file === undefined || !uris.has(file)) return;
       const { id, dropped } = session.closeDocument(file);
       uris.delete(file);
+      forgetFileSymbols(file);
       if (dropped) diagnostics?.dropTree(id.key);
       else diagnostics?.schedule(id);
     });

@@ -122,25 +122,69 @@ interface FlatSymbol {
 }
 
 const MAX_RESULTS = 256;
-/** Symbols of each file, by the text (open buffers) or the disk stamp they were read at. */
-const fileSymbols = new Map<string, { stamp: string; symbols: FlatSymbol[] }>();
 
-function stampOf(ctx: FeatureContext, file: string): string | undefined {
-  if (ctx.host.session().isOpen(file)) return `open:${ctx.host.session().textOf(file) ?? ''}`;
+interface FileSymbols {
+  /** The buffer's text itself when the file was open (a reference, no copy), else its disk stamp. */
+  open: boolean;
+  stamp: string;
+  symbols: FlatSymbol[];
+}
+
+/**
+ * The symbols of each file of the trees, made again only when its text changed. An entry of a
+ * closed document goes when it is closed (its text with it), those of files no longer in any tree at
+ * the next request: what the cache holds follows the workspace, not every file ever seen.
+ */
+class FileSymbolCache {
+  private readonly entries = new Map<string, FileSymbols>();
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(file: string, open: boolean, stamp: string): FlatSymbol[] | undefined {
+    const cached = this.entries.get(file);
+    return cached && cached.open === open && cached.stamp === stamp ? cached.symbols : undefined;
+  }
+
+  set(file: string, entry: FileSymbols): void {
+    this.entries.set(file, entry);
+  }
+
+  forget(file: string): void {
+    this.entries.delete(file);
+  }
+
+  /** Forgets every file but `files`. */
+  keepOnly(files: ReadonlySet<string>): void {
+    for (const file of this.entries.keys()) if (!files.has(file)) this.entries.delete(file);
+  }
+}
+
+export const fileSymbols = new FileSymbolCache();
+
+/** A document was closed: its symbols are made again from disk when asked for. */
+export function forgetFileSymbols(file: string): void {
+  fileSymbols.forget(file);
+}
+
+function diskStamp(file: string): string | undefined {
   try {
     const s = statSync(file);
-    return `disk:${s.mtimeMs}:${s.size}`;
+    return `${s.mtimeMs}:${s.size}`;
   } catch {
     return undefined;
   }
 }
 
 function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
-  const stamp = stampOf(ctx, file);
+  const session = ctx.host.session();
+  const open = session.isOpen(file);
+  const stamp = open ? session.textOf(file) : diskStamp(file);
   if (stamp === undefined) return [];
-  const cached = fileSymbols.get(file);
-  if (cached && cached.stamp === stamp) return cached.symbols;
-  const text = ctx.host.session().textOf(file);
+  const cached = fileSymbols.get(file, open, stamp);
+  if (cached) return cached;
+  const text = open ? stamp : session.textOf(file);
   if (text === undefined) return [];
   const bundle = buildBundle(file, parseToml(text));
   const ls = bundle.doc.lineStarts;
@@ -153,7 +197,7 @@ function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
   };
   for (const c of bundle.concepts) add(c.code, SymbolKind.Class, c.codeRange);
   for (const p of bundle.pipes) add(p.code, p.typeless ? SymbolKind.Interface : p.spec?.kind === 'controller' ? SymbolKind.Module : SymbolKind.Function, p.codeRange);
-  fileSymbols.set(file, { stamp, symbols });
+  fileSymbols.set(file, { open, stamp, symbols });
   return symbols;
 }
 
@@ -161,6 +205,7 @@ export function workspaceSymbols(ctx: FeatureContext, params: WorkspaceSymbolPar
   const session = ctx.host.session();
   const files = new Set<string>();
   for (const id of session.treeIds()) for (const f of session.members(id).bundles) files.add(f);
+  fileSymbols.keepOnly(files);
   const query = params.query.trim();
   const scored: Array<{ score: number; info: SymbolInformation }> = [];
   for (const file of files) {

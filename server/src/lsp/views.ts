@@ -37,8 +37,13 @@ export interface FindingsView {
 export class Views {
   /** Open buffers parsed ahead of the check, by file: one text each. */
   private readonly ahead = new Map<FileId, Bundle>();
-  /** The last derived tree, reused while its base tree and bundles are the same. */
-  private derived: { base: MethodTree; bundles: readonly Bundle[]; tree: MethodTree } | undefined;
+  /**
+   * The last derived tree, reused while its base tree and bundles are the same; dropped once a view
+   * of its tree needs none (the check caught up with the buffers): it holds the whole tree of an
+   * older check, with every bundle replaced or deleted since (measured: 1,400 bundles, 33 MB, after
+   * 1,000 files changed on disk while the open document was typed in).
+   */
+  private derived: { key: string; base: MethodTree; bundles: readonly Bundle[]; tree: MethodTree } | undefined;
 
   /** The findings last carried over, per list of findings: requests come at every cursor move. */
   private readonly shifted = new WeakMap<readonly Finding[], { text: string; findings: Finding[] }>();
@@ -87,14 +92,15 @@ export class Views {
     for (const f of this.ahead.keys()) if (!session.isOpen(f)) this.ahead.delete(f);
 
     let tree = base;
+    const key = session.treeOf(file).key;
     if (changed) {
       const d = this.derived;
       if (d && d.base === base && d.bundles.length === bundles.length && d.bundles.every((b, i) => b === bundles[i])) tree = d.tree;
       else {
         tree = { ...base, bundles, symbols: symbolsOf(bundles, base) };
-        this.derived = { base, bundles, tree };
+        this.derived = { key, base, bundles, tree };
       }
-    }
+    } else if (this.derived?.key === key) this.derived = undefined;
     const bundle = tree.bundles.find((b) => b.file === file)!;
     const view: FileView = { file, text, tree, bundle };
     if (base.bundles.includes(bundle)) {

@@ -3,6 +3,7 @@
 // names. Each item documents what it names.
 
 import type { Range } from '../../syntax/types.js';
+import { detached } from '../../util/detached.js';
 import { nativeMarkdown, writtenSignature } from '../describe.js';
 import type { Bundle, ConceptDecl, PipeDecl } from '../model.js';
 import { choicesFor, type ModelCatalog, type ModelChoice } from '../modelCatalog.js';
@@ -264,7 +265,9 @@ interface ConceptEntry {
 // The entries of a domain's concepts, made once per version of its table (tables are replaced,
 // not changed, when a bundle of the domain changes: see language/tree.ts). A version whose
 // entries are those of the domain's previous version shares its entries (a keystroke in a pipe
-// replaces the table but changes no concept): lists made from them are kept.
+// replaces the table but changes no concept): lists made from them are kept. Their strings are
+// detached from the bundle's text (the parser cuts them out of it): kept here, a slice would keep
+// the whole text of a bundle replaced since.
 const entriesOf = new WeakMap<DomainSymbols, readonly ConceptEntry[]>();
 const latestEntries = new Map<string, readonly ConceptEntry[]>();
 
@@ -272,7 +275,10 @@ function conceptEntries(domain: string, table: DomainSymbols): readonly ConceptE
   let entries = entriesOf.get(table);
   if (!entries) {
     const made: ConceptEntry[] = [];
-    for (const [code, decls] of table.concepts) made.push({ code, key: `${domain}.${code}`, detail: firstLine(decls[0]!) });
+    for (const [name, decls] of table.concepts) {
+      const code = detached(name);
+      made.push({ code, key: detached(`${domain}.${code}`), detail: detached(firstLine(decls[0]!)) });
+    }
     const latest = latestEntries.get(domain);
     entries = latest && sameEntries(latest, made) ? latest : made;
     latestEntries.set(domain, entries);

@@ -1,0 +1,59 @@
+// A view of an open document whose buffer runs ahead of the last check is made on a tree derived
+// from that check's; once a check has caught up with the buffers, the derived tree (and with it the
+// whole tree of the older check, every bundle replaced since) is let go at the next view, rather
+// than kept until some other buffer runs ahead.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Views } from '../../../server/src/lsp/views.js';
+import { Session } from '../../../server/src/workspace/session.js';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
+const bundle = (pipe: string): string => `domain = "d"\ndescription = "Probe"\n\n[pipe.${pipe}]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Text"\nprompt = "x"\n`;
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('views', () => {
+  it('let go of the older check a derived tree was made from, once a check caught up', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mthds-views-'));
+    writeFileSync(path.join(dir, 'METHODS.toml'), MANIFEST);
+    const a = path.join(dir, 'a.mthds');
+    const b = path.join(dir, 'b.mthds');
+    writeFileSync(a, bundle('first'));
+    writeFileSync(b, bundle('second'));
+    const session = new Session({ folders: [dir] });
+    session.scanWorkspace();
+    const views = new Views(
+      () => session,
+      (file) => session.currentCheck(file),
+    );
+    const older = ((): WeakRef<object> => {
+      const check = session.currentCheck(a);
+      session.setDocument(a, bundle('typed'));
+      // The buffer runs ahead of the check: the view is made on a derived tree.
+      const view = views.viewOf(a)!;
+      expect(view.tree).not.toBe(check.tree);
+      expect(view.bundle.pipes.map((p) => p.code)).toEqual(['typed']);
+      return new WeakRef(check.tree!);
+    })();
+    // Another file changes on disk, and the check catches up with the buffer.
+    writeFileSync(b, bundle('changed'));
+    session.diskChanged(b, 'changed');
+    const current = session.currentCheck(a);
+    const view = views.viewOf(a)!;
+    expect(view.tree).toBe(current.tree);
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    expect(older.deref()).toBeUndefined();
+  });
+});
