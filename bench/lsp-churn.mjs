@@ -38,8 +38,6 @@ const { files, texts } = writeOnePackage(dir, COUNT);
 const diagnostics = new Map();
 let checks = 0;
 let onCheck = () => undefined;
-/** The server's collections when idle (server/src/heap.ts), from its trace. */
-const idleCollections = [];
 const CAPABILITIES = {
   window: { workDoneProgress: true },
   workspace: { didChangeWatchedFiles: { dynamicRegistration: true }, workspaceFolders: true },
@@ -52,7 +50,6 @@ const server = await startServer(dir, {
   trace: 'verbose',
   onTrace: (message) => {
     if (process.env.CHURN_DEBUG) console.log(`  [trace ${fmt(performance.now() - t0, 0)}] ${message}`);
-    if (message.startsWith('mthds: idle collection')) idleCollections.push({ at: performance.now(), message });
     if (!message.startsWith('mthds: checked')) return;
     checks += 1;
     onCheck();
@@ -262,17 +259,6 @@ for (let c = 0; SCENARIOS.has('memory') && c < CYCLES; c++) {
 }
 await sleep(1000);
 const afterCycles = memoryOf(server.child.pid);
-if (SCENARIOS.has('memory')) {
-  console.log(`  RSS after ${CYCLES} open / five edits / close cycles: ${fmt(afterCycles.rss)} MB (${fmt(afterCycles.rss / afterStartup.rss, 2)} x after start-up); ${load()}`);
-  // What the editor's machine keeps paying for while the server sits idle: RSS once the server has
-  // collected when idle (its trace tells), or after IDLE_WAIT_MS (default 15 s) without that.
-  const collected = idleCollections.length;
-  const waitedFrom = performance.now();
-  while (idleCollections.length === collected && performance.now() - waitedFrom < Number(process.env.IDLE_WAIT_MS ?? 15000)) await sleep(100);
-  await sleep(500);
-  const idle = memoryOf(server.child.pid);
-  const how = idleCollections.length > collected ? `${idleCollections.at(-1).message.replace('mthds: ', '')}, ${fmt((idleCollections.at(-1).at - waitedFrom) / 1000 + 1, 1)} s after the last cycle` : `no idle collection within ${fmt((performance.now() - waitedFrom) / 1000, 0)} s`;
-  console.log(`  RSS once idle: ${fmt(idle.rss)} MB (${fmt(idle.rss / afterStartup.rss, 2)} x after start-up; ${how}); ${load()}`);
-}
+if (SCENARIOS.has('memory')) console.log(`  RSS after ${CYCLES} open / five edits / close cycles: ${fmt(afterCycles.rss)} MB (${fmt(afterCycles.rss / afterStartup.rss, 2)} x after start-up); ${load()}`);
 await stopServer(server);
 rmSync(dir, { recursive: true, force: true });

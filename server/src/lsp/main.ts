@@ -4,7 +4,7 @@
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { MessageTurns } from './messageTurns.js';
 import { startServer } from './server.js';
-import { startIdleCollection, tuneHeap } from '../heap.js';
+import { tuneHeap } from '../heap.js';
 import { VERSION } from '../version.js';
 
 const USAGE = `Usage: mthds-language-server --stdio | --node-ipc | --socket=PORT | --pipe=NAME
@@ -62,6 +62,3 @@ const connection = createConnection(ProposedFeatures.all, { messageStrategy: tur
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
 startServer(connection, { turns });
-// Memory a burst of work touched goes back to the system once the editor leaves the server idle.
-const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
-startIdleCollection({ onCollected: ({ before, after, ms }) => connection.tracer.log(`mthds: idle collection: heap ${mb(before)} -> ${mb(after)} MB in ${ms.toFixed(0)} ms`) });
