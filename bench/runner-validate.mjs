@@ -10,7 +10,8 @@
 // The runner is the built CLI (`mthds serve --port 0 --workers N`, WORKERS, default: the cores) in
 // its own processes; autocannon drives it from this one, on the same machine. Every scenario
 // first checks one answer (a valid verdict, a COMPLETED run), then fails on any non-2xx.
-// Knobs: CONNECTIONS (100), DURATION (seconds per scenario, 10), WORKERS, SCENARIOS
+// Knobs: CONNECTIONS (100), DURATION (seconds per scenario, 10), WARMUP (seconds of the same load
+// before each scenario, printed but not counted, 3; 0 for none), WORKERS, SCENARIOS
 // (distinct,repeated,execute; `inprocess` adds the CPU time of one distinct verdict in this process,
 // validateContents with the dry run of the built library, VERDICTS of them: 3,000), SERVER_NODE_ARGS
 // (flags for the runner's node, its workers included: `--cpu-prof --cpu-prof-dir=DIR` to profile
@@ -31,6 +32,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const connections = Number(process.env.CONNECTIONS ?? 100);
 const duration = Number(process.env.DURATION ?? 10);
+const warmup = Number(process.env.WARMUP ?? 3);
 const workers = Number(process.env.WORKERS ?? availableParallelism());
 const scenarios = (process.env.SCENARIOS ?? 'distinct,repeated,execute').split(',');
 
@@ -153,6 +155,12 @@ for (const name of scenarios) {
   } else {
     await probe('execute', executeBody, (r) => r.state === 'COMPLETED' || r.status === 'COMPLETED' || r.pipe_output !== undefined);
     options.body = executeBody;
+  }
+  if (warmup > 0) {
+    // The workers start cold: their first second runs while V8 compiles the verdict's code on the
+    // same two cores, which is not the runner's steady rate. Shown, not counted.
+    const w = await autocannon({ ...options, duration: warmup });
+    console.log(`\n(warm-up, not counted: ${w.requests.total} requests in ${warmup} s, p99 ${w.latency.p99} ms, max ${w.latency.max} ms)`);
   }
   const before = load();
   const clientCpu = process.cpuUsage();
