@@ -48,6 +48,16 @@ describe('a command whose output is closed', () => {
     expect(r.status).toBe(141);
   });
 
+  it('serve stops quietly with 141 in a burst too (its workers may still be starting when it exits)', async () => {
+    // One run of eighty used to print a worker's EPIPE stack trace when the runs were started
+    // eight at a time: the primary exited while a worker was still in Node's own start-up.
+    const runs = await Promise.all(Array.from({ length: 8 }, () => withClosedOutput(['serve', '--port', '0', '--quiet'], 'stdout')));
+    for (const r of runs) {
+      expect(r.other).not.toMatch(/EPIPE|Error|internal|\n\s+at /);
+      expect(r.status).toBe(141);
+    }
+  });
+
   it('stops quietly when stderr is closed too (a usage error written there)', async () => {
     const r = await withClosedOutput(['check', '--format', 'nope'], 'stderr');
     expect(r.other).toBe('');

@@ -9,6 +9,10 @@ interface OutputStream {
   on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
 }
 
+interface ChildProcessLike {
+  kill(signal: NodeJS.Signals): unknown;
+}
+
 /**
  * Ends the process when stdout or stderr can no longer be written. EPIPE (and a write after it)
  * means the reader is gone: there is nobody to tell, so nothing is written. Any other fault of an
@@ -16,4 +20,21 @@ interface OutputStream {
  */
 export function stopQuietlyWhenOutputCloses(streams: readonly OutputStream[], exit: (status: number) => void): void {
   for (const stream of streams) stream.on('error', () => exit(CLOSED_OUTPUT_STATUS));
+}
+
+/**
+ * Exits, killing first the worker processes this one started (`mthds serve --workers N`). A
+ * worker still starting when its primary is gone fails its first message to it with EPIPE inside
+ * Node's own start-up, before any of our code can listen, and prints a stack trace to the output
+ * the primary shares with it (seen with the output closed while the workers started).
+ */
+export function exitWithWorkers(status: number, workers: Iterable<ChildProcessLike>, exit: (status: number) => void): void {
+  for (const worker of workers) {
+    try {
+      worker.kill('SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  exit(status);
 }

@@ -1,14 +1,17 @@
 // The `mthds` command line.
 
+import cluster from 'node:cluster';
 import { runCheck } from './check.js';
 import { runFormat } from './format.js';
 import { runGraph } from './graph.js';
 import { runServe } from './serve.js';
 import { runWorker } from './worker.js';
 import { VERSION } from '../version.js';
-import { CLOSED_OUTPUT_STATUS, stopQuietlyWhenOutputCloses } from './closedOutput.js';
+import { CLOSED_OUTPUT_STATUS, exitWithWorkers, stopQuietlyWhenOutputCloses } from './closedOutput.js';
 
-stopQuietlyWhenOutputCloses([process.stdout, process.stderr], (status) => process.exit(status));
+stopQuietlyWhenOutputCloses([process.stdout, process.stderr], (status) =>
+  exitWithWorkers(status, Object.values(cluster.workers ?? {}).flatMap((w) => (w ? [w.process] : [])), (code) => process.exit(code)),
+);
 
 const USAGE = `Usage: mthds <command> [options]
 
