@@ -81,13 +81,24 @@ describe('views', () => {
           const file = s.file === 4 ? unsaved : files[s.file]!;
           session.setDocument(file, bundle(s.text));
           if (s.check) session.currentCheck(files[0]!);
-          const base = session.lastCheck(session.treeOf(file).key)?.tree;
           const view = views.viewOf(file)!;
+          const base = session.lastCheck(session.treeOf(file).key)!.tree!;
           expect(view.bundle.pipes.map((p) => p.code)).toEqual([s.text]);
           expect(new Map(bundleIndex(view.tree))).toEqual(fresh(view.tree));
+          // The check's bundles, each open buffer at its current text, the file the check lacks last.
+          const inBase = base.bundles.some((b) => b.file === file);
+          expect(view.tree.bundles.length).toBe(base.bundles.length + (inBase ? 0 : 1));
+          view.tree.bundles.forEach((b, i) => {
+            if (i < base.bundles.length) expect(b.file).toBe(base.bundles[i]!.file);
+            if (session.isOpen(b.file)) expect(b.doc.text).toBe(session.textOf(b.file));
+            else expect(b).toBe(base.bundles[i]);
+          });
+          expect(view.findings !== undefined).toBe(inBase && base.bundles.find((b) => b.file === file)!.doc.text === session.textOf(file));
+          // Asked again: the same derived tree.
+          expect(views.viewOf(file)!.tree).toBe(view.tree);
           for (const b of view.tree.bundles) expect(bundleOfFile(view.tree, b.file)).toBe(b);
           // The check's files in its order: its index, not another one.
-          if (base && view.tree !== base && view.tree.bundles.length === base.bundles.length) {
+          if (view.tree !== base && view.tree.bundles.length === base.bundles.length) {
             expect(bundleIndex(view.tree)).toBe(bundleIndex(base));
             shared += 1;
           }
