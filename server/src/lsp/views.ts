@@ -12,7 +12,7 @@ import type { Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import type { Bundle } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
-import { bundleIndex, shareBundleIndex, symbolsOf, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOfFile, shareBundleIndex, symbolsOf, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import { changeBetween, shiftFindings, type TextChange } from './shiftFindings.js';
@@ -158,5 +158,5 @@ export class Views {
 export function checkedText(tree: MethodTree, file: FileId): string | undefined {
   if (tree.manifest?.file === file) return tree.manifest.doc.text;
   if (tree.lock?.file === file) return tree.lock.doc.text;
-  return tree.bundles.find((b) => b.file === file)?.doc.text;
+  return bundleOfFile(tree, file)?.doc.text;
 }
