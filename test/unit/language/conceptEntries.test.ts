@@ -11,7 +11,7 @@ import { parseToml } from '../../../server/src/syntax/document.js';
 
 const concept = fc.record({
   code: fc.constantFrom('Thing', 'Other', 'Third', 'Fourth'),
-  description: fc.option(fc.constantFrom('A thing', 'A thing\nover two lines', 'Another', 'A thing '), { nil: undefined }),
+  description: fc.option(fc.constantFrom('A thing', 'A thing\nover two lines', 'A thing\n', 'Another', 'A thing ', 'concept', 'concept\nmore'), { nil: undefined }),
 });
 /** A version of the domain: its bundles, each a list of concepts. */
 const version = fc.array(fc.array(concept, { maxLength: 4 }), { minLength: 1, maxLength: 3 });

@@ -301,9 +301,17 @@ function entriesMatch(entries: readonly ConceptEntry[], table: DomainSymbols): b
   let i = 0;
   for (const [name, decls] of table.concepts) {
     const e = entries[i++]!;
-    if (e.code !== name || e.detail !== firstLine(decls[0]!)) return false;
+    if (e.code !== name || !isFirstLine(e.detail, decls[0]!)) return false;
   }
   return true;
+}
+
+/** Whether `detail` is `firstLine(decl)`, without cutting the line out (no string made per concept). */
+function isFirstLine(detail: string, decl: ConceptDecl): boolean {
+  const text = decl.description?.value;
+  if (text === undefined) return detail === 'concept';
+  const end = text.indexOf('\n');
+  return end < 0 ? detail === text : detail.length === end && text.startsWith(detail);
 }
 
 function firstLine(decl: ConceptDecl): string {
