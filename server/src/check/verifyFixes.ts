@@ -1,16 +1,21 @@
 // A safe fix is one whose result has no new error. The fixes chosen for a tree are applied in memory
 // and the tree checked again; when an error appears that the tree did not have, the fixes are split
-// in halves until the culprits are found, and those are rolled back (the others kept). One check
-// when every fix is harmless; a few more per culprit. `mthds check --fix` and the language server's
-// fix-all both keep only what this keeps.
+// in halves until the culprits are found, and those are rolled back (the others kept). One check of
+// the whole tree (a copy, from scratch); each trial after it is an update of the tree checked last
+// (updateTree), so its check follows what the fixes touch: the changed bundles, the units that read
+// them or a name whose declarations changed (the language server runs this inside a code action
+// request, on trees of thousands of bundles). `mthds check --fix` and the language server's fix-all
+// both keep only what this keeps.
 
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest } from '../language/manifest.js';
-import { buildSymbols, type MethodTree } from '../language/tree.js';
+import type { Bundle } from '../language/model.js';
+import { bundleIndex, buildSymbols, updateTree, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import { applyEdits, type ChosenFix } from './applyFixes.js';
 import type { Finding } from './finding.js';
-import { checkTree } from './index.js';
+import { checkTreeSteps, createCheckCache } from './index.js';
+import { runSteps } from '../util/steps.js';
 
 export interface FixVerdict {
   kept: ChosenFix[];
@@ -69,15 +74,22 @@ function fixedTexts(tree: MethodTree, fixes: readonly ChosenFix[]): Map<string, 
  * others rolled back.
  */
 export function keepHarmlessFixes(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[]): FixVerdict {
+  return runSteps(keepHarmlessFixesSteps(tree, baseline, chosen));
+}
+
+/** `keepHarmlessFixes` in steps (its checks pause every few bundles): a caller serving requests runs it in slices. */
+export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[]): Generator<void, FixVerdict> {
   const verdict: FixVerdict = { kept: [], rolledBack: [] };
   if (chosen.length === 0) return verdict;
-  baseline ??= checkTree(treeWithTexts(tree, new Map()));
+  const trials = new TrialChecks(tree);
+  const checked = yield* trials.baselineSteps();
+  baseline ??= checked;
   const before = new Map<string, number>();
   for (const f of baseline) if (f.severity === 'error') before.set(errorKey(f), (before.get(errorKey(f)) ?? 0) + 1);
   /** The first error the fixes bring, if any. */
-  const newError = (fixes: readonly ChosenFix[]): Finding | undefined => {
+  function* newError(fixes: readonly ChosenFix[]): Generator<void, Finding | undefined> {
     const after = new Map<string, number>();
-    for (const f of checkTree(treeWithTexts(tree, fixedTexts(tree, fixes)))) {
+    for (const f of yield* trials.checkSteps(fixedTexts(tree, fixes))) {
       if (f.severity !== 'error') continue;
       const key = errorKey(f);
       const n = (after.get(key) ?? 0) + 1;
@@ -85,19 +97,72 @@ export function keepHarmlessFixes(tree: MethodTree, baseline: readonly Finding[]
       if (n > (before.get(key) ?? 0)) return f;
     }
     return undefined;
-  };
-  const settle = (group: readonly ChosenFix[], base: readonly ChosenFix[]): ChosenFix[] => {
+  }
+  function* settle(group: readonly ChosenFix[], base: readonly ChosenFix[]): Generator<void, ChosenFix[]> {
     if (group.length === 0) return [];
-    const error = newError([...base, ...group]);
+    const error = yield* newError([...base, ...group]);
     if (!error) return [...group];
     if (group.length === 1) {
       verdict.rolledBack.push({ ...group[0]!, error });
       return [];
     }
     const mid = group.length >> 1;
-    const left = settle(group.slice(0, mid), base);
-    return [...left, ...settle(group.slice(mid), [...base, ...left])];
-  };
-  verdict.kept = settle(chosen, []);
+    const left = yield* settle(group.slice(0, mid), base);
+    return [...left, ...(yield* settle(group.slice(mid), [...base, ...left]))];
+  }
+  verdict.kept = yield* settle(chosen, []);
   return verdict;
+}
+
+/**
+ * The checks of a tree with some files' texts replaced, each an update of the tree checked before
+ * it: the first (a copy of the tree, see treeWithTexts) is checked from scratch into a cache, and
+ * each trial tree is made with updateTree from the last one checked (the files of the previous
+ * trial go back to the copy's bundles, those of this one are parsed), so that the check of the
+ * cache follows the change. A fix of the manifest changes what every bundle reads: that trial is
+ * checked from scratch.
+ */
+class TrialChecks {
+  private readonly cache = createCheckCache();
+  private readonly copy: MethodTree;
+  private last: MethodTree;
+  /** The files the last checked tree has other bundles of than the copy, by place. */
+  private lastChanged = new Map<number, Bundle>();
+  /** The bundles parsed of fixed texts, by file and text. */
+  private readonly parsed = new Map<string, Bundle>();
+
+  constructor(private readonly tree: MethodTree) {
+    this.copy = treeWithTexts(tree, new Map());
+    this.last = this.copy;
+  }
+
+  /** The findings of the tree as it is (the copy), checked into the cache: first. */
+  *baselineSteps(): Generator<void, Finding[]> {
+    return yield* checkTreeSteps(this.copy, this.cache);
+  }
+
+  *checkSteps(texts: ReadonlyMap<string, string>): Generator<void, Finding[]> {
+    const manifest = this.tree.manifest;
+    if (manifest && texts.has(manifest.file) && texts.get(manifest.file) !== manifest.doc.text) return yield* checkTreeSteps(treeWithTexts(this.tree, texts), createCheckCache());
+    const places = bundleIndex(this.copy);
+    const changed = new Map<number, Bundle>();
+    for (const [file, text] of texts) {
+      const at = places.get(file);
+      if (at === undefined || this.copy.bundles[at]!.doc.text === text) continue;
+      const key = `${file}\u0000${text}`;
+      let bundle = this.parsed.get(key);
+      if (!bundle) this.parsed.set(key, (bundle = buildBundle(file, parseToml(text))));
+      changed.set(at, bundle);
+    }
+    const replaced: Array<{ index: number; bundle: Bundle }> = [];
+    for (const index of this.lastChanged.keys()) if (!changed.has(index)) replaced.push({ index, bundle: this.copy.bundles[index]! });
+    for (const [index, bundle] of changed) replaced.push({ index, bundle });
+    const trial = updateTree(this.last, replaced);
+    // updateTree carries the root, files and manifest: the rest of the tree (lock, dependencies, host structures) as the copy has it.
+    for (const key of Object.keys(this.copy) as Array<keyof MethodTree>) if (!(key in trial)) Object.assign(trial, { [key]: this.copy[key] });
+    const findings = yield* checkTreeSteps(trial, this.cache);
+    this.last = trial;
+    this.lastChanged = changed;
+    return findings;
+  }
 }

@@ -242,6 +242,14 @@ export function bundleIndex(tree: MethodTree): ReadonlyMap<string, number> {
   return index;
 }
 
+/**
+ * Gives `tree` the index of `from`, whose bundle list has the same files in the same order (a tree
+ * with other versions of some bundles, made otherwise than by updateTree): not made again for it.
+ */
+export function shareBundleIndex(tree: MethodTree, from: MethodTree): void {
+  indexes.set(tree, bundleIndex(from) as Map<string, number>);
+}
+
 /** The bundle of a file in a tree. */
 export function bundleOfFile(tree: MethodTree, file: string): Bundle | undefined {
   const i = bundleIndex(tree).get(file);

@@ -6,11 +6,12 @@ import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
 import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
-import { keepHarmlessFixes } from '../check/verifyFixes.js';
+import { keepHarmlessFixesSteps } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
 import { ObjectCache } from '../util/objectCache.js';
+import { oneTurn } from './messageTurns.js';
 
 export const QUICK_FIX = 'quickfix';
 export const FIX_ALL_KIND = 'source.fixAll.mthds';
@@ -29,9 +30,11 @@ export interface CodeActionInput {
   findings: readonly Finding[];
   tree: MethodTree | undefined;
   locator: TextLocator;
+  /** Lets queued messages through between slices of the fix-all's checks (see fixAllEdits). */
+  pause?: () => Promise<void>;
 }
 
-export function codeActions(input: CodeActionInput): CodeAction[] {
+export async function codeActions(input: CodeActionInput): Promise<CodeAction[]> {
   const { params, findings, locator } = input;
   const only = params.context.only;
   const actions: CodeAction[] = [];
@@ -55,28 +58,51 @@ export function codeActions(input: CodeActionInput): CodeAction[] {
     }
   }
   if (kindWanted(FIX_ALL_KIND, only)) {
-    const edits = fixAllEdits(findings, input.tree);
+    const edits = await fixAllEdits(findings, input.tree, input.pause);
     if (edits.length > 0) actions.push({ title: 'Fix all safe MTHDS problems', kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });
   }
   return actions;
 }
 
 // The fix-all of a document's findings, kept while they are the current ones (clients ask for code
-// actions at every move of the cursor; the re-check runs once per check).
-const fixAllByFindings = new ObjectCache<readonly Finding[], TextEdit[]>('fixAllByFindings');
+// actions at every move of the cursor; the re-check runs once per check): the edits, or the
+// re-check under way (a second request waits for the same one).
+const fixAllByFindings = new ObjectCache<readonly Finding[], TextEdit[] | Promise<TextEdit[]>>('fixAllByFindings');
+
+/** How long a slice of the fix-all's checks runs before queued messages go through (ms). */
+const SLICE_MS = 8;
 
 /**
  * The edits of every safe fix, leaving out a fix any of whose edits overlaps an edit already taken
  * (applying both would corrupt the text; a second run fixes what remains), and, with the tree,
  * those whose result the re-check finds a new error in (rolled back: left out of the edit, as
- * `mthds check --fix` leaves them unwritten).
+ * `mthds check --fix` leaves them unwritten). The re-check (a check of the whole tree, then of
+ * what the fixes touch: see verifyFixes.ts) runs in slices that let queued messages through, so
+ * other requests never wait behind it; only this answer does.
  */
-export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined): TextEdit[] {
+export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn): Promise<TextEdit[]> {
   const known = fixAllByFindings.get(findings);
-  if (known) return known;
+  if (known) return Promise.resolve(known);
   const chosen = chooseSafeFixes(findings, () => true, true);
-  const kept = tree && chosen.length > 0 ? keepHarmlessFixes(tree, undefined, chosen).kept : chosen;
-  const edits = kept.flatMap((c) => c.fix.edits);
-  fixAllByFindings.set(findings, edits);
-  return edits;
+  if (!tree || chosen.length === 0) {
+    const edits = chosen.flatMap((c) => c.fix.edits);
+    fixAllByFindings.set(findings, edits);
+    return Promise.resolve(edits);
+  }
+  const running = (async () => {
+    const steps = keepHarmlessFixesSteps(tree, undefined, chosen);
+    for (;;) {
+      const end = performance.now() + SLICE_MS;
+      let step = steps.next();
+      while (!step.done && performance.now() < end) step = steps.next();
+      if (step.done) return step.value.kept.flatMap((c) => c.fix.edits);
+      await pause();
+    }
+  })();
+  fixAllByFindings.set(findings, running);
+  running.then(
+    (edits) => fixAllByFindings.set(findings, edits),
+    () => fixAllByFindings.delete(findings),
+  );
+  return running;
 }

@@ -320,7 +320,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const found = file !== undefined && diagnostics ? views.findingsOf(file) : undefined;
       if (file === undefined || !found) return [];
       const text = session.textOf(file) ?? '';
-      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator });
+      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator, ...(options.turns ? { pause: () => options.turns!.pause() } : {}) });
     }),
   );
 

@@ -28,8 +28,8 @@ describe('kindWanted', () => {
 });
 
 describe('fixAllEdits', () => {
-  it('takes safe fixes in order and leaves out overlapping ones', () => {
-    const edits = fixAllEdits([finding(0, 5, true), finding(3, 8, true), finding(8, 9, true), finding(10, 12, false), finding(20, 20, true), finding(20, 20, true)], undefined);
+  it('takes safe fixes in order and leaves out overlapping ones', async () => {
+    const edits = await fixAllEdits([finding(0, 5, true), finding(3, 8, true), finding(8, 9, true), finding(10, 12, false), finding(20, 20, true), finding(20, 20, true)], undefined);
     expect(edits.map((e) => [e.range.start, e.range.end])).toEqual([[0, 5], [8, 9], [20, 20]]);
   });
 });
@@ -43,18 +43,51 @@ describe('codeActions', () => {
     context: only ? { diagnostics: [], only } : { diagnostics: [] },
   });
 
-  it('offers the fix once (preferred when safe) and alternatives, for findings under the range', () => {
+  it('offers the fix once (preferred when safe) and alternatives, for findings under the range', async () => {
     const f = finding(0, 6, true);
     f.alternatives = [f.fix!, { title: 'other', safe: false, edits: [{ file: FILE, range: { start: 0, end: 6 }, newText: 'y' }] }];
     const far = finding(40, 41, false);
-    const actions = codeActions({ params: params(0), file: FILE, text, lineStarts: computeLineStarts(text), findings: [f, far], tree: treeOf({ 'main.mthds': text }), locator });
+    const actions = await codeActions({ params: params(0), file: FILE, text, lineStarts: computeLineStarts(text), findings: [f, far], tree: treeOf({ 'main.mthds': text }), locator });
     expect(actions.map((a) => [a.title, a.kind, a.isPreferred ?? false])).toEqual([
       ['fix 0', 'quickfix', true],
       ['other', 'quickfix', false],
     ]);
     // No fix-all: its one fix (\`x\` over \`domain\`) breaks the bundle, so the re-check rolls it back.
     expect(actions[0]!.diagnostics![0]!.code).toBe('method.syntax');
-    const onlyFixAll = codeActions({ params: params(0, ['source.fixAll.mthds']), file: FILE, text, lineStarts: computeLineStarts(text), findings: [f, far], tree: undefined, locator });
+    const onlyFixAll = await codeActions({ params: params(0, ['source.fixAll.mthds']), file: FILE, text, lineStarts: computeLineStarts(text), findings: [f, far], tree: undefined, locator });
     expect(onlyFixAll.map((a) => a.kind)).toEqual(['source.fixAll.mthds']);
+  });
+});
+
+describe('fixAllEdits on a large tree', () => {
+  it('re-checks in slices that let other work through, and keeps what keepHarmlessFixes keeps', async () => {
+    const pipeText = (i: number, reads: boolean) => `[pipe.p${i}]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { doc = "Text" }\noutput = "Text"\nprompt = "${reads ? 'Read $doc' : 'Write'}"\n`;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) files[`b${i}.mthds`] = `domain = "d${i % 20}"\ndescription = "bundle ${i}"\n\n${pipeText(i, true)}`;
+    const tree = treeOf(files);
+    const bundle = tree.bundles[7]!;
+    const p = bundle.pipes[0]!;
+    const description = p.table.entries.find((e) => e.key === 'description')!.value.range;
+    const inputs = p.table.entries.find((e) => e.key === 'inputs')!.value.range;
+    const findings = [
+      makeFinding('method.syntax', { finding: 'a' }, bundle.file, description, { fix: { title: 'describe', safe: true, edits: [{ file: bundle.file, range: description, newText: '"better"' }] } }),
+      // Harmful: the prompt reads `doc`.
+      makeFinding('method.syntax', { finding: 'b' }, bundle.file, inputs, { fix: { title: 'drop inputs', safe: true, edits: [{ file: bundle.file, range: inputs, newText: '{}' }] } }),
+    ];
+    let pauses = 0;
+    const pause = async (): Promise<void> => {
+      pauses += 1;
+      await new Promise<void>((r) => setImmediate(r));
+    };
+    const first = fixAllEdits(findings, tree, pause);
+    // Asked again while the re-check runs: the same answer, from the same re-check.
+    const again = fixAllEdits(findings, tree, pause);
+    const edits = await first;
+    expect(await again).toEqual(edits);
+    expect(edits).toEqual([{ file: bundle.file, range: description, newText: '"better"' }]);
+    expect(pauses).toBeGreaterThan(2);
+    const before = pauses;
+    expect(await fixAllEdits(findings, tree, pause)).toEqual(edits);
+    expect(pauses).toBe(before);
   });
 });

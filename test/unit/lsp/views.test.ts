@@ -9,6 +9,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { bundleIndex, bundleOfFile, type MethodTree } from '../../../server/src/language/tree.js';
 import { Views } from '../../../server/src/lsp/views.js';
 import { Session } from '../../../server/src/workspace/session.js';
 
@@ -55,5 +57,55 @@ describe('views', () => {
     await new Promise((r) => setTimeout(r, 0));
     gc();
     expect(older.deref()).toBeUndefined();
+  });
+
+  it('give a derived tree the index of files of the check it was made from, equal to one made afresh', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'mthds-views-'));
+    writeFileSync(path.join(dir, 'METHODS.toml'), MANIFEST);
+    const files = ['a', 'b', 'c', 'd'].map((n) => path.join(dir!, `${n}.mthds`));
+    files.forEach((f, i) => writeFileSync(f, bundle(`p${i}`)));
+    // A file open in the editor only (not yet on disk): the check does not have it.
+    const unsaved = path.join(dir, 'e.mthds');
+    const session = new Session({ folders: [dir] });
+    session.scanWorkspace();
+    const views = new Views(
+      () => session,
+      (file) => session.currentCheck(file),
+    );
+    const fresh = (tree: MethodTree): Map<string, number> => new Map(tree.bundles.map((b, i) => [b.file, i]));
+    const step = fc.record({ file: fc.integer({ min: 0, max: 4 }), text: fc.constantFrom('typed', 'other', 'p0', 'again'), check: fc.boolean() });
+    let shared = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
+        for (const s of steps) {
+          const file = s.file === 4 ? unsaved : files[s.file]!;
+          session.setDocument(file, bundle(s.text));
+          if (s.check) session.currentCheck(files[0]!);
+          const view = views.viewOf(file)!;
+          const base = session.lastCheck(session.treeOf(file).key)!.tree!;
+          expect(view.bundle.pipes.map((p) => p.code)).toEqual([s.text]);
+          expect(new Map(bundleIndex(view.tree))).toEqual(fresh(view.tree));
+          // The check's bundles, each open buffer at its current text, the file the check lacks last.
+          const inBase = base.bundles.some((b) => b.file === file);
+          expect(view.tree.bundles.length).toBe(base.bundles.length + (inBase ? 0 : 1));
+          view.tree.bundles.forEach((b, i) => {
+            if (i < base.bundles.length) expect(b.file).toBe(base.bundles[i]!.file);
+            if (session.isOpen(b.file)) expect(b.doc.text).toBe(session.textOf(b.file));
+            else expect(b).toBe(base.bundles[i]);
+          });
+          expect(view.findings !== undefined).toBe(inBase && base.bundles.find((b) => b.file === file)!.doc.text === session.textOf(file));
+          // Asked again: the same derived tree.
+          expect(views.viewOf(file)!.tree).toBe(view.tree);
+          for (const b of view.tree.bundles) expect(bundleOfFile(view.tree, b.file)).toBe(b);
+          // The check's files in its order: its index, not another one.
+          if (view.tree !== base && view.tree.bundles.length === base.bundles.length) {
+            expect(bundleIndex(view.tree)).toBe(bundleIndex(base));
+            shared += 1;
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect(shared).toBeGreaterThan(0);
   });
 });

@@ -255,7 +255,7 @@ function* conceptListSteps(domains: readonly string[], domain: string | undefine
   return templates;
 }
 
-interface ConceptEntry {
+export interface ConceptEntry {
   code: string;
   /** `domain.Code`. */
   key: string;
@@ -271,24 +271,47 @@ interface ConceptEntry {
 const entriesOf = new WeakMap<DomainSymbols, readonly ConceptEntry[]>();
 const latestEntries = new Map<string, readonly ConceptEntry[]>();
 
-function conceptEntries(domain: string, table: DomainSymbols): readonly ConceptEntry[] {
+export function conceptEntries(domain: string, table: DomainSymbols): readonly ConceptEntry[] {
   let entries = entriesOf.get(table);
   if (!entries) {
-    const made: ConceptEntry[] = [];
-    for (const [name, decls] of table.concepts) {
-      const code = detached(name);
-      made.push({ code, key: detached(`${domain}.${code}`), detail: detached(firstLine(decls[0]!)) });
-    }
     const latest = latestEntries.get(domain);
-    entries = latest && sameEntries(latest, made) ? latest : made;
+    // Compared before anything is made: an update replaces the tables of hundreds of domains
+    // whose concepts did not change, and making (detaching) their entries again cost milliseconds
+    // inside a completion request.
+    entries = latest && entriesMatch(latest, table) ? latest : madeEntries(domain, table);
     latestEntries.set(domain, entries);
     entriesOf.set(table, entries);
   }
   return entries;
 }
 
-function sameEntries(a: readonly ConceptEntry[], b: readonly ConceptEntry[]): boolean {
-  return a.length === b.length && a.every((x, i) => x.code === b[i]!.code && x.key === b[i]!.key && x.detail === b[i]!.detail);
+/** A domain's concept entries made from its table. */
+export function madeEntries(domain: string, table: DomainSymbols): ConceptEntry[] {
+  const made: ConceptEntry[] = [];
+  for (const [name, decls] of table.concepts) {
+    const code = detached(name);
+    made.push({ code, key: detached(`${domain}.${code}`), detail: detached(firstLine(decls[0]!)) });
+  }
+  return made;
+}
+
+/** Whether `entries` are those `madeEntries` makes of `table` (the key follows from the domain). */
+function entriesMatch(entries: readonly ConceptEntry[], table: DomainSymbols): boolean {
+  if (entries.length !== table.concepts.size) return false;
+  let i = 0;
+  for (const [name, decls] of table.concepts) {
+    const e = entries[i++]!;
+    if (e.code !== name || !isFirstLine(e.detail, decls[0]!)) return false;
+  }
+  return true;
+}
+
+/** Whether `detail` is `firstLine(decl)`, without cutting the line out (no string made per concept). */
+function isFirstLine(detail: string, decl: ConceptDecl): boolean {
+  const text = decl.description?.value;
+  if (text === undefined) return detail === 'concept';
+  const end = text.indexOf('\n');
+  return end < 0 ? detail === text : detail.length === end && text.startsWith(detail);
 }
 
 function firstLine(decl: ConceptDecl): string {
