@@ -16,9 +16,12 @@
 // validateContents with the dry run of the built library, VERDICTS of them: 3,000), SERVER_NODE_ARGS
 // (flags for the runner's node, its workers included: `--cpu-prof --cpu-prof-dir=DIR` to profile
 // them), RATE_LIMIT (a rate limit of that many requests per minute, which all of the benchmark's
-// requests count against: what counting them across the workers costs). Prints the load average
+// requests count against: what counting them across the workers costs), EXTRA_CONFIG (JSON merged
+// into the runner's configuration, e.g. '{"validate_cache":{"max_entries":0}}'). Prints the load average
 // before and after each scenario (the rates mean little on a busy machine), and the CPU time per
-// request of the runner's processes and of this client.
+// request of the runner's processes (user and system; the workers' main threads, where JavaScript
+// runs, and their other threads, V8's helpers: parallel scavenges, concurrent marking and
+// compiling) and of this client.
 
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -40,7 +43,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-runner-'));
 const config = path.join(dir, 'runner.json');
 // No rate limit (unless RATE_LIMIT), anonymous access, and room for every connection's run at once.
 const rateLimit = process.env.RATE_LIMIT ? { rate_limit: { limit: Number(process.env.RATE_LIMIT), window_seconds: 60 } } : {};
-writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_in_flight: 4096 }, ...rateLimit }));
+writeFileSync(config, JSON.stringify({ auth: { env: false }, limits: { max_runs_in_flight: 4096 }, ...rateLimit, ...JSON.parse(process.env.EXTRA_CONFIG ?? '{}') }));
 const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeArgs, path.join(repo, 'server/bin/mthds.js'), 'serve', '--port', '0', '--workers', String(workers), '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
@@ -67,13 +70,15 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 /**
  * CPU seconds used so far by the runner's processes (the primary and its workers), from /proc
  * (Linux; undefined elsewhere): per request, a figure the machine's other load changes far less
- * than the request rate. Clock ticks of 10 ms (USER_HZ, 100 on Linux).
+ * than the request rate. Clock ticks of 10 ms (USER_HZ, 100 on Linux). Split into user and system
+ * time (the kernel's share: the loopback TCP of every request is charged to the processes that
+ * send and receive it) and the primary's part (it serves no HTTP).
  */
 function runnerCpuSeconds() {
   try {
     const stat = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = (text) => text.slice(text.lastIndexOf(')') + 2).split(' ');
-    let ticks = 0;
+    const ticks = { user: 0, system: 0, primary: 0, main: 0 };
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       let f;
@@ -83,9 +88,21 @@ function runnerCpuSeconds() {
         continue;
       }
       // After the command: state, ppid, ... utime (14th field of the line) and stime (15th).
-      if (Number(entry) === child.pid || Number(f[1]) === child.pid) ticks += Number(f[11]) + Number(f[12]);
+      const primary = Number(entry) === child.pid;
+      if (!primary && Number(f[1]) !== child.pid) continue;
+      ticks.user += Number(f[11]);
+      ticks.system += Number(f[12]);
+      if (primary) {
+        ticks.primary += Number(f[11]) + Number(f[12]);
+        continue;
+      }
+      // A worker's threads: its JavaScript (the main thread) and the rest (V8's helpers: parallel
+      // scavenges, concurrent marking and compiling; libuv's pool).
+      const main = fields(stat(`${entry}/task/${entry}`));
+      ticks.main += Number(main[11]) + Number(main[12]);
     }
-    return ticks / 100;
+    const s = (t) => t / 100;
+    return { total: s(ticks.user + ticks.system), user: s(ticks.user), system: s(ticks.system), primary: s(ticks.primary), main: s(ticks.main), helpers: s(ticks.user + ticks.system - ticks.primary - ticks.main) };
   } catch {
     return undefined;
   }
@@ -177,7 +194,10 @@ for (const name of scenarios) {
   console.log(`  latency    p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms${target.p99 ? ` (target <= ${target.p99})` : ''}, max ${result.latency.max} ms`);
   console.log(`  non-2xx    ${result.non2xx} (errors ${result.errors}, timeouts ${result.timeouts})`);
   console.log(`  load avg   before ${before}, after ${load()}`);
-  if (runnerBefore !== undefined && runnerAfter !== undefined) console.log(`  runner CPU ${((1000 * (runnerAfter - runnerBefore)) / Math.max(1, result.requests.total)).toFixed(3)} ms per request (its processes together, from /proc)`);
+  if (runnerBefore !== undefined && runnerAfter !== undefined) {
+    const per = (k) => ((1000 * (runnerAfter[k] - runnerBefore[k])) / Math.max(1, result.requests.total)).toFixed(3);
+    console.log(`  runner CPU ${per('total')} ms per request (its processes together, from /proc: user ${per('user')}, system ${per('system')}; the workers' main threads ${per('main')}, their other threads ${per('helpers')}, the primary ${per('primary')})`);
+  }
   console.log(`  client CPU ${((client.user + client.system) / 1000 / Math.max(1, result.requests.total)).toFixed(3)} ms per request (the benchmark's own process, on the runner's cores)`);
   console.log(`  ${pass ? 'MEETS the target' : 'MISSES the target'}`);
 }
