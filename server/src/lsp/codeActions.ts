@@ -11,6 +11,7 @@ import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
 import { ObjectCache } from '../util/objectCache.js';
+import { runSlice } from '../util/steps.js';
 import { oneTurn } from './messageTurns.js';
 
 export const QUICK_FIX = 'quickfix';
@@ -92,10 +93,8 @@ export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | und
   const running = (async () => {
     const steps = keepHarmlessFixesSteps(tree, undefined, chosen);
     for (;;) {
-      const end = performance.now() + SLICE_MS;
-      let step = steps.next();
-      while (!step.done && performance.now() < end) step = steps.next();
-      if (step.done) return step.value.kept.flatMap((c) => c.fix.edits);
+      const ended = runSlice(steps, performance.now() + SLICE_MS);
+      if (ended) return ended.value.kept.flatMap((c) => c.fix.edits);
       await pause();
     }
   })();

@@ -21,7 +21,7 @@ import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
-import { runSteps } from '../util/steps.js';
+import { runSlice, runSteps } from '../util/steps.js';
 import { IdleWork, preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
@@ -397,14 +397,7 @@ export class Diagnostics {
       const sliceEnd = performance.now() + SLICE_MS;
       let result: TreeCheck | undefined;
       try {
-        for (;;) {
-          const step = steps.next();
-          if (step.done) {
-            result = step.value;
-            break;
-          }
-          if (performance.now() >= sliceEnd) break;
-        }
+        result = runSlice(steps, sliceEnd)?.value;
       } catch (error) {
         this.guard(() => {
           throw error;
@@ -432,13 +425,7 @@ export class Diagnostics {
     for (let sliceEnd = firstSliceEnd; ; sliceEnd = performance.now() + SLICE_MS) {
       let done = false;
       this.guard(() => {
-        for (;;) {
-          if (steps.next().done) {
-            done = true;
-            return;
-          }
-          if (performance.now() >= sliceEnd) return;
-        }
+        done = runSlice(steps, sliceEnd) !== undefined;
       });
       if (done) return;
       await this.pause();

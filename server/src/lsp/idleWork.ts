@@ -11,6 +11,7 @@ import type { Bundle } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { prepareNameIndexes } from '../language/visibleNames.js';
 import { markup, type MarkupFormat } from './markup.js';
+import { runSlice } from '../util/steps.js';
 
 /** How long a slice of idle work runs before it yields (ms): a keystroke arriving meanwhile waits at most about this. */
 const IDLE_SLICE_MS = 4;
@@ -82,11 +83,7 @@ export class IdleWork {
     const steps = make();
     if (!steps) return true;
     for (;;) {
-      const sliceEnd = performance.now() + this.sliceMs;
-      for (;;) {
-        if (steps.next().done) return true;
-        if (performance.now() >= sliceEnd) break;
-      }
+      if (runSlice(steps, performance.now() + this.sliceMs)) return true;
       await this.pause();
       if (stale()) return false;
     }

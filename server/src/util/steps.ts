@@ -1,10 +1,22 @@
 // Work done in steps (a generator that pauses between slices so that a caller can serve other work)
-// run at once, for the callers that need the result now.
+// run at once, for the callers that need the result now, or a slice at a time.
 
 /** Runs `steps` to its end and returns what it returns. */
 export function runSteps<T>(steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
+  }
+}
+
+/**
+ * Runs `steps` until they end or the clock (`performance.now()`) passes `sliceEnd`, at least one
+ * step: what they returned when they ended, undefined when they are left at a pause.
+ */
+export function runSlice<T>(steps: Generator<void, T>, sliceEnd: number): { value: T } | undefined {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return { value: step.value };
+    if (performance.now() >= sliceEnd) return undefined;
   }
 }

@@ -184,7 +184,7 @@ export class NameIndex {
   }
 
   /**
-   * Runs a query without keeping its answer (`warmSuggestions`): V8 compiles a function for speed
+   * Runs a query without keeping its answer (idle preparation, while `suggestionsCold`): V8 compiles a function for speed
    * only after it ran for a while, so the first real query of a session ran cold, several times slower.
    */
   warm(name: string): void {
@@ -246,4 +246,3 @@ function pushAt<K>(map: Map<K, number[]>, key: K, at: number): void {
   if (list) list.push(at);
   else map.set(key, [at]);
 }
-

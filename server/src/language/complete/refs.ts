@@ -207,7 +207,7 @@ function treeConceptTemplates(tree: MethodTree, domain: string | undefined, qual
 }
 
 function keptConceptList(domain: string | undefined, qualified: boolean, parts: ReadonlyArray<readonly ConceptEntry[]>): readonly ConceptTemplate[] | undefined {
-  const at = treeConcepts.findIndex((l) => l.domain === domain && l.qualified === qualified && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
+  const at = treeConcepts.findIndex((l) => sameConceptList(l, { domain, qualified, parts }));
   if (at < 0) return undefined;
   const [kept] = treeConcepts.splice(at, 1);
   treeConcepts.unshift(kept!);
@@ -221,10 +221,16 @@ interface ConceptListKey {
   parts: ReadonlyArray<readonly ConceptEntry[]>;
 }
 
-const conceptListBuilds = new ResumableBuilds<ConceptListKey, readonly ConceptTemplate[]>(
-  (a, b) => a.domain === b.domain && a.qualified === b.qualified && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i]),
-  KEPT_LISTS,
-);
+/** The same parts: the very entries of each table, in order (entries are shared while unchanged). */
+function sameParts<P>(a: ReadonlyArray<P>, b: ReadonlyArray<P>): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+function sameConceptList(a: ConceptListKey, b: ConceptListKey): boolean {
+  return a.domain === b.domain && a.qualified === b.qualified && sameParts(a.parts, b.parts);
+}
+
+const conceptListBuilds = new ResumableBuilds<ConceptListKey, readonly ConceptTemplate[]>(sameConceptList, KEPT_LISTS);
 
 function* treeConceptTemplatesSteps(tree: MethodTree, domain: string | undefined, qualified: boolean): Generator<void, readonly ConceptTemplate[]> {
   const parts: Array<readonly ConceptEntry[]> = [];
@@ -470,17 +476,24 @@ function otherPipeTemplates(tree: MethodTree, domain: string | undefined): reado
 let pipesAsked = false;
 
 function keptPipeList(domain: string | undefined, parts: ReadonlyArray<readonly PipeTemplate[]>): readonly PipeTemplate[] | undefined {
-  const at = otherPipes.findIndex((l) => l.domain === domain && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i]));
+  const at = otherPipes.findIndex((l) => samePipeList(l, { domain, parts }));
   if (at < 0) return undefined;
   const [kept] = otherPipes.splice(at, 1);
   otherPipes.unshift(kept!);
   return kept!.templates;
 }
 
-const pipeListBuilds = new ResumableBuilds<{ domain: string | undefined; parts: ReadonlyArray<readonly PipeTemplate[]> }, readonly PipeTemplate[]>(
-  (a, b) => a.domain === b.domain && a.parts.length === b.parts.length && a.parts.every((p, i) => p === b.parts[i]),
-  KEPT_LISTS,
-);
+/** Which list of the other domains' pipes: as seen from a domain, made of these entries. */
+interface PipeListKey {
+  domain: string | undefined;
+  parts: ReadonlyArray<readonly PipeTemplate[]>;
+}
+
+function samePipeList(a: PipeListKey, b: PipeListKey): boolean {
+  return a.domain === b.domain && sameParts(a.parts, b.parts);
+}
+
+const pipeListBuilds = new ResumableBuilds<PipeListKey, readonly PipeTemplate[]>(samePipeList, KEPT_LISTS);
 
 function* otherPipeTemplatesSteps(tree: MethodTree, domain: string | undefined): Generator<void, readonly PipeTemplate[]> {
   const parts: Array<readonly PipeTemplate[]> = [];
