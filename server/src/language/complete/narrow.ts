@@ -49,7 +49,7 @@ function typedReader(text: string, offset: number): (start: number) => string {
 
 /** The items to send: all of them, or the best `MAX_ITEMS` of those matching what was typed. */
 export function narrow(items: readonly Completion[], text: string, offset: number): { items: readonly Completion[]; incomplete: boolean } {
-  if (narrowedLists.has(items)) return { items, incomplete: true };
+  if (isNarrowed(items)) return { items, incomplete: true };
   if (items.length <= MAX_ITEMS) return { items, incomplete: false };
   // Long lists come from large trees, right after a keystroke: nothing is made per item.
   const typedAt = typedReader(text, offset);
@@ -92,16 +92,19 @@ function bestOf(matching: Completion[]): { items: readonly Completion[]; incompl
 }
 
 // Lists made narrowed already: longer than MAX_ITEMS in full, they hold what `narrow` keeps of
-// the full list (its first MAX_ITEMS matches of the typed text, in sort-text order).
-const narrowedLists = new WeakSet<readonly Completion[]>();
+// the full list (its first MAX_ITEMS matches of the typed text, in sort-text order). The mark is
+// a property of the list, not a WeakSet entry: these lists are made per request, and on Node 20 a
+// young WeakSet key survives every scavenge.
+const NARROWED: unique symbol = Symbol('narrowed');
+type Marked = { [NARROWED]?: true };
 
-/** Marks a list as made narrowed (see narrowedLists). */
+/** Marks a list as made narrowed (see NARROWED). */
 export function markNarrowed<T extends readonly Completion[]>(items: T): T {
-  narrowedLists.add(items);
+  (items as T & Marked)[NARROWED] = true;
   return items;
 }
 
-/** Whether a list was made narrowed (see narrowedLists). */
+/** Whether a list was made narrowed (see NARROWED). */
 export function isNarrowed(items: readonly Completion[]): boolean {
-  return narrowedLists.has(items);
+  return (items as readonly Completion[] & Marked)[NARROWED] === true;
 }
