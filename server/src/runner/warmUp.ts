@@ -17,6 +17,8 @@ import { snippetText } from '../language/complete/snippets.js';
 import { FIELD_TYPES } from '../language/spec/bundle.js';
 import { PIPE_TYPES, type PipeTypeSpec } from '../language/spec/pipeTypes.js';
 import type { ValueSpec } from '../language/spec/values.js';
+import { catalogFromDeck } from '../language/modelCatalog.js';
+import { NATIVE_CONCEPTS } from '../language/spec/natives.js';
 import type { ResolvedConfig } from './config.js';
 import type { FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
@@ -39,9 +41,15 @@ export interface WarmUpExchange {
 }
 
 export interface WarmUpOptions {
-  /** Rounds of the generated bundles (each round's bundles are new). Default 12. */
+  /** Rounds of the generated bundles at most (each round's bundles are new). Default 200. */
   rounds?: number;
-  /** No round starts once this much CPU time is spent, milliseconds. Default 1000. */
+  /**
+   * No round starts once the process has spent this much CPU time on the warm-up (all its threads:
+   * V8 compiles on its own), milliseconds. Default 1000: a fresh `mthds serve` then spent 2.75 ms
+   * per request on its first 200 distinct 30-pipe bundles and V8 optimized 152 functions after it
+   * listened, against 6 ms and 314 without a warm-up and 2.35 ms and 102 with 1500 (1.7 ms per
+   * request once warm; --trace-opt, one process, four connections).
+   */
   cpuBudgetMs?: number;
   /** Every request and its answer, in order (tests compare them with plain verdicts). */
   onExchange?: (exchange: WarmUpExchange) => void;
@@ -52,6 +60,12 @@ const TEMPLATE_FIELDS: ReadonlyMap<string, readonly string[]> = new Map(PIPE_TYP
 
 function holdsTemplate(value: ValueSpec): boolean {
   return value.kind === 'oneOf' ? value.options.some(holdsTemplate) : value.kind === 'string' && value.role === 'template';
+}
+
+/** A generated bundle: `label` is the last part of its domain (a pipe type, `all` or `valid`). */
+export interface WarmUpBundle {
+  label: string;
+  text: string;
 }
 
 /** What the first rounds' verdicts teach: names the snippets use without declaring them, pipes that stay invalid. */
@@ -71,8 +85,10 @@ export function nothingLearned(): Learned {
  * template's opening (plain text on even rounds, a Jinja statement on odd ones, so that both the
  * shorthand renderer and the Jinja compiler see new templates).
  */
-function pipeText(type: PipeTypeSpec, code: string, round: number): string {
+function pipeText(type: PipeTypeSpec, code: string, round: number, models: ModelChoices): string {
   let text = snippetText(type.snippet).replace(/^description = "/m, `description = "Round ${round}: `);
+  const choices = type.modelCategory ? models.get(type.modelCategory) : undefined;
+  if (choices?.length && type.fields.some((f) => f.name === 'model')) text = text.replace(/^output = .*$/m, (m) => `${m}\nmodel = "${choices[round % choices.length]}"`);
   const opening = round % 2 === 0 ? `Round ${round}:` : `{% if true %}Round ${round}{% endif %}:`;
   for (const field of TEMPLATE_FIELDS.get(type.name) ?? []) {
     text = text.replace(new RegExp(`^${field} = """\n`, 'm'), (m) => `${m}${opening}\n`).replace(new RegExp(`^${field} = "(?!"")`, 'm'), (m) => `${m}${opening} `);
@@ -85,26 +101,77 @@ function header(round: number, label: string): string {
 }
 
 /**
- * The bundles of one round: each pipe type alone; every type together, with what their snippets
- * name declared (pipes as the first operator's snippet, concepts with a structure); and the same
- * without the pipes that stay invalid, which is valid, so that the dry run runs the controllers.
+ * The bundles of one round: each pipe type alone, and every type together with what their
+ * snippets name declared (pipes as the first operator's snippet, concepts with a field of every
+ * type); once the pipes that stay invalid are known, the same without them, which is valid (the
+ * dry run runs every pipe, the controllers' children included), as large as a real bundle. That
+ * one makes the bulk of the work from then on, the others come back every eighth round: the
+ * verdict of a valid bundle is the path most requests take.
  */
-export function warmUpBundles(round: number, learned: Learned = nothingLearned()): string[] {
-  const bundles = PIPE_TYPES.map((type) => `${header(round, snake(type.name))}\n${pipeText(type, snake(type.name), round)}`);
+export function warmUpBundles(round: number, learned: Learned = nothingLearned(), models: ModelChoices = new Map()): WarmUpBundle[] {
   const operator = PIPE_TYPES.find((p) => p.kind === 'operator')!;
-  const together = (label: string, keep: (code: string) => boolean): string => {
+  // `copies`: the pipes again under other codes (and the concepts, renamed), so that loops over a
+  // bundle's declarations run as many times as on real traffic.
+  // `own`: the natives a pipe reads and produces replaced by concepts of the bundle refining them, as
+  // real bundles name their own concepts.
+  const together = (label: string, keep: (code: string) => boolean, copies: number, own = false): WarmUpBundle => {
     const parts = [header(round, label)];
-    for (const concept of learned.concepts) {
-      const fields = FIELD_TYPES.map((t) => `${t}_field = { type = "${t}", description = "A ${t}"${FIELD_EXTRAS[t] ?? ''} }`);
-      parts.push(`[concept.${concept}]\ndescription = "Round ${round}: the ${concept} of the warm-up"\n\n[concept.${concept}.structure]\n${fields.join('\n')}\n`);
+    if (own) for (const native of NATIVE_CONCEPTS) parts.push(`[concept.${OWN}${native.code}]\ndescription = "Round ${round}: a ${native.code}"\nrefines = "${native.code}"\n`);
+    for (let copy = 0; copy < copies; copy++) {
+      const rename = (text: string): string => {
+        const renamed = copy === 0 ? text : renameAll(text, learned, copy);
+        return own ? renamed.replace(NATIVE_REF, (_m, code: string, multiplicity: string | undefined) => `"${OWN}${code}${multiplicity ?? ''}"`) : renamed;
+      };
+      for (const concept of learned.concepts) parts.push(rename(conceptText(concept, round)));
+      for (const type of PIPE_TYPES) if (keep(snake(type.name))) parts.push(rename(pipeText(type, snake(type.name), round, models)));
+      for (const pipe of learned.pipes) if (keep(pipe)) parts.push(rename(pipeText(operator, pipe, round, models)));
     }
-    for (const type of PIPE_TYPES) if (keep(snake(type.name))) parts.push(pipeText(type, snake(type.name), round));
-    for (const pipe of learned.pipes) if (keep(pipe)) parts.push(pipeText(operator, pipe, round));
-    return parts.join('\n');
+    return { label, text: parts.join('\n') };
   };
-  bundles.push(together('all', () => true));
-  if (learned.invalid.size > 0) bundles.push(together('valid', (code) => !learned.invalid.has(code)));
+  const bundles: WarmUpBundle[] = [];
+  if (learned.invalid.size > 0) bundles.push(together('valid', (code) => !learned.invalid.has(code), VALID_COPIES, true));
+  if (learned.invalid.size === 0 || round % 8 === 0) {
+    for (const type of PIPE_TYPES) bundles.push({ label: snake(type.name), text: `${header(round, snake(type.name))}\n${pipeText(type, snake(type.name), round, models)}` });
+    bundles.push(together('all', () => true, 1));
+  }
   return bundles;
+}
+
+const OWN = 'Own';
+/** A native concept named as a pipe's input or output. */
+const NATIVE_REF = new RegExp(`"(${NATIVE_CONCEPTS.map((n) => n.code).join('|')})(\\[\\d*\\])?"`, 'g');
+
+/** Copies of the pipes in the valid bundle: about 40 pipes, as many as a large real bundle. */
+const VALID_COPIES = 3;
+
+/** Model references the deck offers, by model category (the `model` field of pipes). */
+export type ModelChoices = ReadonlyMap<string, readonly string[]>;
+
+/** The references of a deck's GET /models body, by category. */
+export function modelChoices(deckBody: unknown): ModelChoices {
+  const byCategory = new Map<string, string[]>();
+  for (const choice of catalogFromDeck(deckBody, 'warm-up').choices) {
+    const list = byCategory.get(choice.category) ?? [];
+    list.push(choice.reference);
+    byCategory.set(choice.category, list);
+  }
+  return byCategory;
+}
+
+/** A concept with a field of every field type, and the optional keys of a field: choices, default, required. */
+function conceptText(concept: string, round: number): string {
+  const fields = FIELD_TYPES.map((t) => `${t}_field = { type = "${t}", description = "A ${t}"${FIELD_EXTRAS[t] ?? ''} }`);
+  fields.push(`required_field = { type = "text", description = "Round ${round}", required = true }`, `choice_field = { description = "A choice", choices = ["a", "b", "c"], default_value = "a" }`);
+  return `[concept.${concept}]\ndescription = "Round ${round}: the ${concept} of the warm-up"\n\n[concept.${concept}.structure]\n${fields.join('\n')}\n`;
+}
+
+/** The declarations of a bundle under other codes: pipes and learned concepts suffixed with `copy`. */
+function renameAll(text: string, learned: Learned, copy: number): string {
+  const pipes = [...PIPE_TYPES.map((t) => snake(t.name)), ...learned.pipes];
+  let out = text;
+  for (const pipe of pipes) out = out.replace(new RegExp(`(\\[pipe\\.|pipe = "|_outcome = "|= ")${pipe}(["\\]])`, 'g'), `$1${pipe}_${copy}$2`);
+  for (const concept of learned.concepts) out = out.replace(new RegExp(`(\\[concept\\.|")${concept}([".\\]\\[])`, 'g'), `$1${concept}${copy}$2`);
+  return out;
 }
 
 /** What the compound field types need beside their type, so that every type is minted. */
@@ -215,7 +282,7 @@ function exchange(server: http.Server, path: string, body: string): Promise<{ st
  * budget is spent, whichever comes first.
  */
 export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistry, options: WarmUpOptions = {}): Promise<WarmUpReport> {
-  const maxRounds = options.rounds ?? 12;
+  const maxRounds = options.rounds ?? 200;
   const budget = options.cpuBudgetMs ?? 1000;
   // A state of its own, and without the parts a client could see: no verdict cache, no rate limit,
   // no shared stores (the primary's), no queue, no request log.
@@ -233,15 +300,16 @@ export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistr
     return (used.user + used.system) / 1000;
   };
   const learned = nothingLearned();
+  const models = modelChoices(state.deck.wire());
   let rounds = 0;
   let requests = 0;
   try {
     while (rounds < maxRounds && cpuMs() < budget) {
-      for (const text of warmUpBundles(rounds, learned)) {
-        const contents = [text];
+      for (const bundle of warmUpBundles(rounds, learned, models)) {
+        const contents = [bundle.text];
         const answer = await exchange(server, path, JSON.stringify({ mthds_contents: contents }));
         requests++;
-        if (rounds < 2 && text.includes('_all"')) learn(answer.body, learned, rounds === 0 ? 'names' : 'invalid');
+        if (rounds < 2 && bundle.label === 'all') learn(answer.body, learned, rounds === 0 ? 'names' : 'invalid');
         options.onExchange?.({ contents, ...answer });
       }
       rounds++;
