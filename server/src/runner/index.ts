@@ -62,7 +62,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
   if (queue) state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
   if (config.warmUp) {
     const done = await warmUp(config, functions);
-    config.log(`warm-up: ${done.requests} /validate requests in ${Math.round(done.ms)} ms (CPU ${Math.round(done.cpuMs)} ms)`);
+    config.log(`warm-up: ${done.requests} /validate requests in ${Math.round(done.ms)} ms (CPU ${Math.round(done.cpuMs)} ms)${done.failed > 0 ? `, ${done.failed} not answered 200` : ''}`);
   }
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.

@@ -28,6 +28,8 @@ import { localStores } from './sharedStores.js';
 export interface WarmUpReport {
   rounds: number;
   requests: number;
+  /** Requests not answered 200 (none unless something is wrong). */
+  failed: number;
   /** Wall time, milliseconds. */
   ms: number;
   /** CPU time of the process (user and system), milliseconds. */
@@ -286,7 +288,8 @@ export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistr
   const budget = options.cpuBudgetMs ?? 1000;
   // A state of its own, and without the parts a client could see: no verdict cache, no rate limit,
   // no shared stores (the primary's), no queue, no request log.
-  const own: ResolvedConfig = { ...config, validateCache: { maxEntries: 0, maxBytes: 0 } };
+  // Anonymous: its requests carry no credential.
+  const own: ResolvedConfig = { ...config, validateCache: { maxEntries: 0, maxBytes: 0 }, tokens: [] };
   delete own.rateLimit;
   own.runs = { ...config.runs };
   delete own.runs.queue;
@@ -303,12 +306,14 @@ export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistr
   const models = modelChoices(state.deck.wire());
   let rounds = 0;
   let requests = 0;
+  let failed = 0;
   try {
     while (rounds < maxRounds && cpuMs() < budget) {
       for (const bundle of warmUpBundles(rounds, learned, models)) {
         const contents = [bundle.text];
         const answer = await exchange(server, path, JSON.stringify({ mthds_contents: contents }));
         requests++;
+        if (answer.status !== 200) failed++;
         if (rounds < 2 && bundle.label === 'all') learn(answer.body, learned, rounds === 0 ? 'names' : 'invalid');
         options.onExchange?.({ contents, ...answer });
       }
@@ -318,5 +323,5 @@ export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistr
     server.close();
     await state.queue.close();
   }
-  return { rounds, requests, ms: performance.now() - started, cpuMs: cpuMs() };
+  return { rounds, requests, failed, ms: performance.now() - started, cpuMs: cpuMs() };
 }
