@@ -191,7 +191,7 @@ export function describe(error: unknown, separator = '\n  '): string {
 
 /**
  * The primary of `--workers N`: checks the configuration, forks the workers, holds the shared
- * stores they reach over IPC, prints the URL once the first worker listens, forks a worker again
+ * stores they reach over IPC, prints the URL once every worker listens, forks a worker again
  * when one dies, and stops them all on a signal. It serves no HTTP itself.
  */
 async function servePrimary(options: RunnerOptions, workers: number, stdout: Writable, stderr: Writable): Promise<number> {
