@@ -28,6 +28,7 @@ export const SERVE_OPTIONS = {
   structures: { type: 'string' },
   queue: { type: 'string' },
   workers: { type: 'string' },
+  'no-warm-up': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -60,6 +61,9 @@ Options:
   --workers N          Serve with N processes on one port (default: the number of cores; 1 serves
                        in this process alone). Idempotency keys and rate limits are held by the
                        primary process and shared by all workers.
+  --no-warm-up         Listen at once: skip the warm-up, in which each serving process first runs
+                       /validate on generated bundles (about a second of CPU) so that its first
+                       clients do not wait on the compiler (config: warm_up = false).
   -q, --quiet          Leave out the per-request log lines (faults and lifecycle lines stay).
   -h, --help           Show this help.
 
@@ -162,6 +166,8 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   if (parsed.values.library) options.libraries = withPaths(options.libraries, parsed.values.library);
   if (parsed.values.structures !== undefined) options.structures = path.resolve(parsed.values.structures);
   if (!parsed.values.quiet) options.request_log = options.log;
+  if (parsed.values['no-warm-up']) options.warm_up = false;
+  else options.warm_up ??= true;
 
   if (cluster.isWorker && process.env[WORKER_ENV] === '1') return serveWorker(options, stderr);
   if (workers > 1) return servePrimary(options, workers, stdout, stderr);
@@ -185,7 +191,7 @@ export function describe(error: unknown, separator = '\n  '): string {
 
 /**
  * The primary of `--workers N`: checks the configuration, forks the workers, holds the shared
- * stores they reach over IPC, prints the URL once the first worker listens, forks a worker again
+ * stores they reach over IPC, prints the URL once every worker listens, forks a worker again
  * when one dies, and stops them all on a signal. It serves no HTTP itself.
  */
 async function servePrimary(options: RunnerOptions, workers: number, stdout: Writable, stderr: Writable): Promise<number> {
@@ -199,6 +205,9 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
   const stores = localStores(config);
   const leases = config.rateLimit ? new PrimaryLeases(new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds)) : undefined;
   let url: string | undefined;
+  // The URL is printed once every worker of the first set listens (each warms up first), so that
+  // the first clients do not all land on the one that was ready first.
+  const pending = new Set<Worker>();
   let stopping = false;
   let status = 0;
   return new Promise<number>((resolve) => {
@@ -206,10 +215,13 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     const fork = (): void => {
       const worker = cluster.fork({ [WORKER_ENV]: '1' });
       live.add(worker);
+      if (url === undefined) pending.add(worker);
       leases?.attach(worker);
       answerStoreCalls(worker, stores, leases);
       worker.on('message', (message: unknown) => {
         if (!isListening(message) || url !== undefined) return;
+        pending.delete(worker);
+        if (pending.size > 0) return;
         url = message.url;
         stdout.write(`${url}\n`);
         stderr.write(`mthds runner listening on ${url} (${workers} worker processes)\n`);

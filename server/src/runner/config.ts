@@ -68,6 +68,12 @@ export interface RunnerConfig {
    */
   validate_cache?: { max_entries?: number; max_bytes?: number };
   /**
+   * Before listening, run /validate on generated bundles (runner/warmUp.ts) so that the first
+   * clients do not wait on V8 compiling the verdict's code. Default false here; `mthds serve`
+   * turns it on unless `--no-warm-up` or `warm_up = false`.
+   */
+  warm_up?: boolean;
+  /**
    * Addresses the runner contacts on a caller's behalf: URL inputs (Image and Document contents,
    * checked when a run request arrives) and what a provider downloads for a run.
    */
@@ -153,6 +159,7 @@ export interface ResolvedConfig {
   rateLimit?: { limit: number; windowSeconds: number };
   idempotency: { maxEntries: number; ttlSeconds: number; maxAnswerBytes: number };
   validateCache: { maxEntries: number; maxBytes: number };
+  warmUp: boolean;
   callbacks: { allowPrivate: boolean; timeoutMs: number; retries: number; secret?: string };
   network: NetworkPolicy;
   models: DeckConfig;
@@ -296,6 +303,8 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     maxBytes: positiveInt(options.validate_cache?.max_bytes, 'validate_cache.max_bytes', problems) ?? 64 * 1024 * 1024,
   };
 
+  if (options.warm_up !== undefined && typeof options.warm_up !== 'boolean') problems.push('warm_up must be a boolean');
+
   const network: NetworkPolicy = {
     allowPrivate: options.network?.allow_private === true,
     downloadMaxBytes: positiveInt(options.network?.download_max_bytes, 'network.download_max_bytes', problems) ?? 20 * 1024 * 1024,
@@ -378,6 +387,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     tokens,
     idempotency,
     validateCache,
+    warmUp: options.warm_up === true,
     callbacks,
     network,
     models,

@@ -15,6 +15,7 @@ import { batchedLog, logWhenDone } from './http/accessLog.js';
 import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
 import { RedisQueue, startRunWorker, type QueueSettings, type RunWorker } from './lifecycle/redisQueue.js';
 import { ModelDeck } from './deck.js';
+import { warmUp } from './warmUp.js';
 
 import { ConfigError } from './config.js';
 export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
@@ -59,6 +60,10 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
   const state = createState(config, functions, stores, queue);
   // A request holds its key at most as long as a queued /execute waits, plus its admission.
   if (queue) state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
+  if (config.warmUp) {
+    const done = await warmUp(config, functions);
+    config.log(`warm-up: ${done.requests} /validate requests in ${Math.round(done.ms)} ms (CPU ${Math.round(done.cpuMs)} ms)${done.failed > 0 ? `, ${done.failed} not answered 200` : ''}`);
+  }
   const server = http.createServer({
     // Our own body timer answers first; this is the backstop for clients that never send headers.
     requestTimeout: config.limits.body_timeout_ms + 5_000,

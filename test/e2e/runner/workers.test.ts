@@ -34,8 +34,8 @@ beforeAll(async () => {
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
-  // The line on stderr follows the URL on stdout.
-  while (!stderr.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+  // The line on stderr follows the URL on stdout (the workers' warm-up lines come before it).
+  while (!stderr.includes('worker processes)\n')) await new Promise((resolve) => setTimeout(resolve, 20));
 }, 30_000);
 
 afterAll(async () => {

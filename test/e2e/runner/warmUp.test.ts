@@ -1,0 +1,76 @@
+// `mthds serve` warms each serving process up before it listens (runner/warmUp.ts): on by default,
+// off with --no-warm-up or `warm_up = false`; the answers are the same either way.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { warmUpBundles } from '../../../server/src/runner/warmUp.js';
+import { HELLO, post, serveProcess } from './helpers.js';
+
+const REPO = path.resolve(__dirname, '../../..');
+const BIN = path.join(REPO, 'server/bin/mthds.js');
+
+/** The warm-up lines of a server's stderr once `count` of them are there (the workers write their own). */
+async function warmUpLines(stderr: () => string, count: number): Promise<string[]> {
+  const lines = (): string[] => stderr().split('\n').filter((l) => l.startsWith('warm-up: '));
+  for (let i = 0; i < 100 && lines().length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  return lines();
+}
+
+describe('mthds serve warm-up', () => {
+  it('warms up by default, not with --no-warm-up, and answers /validate the same either way', async () => {
+    const warm = await serveProcess(['--workers', '1', '--quiet']);
+    const cold = await serveProcess(['--workers', '1', '--quiet', '--no-warm-up']);
+    try {
+      const lines = await warmUpLines(warm.stderr, 1);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^warm-up: \d+ \/validate requests in \d+ ms \(CPU \d+ ms\)$/);
+      // A bundle of the warm-up itself (its verdict was not kept), a valid one, and an invalid one.
+      const bodies = [{ mthds_contents: [warmUpBundles(0)[0]!.text] }, { mthds_contents: [HELLO] }, { mthds_contents: [HELLO.replace('PipeLLM', 'PipeLMM')] }];
+      for (const body of bodies) {
+        const a = await post(`${warm.url}/validate`, body);
+        const b = await post(`${cold.url}/validate`, body);
+        expect(a.status).toBe(200);
+        expect(a.text).toBe(b.text);
+      }
+      expect(cold.stderr()).not.toContain('warm-up');
+    } finally {
+      warm.child.kill('SIGTERM');
+      cold.child.kill('SIGTERM');
+      expect(await warm.exited).toBe(0);
+      expect(await cold.exited).toBe(0);
+    }
+  });
+
+  it('warms up every worker', async () => {
+    const { child, url, exited, stderr } = await serveProcess(['--workers', '2', '--quiet']);
+    try {
+      expect(await warmUpLines(stderr, 2)).toHaveLength(2);
+      for (let i = 0; i < 100 && !stderr().includes('(2 worker processes)'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(stderr()).toContain('(2 worker processes)');
+      expect((await post(`${url}/validate`, { mthds_contents: [HELLO] })).json.is_valid).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('is turned off by warm_up = false in the config file, and warm_up must be a boolean', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-warm-up-'));
+    const off = path.join(dir, 'off.toml');
+    writeFileSync(off, 'warm_up = false\n');
+    const { child, url, exited, stderr } = await serveProcess(['--workers', '1', '--config', off]);
+    expect((await post(`${url}/validate`, { mthds_contents: [HELLO] })).json.is_valid).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr()).not.toContain('warm-up');
+
+    const bad = path.join(dir, 'bad.toml');
+    writeFileSync(bad, 'warm_up = "yes"\n');
+    const r = spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--config', bad], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('warm_up must be a boolean');
+  });
+});
