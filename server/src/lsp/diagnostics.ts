@@ -40,6 +40,12 @@ interface Published {
   resultId: string;
 }
 
+/** What the diagnostics send through: the connection's (a publisher nobody hears gives its own). */
+export interface DiagnosticsConnection {
+  sendDiagnostics: Connection['sendDiagnostics'];
+  languages: { diagnostics: Pick<Connection['languages']['diagnostics'], 'refresh'> };
+}
+
 export interface DiagnosticsOptions {
   /** Pull mode: the client asks; nothing is pushed. */
   pull: boolean;
@@ -121,7 +127,7 @@ export class Diagnostics {
   private readonly prepared = new Set<FileId>();
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: DiagnosticsConnection,
     private readonly session: Session,
     private readonly locator: TextLocator,
     private readonly options: DiagnosticsOptions,
