@@ -22,7 +22,7 @@ import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
 import { runSlice, runSteps } from '../util/steps.js';
-import { IdleWork, preparationSteps } from './idleWork.js';
+import { IdleWork, OPENING_SLICE_MS, preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
 import { checkedText } from './views.js';
@@ -368,7 +368,7 @@ export class Diagnostics {
         for (const { tree, bundles } of work) yield* preparationSteps(tree, bundles, kinds, documentation);
       })();
     };
-    void this.idle.run(make, () => this.busy(), fresh ? 0 : IDLE_QUIET_MS).then(
+    void this.idle.run(make, () => this.busy(), fresh ? 0 : IDLE_QUIET_MS, fresh ? OPENING_SLICE_MS : undefined).then(
       (done) => {
         if (any) this.options.trace?.(`mthds: ${done ? 'prepared ahead' : 'preparation cancelled'} (${kinds.join(', ')}) after ${(performance.now() - t0).toFixed(1)} ms`);
         if (!done) return;
