@@ -37,6 +37,21 @@ function editedSession(ws: ReturnType<typeof workspace>): Session {
 
 const plain = (findings: ReadonlyMap<string, readonly unknown[]>): unknown => JSON.parse(JSON.stringify([...findings]));
 
+/** What a session holds about the open document and its tree (all a warm-up could have changed). */
+function stateOf(session: Session, file: string): Record<string, unknown> {
+  const key = session.treeOf(file).key;
+  return {
+    open: session.openFiles(),
+    trees: session.treeIds(),
+    dirty: session.dirtyTrees(),
+    checks: session.checksOf(key),
+    text: session.textOf(file),
+    lineStarts: [...session.lineStartsOf(file)],
+    findings: plain(session.lastCheck(key)!.findings),
+    members: session.members(session.treeOf(file)),
+  };
+}
+
 describe('the warm-up of the keystroke path', () => {
   it('types in a bundle made from the language facts: every pipe type, concepts with structures, templates', () => {
     const text = warmUpBundle('warm_up', 2);
@@ -56,16 +71,7 @@ describe('the warm-up of the keystroke path', () => {
     const key = session.treeOf(ws.uses).key;
     const check = session.lastCheck(key)!;
     const findings = check.findings;
-    const snapshot = {
-      open: session.openFiles(),
-      trees: session.treeIds(),
-      dirty: session.dirtyTrees(),
-      checks: session.checksOf(key),
-      text: session.textOf(ws.uses),
-      lineStarts: [...session.lineStartsOf(ws.uses)],
-      findings: plain(findings),
-      members: session.members(session.treeOf(ws.uses)),
-    };
+    const snapshot = stateOf(session, ws.uses);
     expect(JSON.stringify(snapshot.findings)).toContain('method.concept_unresolved');
 
     let pauses = 0;
@@ -80,16 +86,7 @@ describe('the warm-up of the keystroke path', () => {
     // The same state, the same objects (nothing replaced, nothing re-checked or marked).
     expect(session.lastCheck(key)).toBe(check);
     expect(session.lastCheck(key)!.findings).toBe(findings);
-    expect({
-      open: session.openFiles(),
-      trees: session.treeIds(),
-      dirty: session.dirtyTrees(),
-      checks: session.checksOf(key),
-      text: session.textOf(ws.uses),
-      lineStarts: [...session.lineStartsOf(ws.uses)],
-      findings: plain(findings),
-      members: session.members(session.treeOf(ws.uses)),
-    }).toEqual(snapshot);
+    expect(stateOf(session, ws.uses)).toEqual(snapshot);
     // The next keystroke's check, and a fresh session's, find what they found before the warm-up.
     session.setDocument(ws.uses, USES.replace('output = "Note"', 'output = "Nota"'));
     expect(plain(session.check(session.treeOf(ws.uses)).findings)).toEqual(before);
