@@ -83,9 +83,9 @@ export interface WarmUpReport {
 /**
  * The warm-up in steps, one keystroke each: a session, a publisher and a document of its own (a
  * folder that is not read from: the files exist only as buffers), the edited bundle and a second
- * one of its tree. Runs until `endAt` (`performance.now()`).
+ * one of its tree. Runs until `endAt` (`performance.now()`), or `limit` keystrokes.
  */
-export function* warmUpSteps(endAt: number): Generator<void, number> {
+export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, number> {
   const root = path.join(tmpdir(), `.mthds-warm-up-${process.pid}`);
   const file = path.join(root, 'warm_up.mthds');
   const other = path.join(root, 'warm_up_other.mthds');
@@ -112,7 +112,7 @@ export function* warmUpSteps(endAt: number): Generator<void, number> {
   publisher.checkNow(id);
   const cycle = edits(text, doc);
   let keystrokes = 0;
-  while (performance.now() < endAt) {
+  while (performance.now() < endAt && keystrokes < limit) {
     yield;
     version += 1;
     doc = CLAMPED_TEXT_DOCUMENTS.update(doc, [cycle[keystrokes % cycle.length]!], version);
@@ -127,9 +127,9 @@ export function* warmUpSteps(endAt: number): Generator<void, number> {
  * Runs the warm-up for `budgetMs` in slices, pausing between them (`pause`: until the messages
  * queued meanwhile are handled), so that a message waits at most one slice.
  */
-export async function warmUp(budgetMs: number, pause: () => Promise<void>): Promise<WarmUpReport> {
+export async function warmUp(budgetMs: number, pause: () => Promise<void>, limit?: number): Promise<WarmUpReport> {
   const t0 = performance.now();
-  const steps = warmUpSteps(t0 + budgetMs);
+  const steps = warmUpSteps(t0 + budgetMs, limit);
   for (;;) {
     const done = runSlice(steps, performance.now() + WARM_UP_SLICE_MS);
     if (done) return { keystrokes: done.value, ms: performance.now() - t0 };

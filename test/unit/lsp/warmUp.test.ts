@@ -64,7 +64,7 @@ describe('the warm-up of the keystroke path', () => {
     expect(text).toMatch(/\$\w+/);
   });
 
-  it('leaves the server session untouched and changes no later answer', async () => {
+  it('leaves the server session untouched and changes no later answer', { timeout: 120_000 }, async () => {
     const ws = workspace();
     const before = plain(editedSession(ws).currentCheck(ws.uses).findings);
     const session = editedSession(ws);
@@ -75,11 +75,12 @@ describe('the warm-up of the keystroke path', () => {
     expect(JSON.stringify(snapshot.findings)).toContain('method.concept_unresolved');
 
     let pauses = 0;
-    const report = await warmUp(300, async () => {
+    // A budget no run reaches: the warm-up ends after its keystrokes, whatever the machine's load.
+    const report = await warmUp(600_000, async () => {
       pauses += 1;
       await turn();
-    });
-    expect(report.keystrokes).toBeGreaterThan(0);
+    }, 24);
+    expect(report.keystrokes).toBe(24);
     // In slices: the event loop was let through between them.
     expect(pauses).toBeGreaterThan(1);
 
