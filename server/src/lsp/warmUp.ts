@@ -22,8 +22,6 @@ import { fileToUri } from './uris.js';
 
 /** How long one slice of the warm-up runs before it lets queued messages through (ms). */
 const WARM_UP_SLICE_MS = 4;
-/** Groups of pipes (one of each type) and concepts per generated bundle. */
-const GROUPS = 6;
 
 /** The pipes the snippets' defaults name, and the concepts, made to resolve within each group. */
 function resolveDefaults(text: string, group: number): string {
@@ -40,9 +38,18 @@ function structureFields(group: number): string[] {
   });
 }
 
+/** Which of the optional keys of a bundle's top it has (the model's objects differ in shape by them). */
+export interface WarmUpHeader {
+  mainPipe?: boolean;
+  systemPrompt?: boolean;
+}
+
 /** A bundle of `groups` groups: two concepts (one simple, one with a structure) and one pipe of every type. */
-export function warmUpBundle(domain: string, groups: number): string {
-  const lines = [`domain = "${domain}"`, `description = "Bundle ${domain}"`, `main_pipe = "pipe_sequence_0"`, ''];
+export function warmUpBundle(domain: string, groups: number, header: WarmUpHeader = { mainPipe: true }): string {
+  const lines = [`domain = "${domain}"`, `description = "Bundle ${domain}"`];
+  if (header.systemPrompt) lines.push('system_prompt = "Be precise."');
+  if (header.mainPipe) lines.push('main_pipe = "pipe_sequence_0"');
+  lines.push('');
   for (let g = 0; g < groups; g++) {
     lines.push(`[concept.Thing${g}]`, `description = "Thing of group ${g}"`, '');
     lines.push(`[concept.Category${g}]`, `description = "Category of group ${g}"`, '', `[concept.Category${g}.structure]`);
@@ -59,8 +66,8 @@ export function warmUpBundle(domain: string, groups: number): string {
 function edits(text: string, doc: TextDocument): TextDocumentContentChangeEvent[] {
   const at = (needle: string, shift: number): { line: number; character: number } => doc.positionAt(text.indexOf(needle) + shift);
   const typed = at('description = "Thing of group 1', 'description = "Thing'.length);
-  const reference = at(`output = "Category2"`, 'output = "'.length);
-  const declaration = at('[pipe.pipe_llm_3]', '[pipe.pipe_llm_3'.length);
+  const reference = at(`output = "Category1"`, 'output = "'.length);
+  const declaration = at('[pipe.pipe_llm_1]', '[pipe.pipe_llm_1'.length);
   const insert = (p: { line: number; character: number }, t: string): TextDocumentContentChangeEvent => ({ range: { start: p, end: p }, text: t });
   const remove = (p: { line: number; character: number }): TextDocumentContentChangeEvent => ({ range: { start: p, end: { line: p.line, character: p.character + 1 } }, text: '' });
   const replace = (p: { line: number; character: number }, t: string): TextDocumentContentChangeEvent => ({ range: { start: p, end: { line: p.line, character: p.character + 1 } }, text: t });
@@ -81,14 +88,23 @@ export interface WarmUpReport {
 }
 
 /**
- * The warm-up in steps, one keystroke each: a session, a publisher and a document of its own (a
- * folder that is not read from: the files exist only as buffers), the edited bundle and a second
- * one of its tree. Runs until `endAt` (`performance.now()`), or `limit` keystrokes.
+ * The bundles typed in: one large, two smaller ones whose tops differ (the model's objects of a
+ * bundle differ in shape by its optional keys: compiled for one shape only, the code would be
+ * compiled again for the first real bundle of another).
+ */
+const BUNDLES: ReadonlyArray<{ name: string; groups: number; header: WarmUpHeader }> = [
+  { name: 'warm_up', groups: 6, header: { mainPipe: true } },
+  { name: 'warm_up_plain', groups: 2, header: {} },
+  { name: 'warm_up_prompted', groups: 2, header: { systemPrompt: true, mainPipe: true } },
+];
+
+/**
+ * The warm-up in steps, one keystroke each: a session, a publisher and documents of its own (in a
+ * folder that is not read from: the files exist only as buffers), a tree of three bundles typed in
+ * by turns. Runs until `endAt` (`performance.now()`), or `limit` keystrokes.
  */
 export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, number> {
   const root = path.join(tmpdir(), `.mthds-warm-up-${process.pid}`);
-  const file = path.join(root, 'warm_up.mthds');
-  const other = path.join(root, 'warm_up_other.mthds');
   const session = new Session();
   let version = 1;
   const publisher = new Diagnostics(SINK, session, { uriOf: (f) => fileToUri(f), lineStartsOf: (f) => session.lineStartsOf(f) }, {
@@ -98,10 +114,14 @@ export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, n
     versionOf: () => version,
     log: () => undefined,
   });
-  const text = warmUpBundle('warm_up', GROUPS);
-  let doc = CLAMPED_TEXT_DOCUMENTS.create(fileToUri(file), 'mthds', version, text);
-  session.setDocument(other, warmUpBundle('warm_up_other', 2));
-  const id = session.setDocument(file, text);
+  const typed = BUNDLES.map(({ name, groups, header }) => {
+    const file = path.join(root, `${name}.mthds`);
+    const text = warmUpBundle(name, groups, header);
+    const doc = CLAMPED_TEXT_DOCUMENTS.create(fileToUri(file), 'mthds', version, text);
+    return { file, doc, cycle: edits(text, doc), at: 0 };
+  });
+  let id = session.treeOf(typed[0]!.file);
+  for (const { file, doc } of typed) id = session.setDocument(file, doc.getText());
   // The first check reads the whole tree, cold: in steps like any check, within the budget.
   const first = session.checkSteps(id);
   while (!first.next().done) {
@@ -110,13 +130,14 @@ export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, n
   }
   // Publishes that check (the tree has not changed since: nothing is checked again).
   publisher.checkNow(id);
-  const cycle = edits(text, doc);
   let keystrokes = 0;
   while (performance.now() < endAt && keystrokes < limit) {
     yield;
     version += 1;
-    doc = CLAMPED_TEXT_DOCUMENTS.update(doc, [cycle[keystrokes % cycle.length]!], version);
-    publisher.documentChanged(file, session.setDocument(file, doc.getText()));
+    // The large bundle two keystrokes in three, each smaller one every sixth.
+    const one = typed[keystrokes % 3 === 2 ? 1 + ((keystrokes / 3) | 0) % 2 : 0]!;
+    one.doc = CLAMPED_TEXT_DOCUMENTS.update(one.doc, [one.cycle[one.at++ % one.cycle.length]!], version);
+    publisher.documentChanged(one.file, session.setDocument(one.file, one.doc.getText()));
     publisher.checkNow(id);
     keystrokes += 1;
   }
