@@ -6,6 +6,7 @@
 //   end of the background check's progress), and the server's resident memory (VmRSS, VmHWM).
 // Targets: keystroke p95 <= 8 ms and p99 <= 16 ms, start-up < 3 s, memory < 250 MB.
 // GC_LOG=1: also print which collections paused the server during the keystrokes (bench/gcLog.mjs).
+// WARM_UP_MS: the server's warm-up of the keystroke path at start-up (diagnostics.warmUpMs; 0: none).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,6 @@ import { summarizeGc } from './gcLog.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 300);
 const WARM_UP = 50;
-// WARM_UP_MS: the server's start-up warm-up of the keystroke path (0: none; unset: its default).
 const WARM_UP_OPTION = process.env.WARM_UP_MS !== undefined ? { warmUpMs: Number(process.env.WARM_UP_MS) } : {};
 const GC_LOG = process.env.GC_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gc-')), 'gc.log') : undefined;
 
