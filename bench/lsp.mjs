@@ -1,11 +1,12 @@
 // Benchmark of the language server over real stdio (`npm run bench:lsp`):
 // - keystroke latency: from didChange to the publishDiagnostics of that version, on a 2,000-line
 //   bundle, with the debounce at 0 (p50, p95, p99, max; again without the first 50 edits, which
-//   run while V8 still compiles the keystroke path);
+//   run while V8 still compiles the keystroke path), and the server's CPU per edit in both parts;
 // - start-up: from initialize until every diagnostic of a 1,000-bundle workspace is published (the
 //   end of the background check's progress), and the server's resident memory (VmRSS, VmHWM).
 // Targets: keystroke p95 <= 8 ms and p99 <= 16 ms, start-up < 3 s, memory < 250 MB.
 // GC_LOG=1: also print which collections paused the server during the keystrokes (bench/gcLog.mjs).
+// WARM_UP_MS: the server's warm-up of the keystroke path at start-up (diagnostics.warmUpMs; 0: none).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,13 +15,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
 import { generateBundle, workspaceBundle } from './generate.mjs';
-import { memoryOf } from './processMemory.mjs';
+import { cpuOf, memoryOf } from './processMemory.mjs';
 import { percentile, SERVER, stopServer } from './lspClient.mjs';
 import { summarizeGc } from './gcLog.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 300);
 const WARM_UP = 50;
+const WARM_UP_OPTION = process.env.WARM_UP_MS !== undefined ? { warmUpMs: Number(process.env.WARM_UP_MS) } : {};
 const GC_LOG = process.env.GC_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gc-')), 'gc.log') : undefined;
 
 const CAPABILITIES = {
@@ -47,7 +49,7 @@ async function startServer(folder, onPublish, onProgress) {
     rootUri: pathToFileURL(folder).href,
     workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'bench' }],
     capabilities: CAPABILITIES,
-    initializationOptions: { diagnostics: { debounceMs: 0 } },
+    initializationOptions: { diagnostics: { debounceMs: 0, ...WARM_UP_OPTION } },
   });
   await connection.sendNotification('initialized', {});
   return { child, connection, t0 };
@@ -80,6 +82,7 @@ async function keystrokes() {
   let first = published(1);
   await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version, text } });
   await first;
+  const cpu = [cpuOf(server.child.pid)];
   // Type in the description of a pipe in the middle of the file: insert a letter, then delete it;
   // every tenth keystroke breaks a concept reference and the next one repairs it.
   const lines = text.split('\n');
@@ -106,9 +109,11 @@ async function keystrokes() {
     await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
     const p = await done;
     times.push(performance.now() - t);
+    if (k === WARM_UP - 1) cpu.push(cpuOf(server.child.pid));
     timed.push({ start: performance.timeOrigin + t, ms: performance.now() - t });
     if (broken && !p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error('the broken reference was not reported');
   }
+  cpu.push(cpuOf(server.child.pid));
   const memory = memoryOf(server.child.pid);
   await stopServer(server);
   rmSync(dir, { recursive: true, force: true });
@@ -119,7 +124,11 @@ async function keystrokes() {
   // The first keystrokes after start-up run while V8 is still compiling the keystroke path (its
   // optimising compiler shares the two cores): the same figures without them tell that cost apart.
   const warm = times.slice(WARM_UP);
+  const early = times.slice(0, WARM_UP);
   return {
+    first: { mean: early.reduce((a, b) => a + b, 0) / early.length, p95: percentile(early, 95), max: Math.max(...early) },
+    // Server CPU per edit (ms): the first edits against the others (V8 compiling shows in both).
+    cpu: ['main', 'all'].map((t) => [(cpu[1][t] - cpu[0][t]) / WARM_UP, (cpu[2][t] - cpu[1][t]) / Math.max(1, KEYSTROKES - WARM_UP)]),
     lines: text.split('\n').length,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
@@ -173,6 +182,8 @@ const fmt = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 if (!process.env.ONLY_STARTUP) {
   const k = await keystrokes();
   console.log(`keystroke -> publishDiagnostics, ${k.lines}-line bundle, ${KEYSTROKES} edits, debounce 0: p50 ${fmt(k.p50)} ms, p95 ${fmt(k.p95)} ms, p99 ${fmt(k.p99)} ms, max ${fmt(k.max)} ms (server RSS ${fmt(k.memory.rss)} MB)`);
+  console.log(`  the first ${WARM_UP} edits: mean ${fmt(k.first.mean)} ms, p95 ${fmt(k.first.p95)} ms, max ${fmt(k.first.max)} ms`);
+  console.log(`  server CPU per edit, the first ${WARM_UP} / the others: main thread ${fmt(k.cpu[0][0])} / ${fmt(k.cpu[0][1])} ms, all threads ${fmt(k.cpu[1][0])} / ${fmt(k.cpu[1][1])} ms`);
   if (k.warm) console.log(`  the same after the first ${WARM_UP} edits: p50 ${fmt(k.warm.p50)} ms, p95 ${fmt(k.warm.p95)} ms, p99 ${fmt(k.warm.p99)} ms, max ${fmt(k.warm.max)} ms`);
 }
 if (!process.env.ONLY_KEYSTROKES) {

@@ -11,3 +11,20 @@ export function memoryOf(pid) {
     return { rss: NaN, peak: NaN };
   }
 }
+
+/**
+ * The CPU time a process has used (Linux /proc, ms, at the kernel's clock tick): its main thread
+ * (where messages are handled) and all its threads (V8's compiler and collector threads too).
+ */
+export function cpuOf(pid) {
+  const ms = (file) => {
+    // The fields after the command name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  try {
+    return { main: ms(`/proc/${pid}/task/${pid}/stat`), all: ms(`/proc/${pid}/stat`) };
+  } catch {
+    return { main: NaN, all: NaN };
+  }
+}

@@ -22,7 +22,7 @@ import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
 import { runSlice, runSteps } from '../util/steps.js';
-import { IdleWork, preparationSteps } from './idleWork.js';
+import { IdleWork, OPENING_SLICE_MS, preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
 import { checkedText } from './views.js';
@@ -38,6 +38,12 @@ interface Published {
   diagnostics: Diagnostic[];
   json: string;
   resultId: string;
+}
+
+/** What the diagnostics send through: the connection's (a publisher nobody hears gives its own). */
+export interface DiagnosticsConnection {
+  sendDiagnostics: Connection['sendDiagnostics'];
+  languages: { diagnostics: Pick<Connection['languages']['diagnostics'], 'refresh'> };
 }
 
 export interface DiagnosticsOptions {
@@ -121,7 +127,7 @@ export class Diagnostics {
   private readonly prepared = new Set<FileId>();
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: DiagnosticsConnection,
     private readonly session: Session,
     private readonly locator: TextLocator,
     private readonly options: DiagnosticsOptions,
@@ -362,7 +368,7 @@ export class Diagnostics {
         for (const { tree, bundles } of work) yield* preparationSteps(tree, bundles, kinds, documentation);
       })();
     };
-    void this.idle.run(make, () => this.busy(), fresh ? 0 : IDLE_QUIET_MS).then(
+    void this.idle.run(make, () => this.busy(), fresh ? 0 : IDLE_QUIET_MS, fresh ? OPENING_SLICE_MS : undefined).then(
       (done) => {
         if (any) this.options.trace?.(`mthds: ${done ? 'prepared ahead' : 'preparation cancelled'} (${kinds.join(', ')}) after ${(performance.now() - t0).toFixed(1)} ms`);
         if (!done) return;

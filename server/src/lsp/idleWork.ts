@@ -15,6 +15,12 @@ import { runSlice } from '../util/steps.js';
 
 /** How long a slice of idle work runs before it yields (ms): a keystroke arriving meanwhile waits at most about this. */
 const IDLE_SLICE_MS = 4;
+/**
+ * The slice of the preparation for a document just opened (ms): it runs between the first
+ * keystrokes (typing often starts at once), and a message arriving during a slice cannot be seen
+ * before the slice ends, so each of those keystrokes would wait up to a whole slice.
+ */
+export const OPENING_SLICE_MS = 1;
 
 /**
  * What the open documents of a tree will need first, one bundle after another, in steps; with the
@@ -62,9 +68,9 @@ export class IdleWork {
    * After `delayMs` without a cancel (0: at once), and once the messages queued then are handled,
    * runs the steps `make` gives in slices, pausing between them; stops when cancelled, when a newer
    * run starts, or when `busy()` (a check is due or running) after a pause. Resolves whether the
-   * steps ran to their end.
+   * steps ran to their end. `sliceMs`: how long each slice runs (the default: the constructor's).
    */
-  async run(make: () => Generator<void, void> | undefined, busy: () => boolean, delayMs = 0): Promise<boolean> {
+  async run(make: () => Generator<void, void> | undefined, busy: () => boolean, delayMs = 0, sliceMs = this.sliceMs): Promise<boolean> {
     this.cancel();
     const generation = this.generation;
     const stale = (): boolean => this.generation !== generation || busy();
@@ -83,7 +89,7 @@ export class IdleWork {
     const steps = make();
     if (!steps) return true;
     for (;;) {
-      if (runSlice(steps, performance.now() + this.sliceMs)) return true;
+      if (runSlice(steps, performance.now() + sliceMs)) return true;
       await this.pause();
       if (stale()) return false;
     }

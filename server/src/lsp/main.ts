@@ -14,7 +14,7 @@ method tree, completion, hover, navigation, rename, formatting, quick fixes, cod
 runner commands (mthds.runner.validate, .execute, .start, .models, .version). Editors start it;
 it reads its settings from the section "mthds" (workspace/configuration or initializationOptions):
 runner.url, runner.token, runner.tokenEnv, runner.timeoutMs, diagnostics.debounceMs,
-diagnostics.dryRun, diagnostics.dryRunDelayMs, packages.dir.
+diagnostics.dryRun, diagnostics.dryRunDelayMs, diagnostics.warmUpMs, packages.dir.
 
 Options:
   --stdio              Talk LSP over stdin and stdout (what most editors use).

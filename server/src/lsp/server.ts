@@ -33,10 +33,11 @@ import { Diagnostics } from './diagnostics.js';
 import { ASSIST_CAPABILITIES, registerAssistFeatures } from './assist.js';
 import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.js';
 import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
-import type { MessageTurns } from './messageTurns.js';
+import { oneTurn, type MessageTurns } from './messageTurns.js';
 import { RunnerLink } from './runnerLink.js';
 import { forgetFileSymbols } from './symbols.js';
 import { Views } from './views.js';
+import { warmUp } from './warmUp.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { fileToUri, uriToFile } from './uris.js';
 import { VERSION } from '../version.js';
@@ -106,7 +107,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return text === undefined ? undefined : { text, lineStarts: session.lineStartsOf(file!) };
   });
 
-  connection.onInitialize((params): InitializeResult => {
+  connection.onInitialize(async (params): Promise<InitializeResult> => {
     capabilities = params.capabilities;
     const watchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     session = new Session({ folders: initialFolders(params), validateDisk: !watchers });
@@ -126,6 +127,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       documentationFormat: () => completionOptions(capabilities).documentation,
       ...(options.turns ? { pause: () => options.turns!.pause() } : {}),
     });
+    // Before the answer: a client sends nothing else until it has it, so no document waits.
+    if (initSettings.diagnostics.warmUpMs > 0) {
+      const warm = await warmUp(initSettings.diagnostics.warmUpMs, options.turns ? () => options.turns!.pause() : oneTurn);
+      connection.tracer.log(`mthds: warmed up the keystroke path with ${warm.keystrokes} keystrokes in ${warm.ms.toFixed(1)} ms`);
+    }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },

@@ -19,6 +19,11 @@ export interface Settings {
     dryRun: boolean;
     /** How long typing must pause before the dry run starts (ms); 0 turns it off. */
     dryRunDelayMs: number;
+    /**
+     * How long the server runs the keystroke path on a bundle of its own at start-up, before it
+     * answers \`initialize\`, so that the first keystrokes do not wait for V8 to compile it (ms); 0: not.
+     */
+    warmUpMs: number;
   };
   runner: RunnerSettings;
   packages: {
@@ -34,7 +39,7 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-  diagnostics: { debounceMs: 50, dryRun: true, dryRunDelayMs: 400 },
+  diagnostics: { debounceMs: 50, dryRun: true, dryRunDelayMs: 400, warmUpMs: 1000 },
   runner: {},
   packages: { libraries: [] },
   structures: {},
@@ -69,6 +74,8 @@ export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): S
     if (typeof diagnostics['dryRun'] === 'boolean') out.diagnostics.dryRun = diagnostics['dryRun'];
     const delay = nonNegative(diagnostics['dryRunDelayMs']);
     if (delay !== undefined) out.diagnostics.dryRunDelayMs = delay;
+    const warm = nonNegative(diagnostics['warmUpMs']);
+    if (warm !== undefined) out.diagnostics.warmUpMs = warm;
   }
   const runner = section['runner'];
   if (isRecord(runner)) {

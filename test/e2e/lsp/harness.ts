@@ -378,6 +378,12 @@ export function uriOf(file: string): string {
   return pathToFileURL(file).href;
 }
 
+/** The LSP position of a UTF-16 offset of `text`. */
+export function positionOf(text: string, offset: number): { line: number; character: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
 /** The text a range covers. */
 export function textAt(text: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
   const doc = TextDocument.create('x:', 'x', 0, text);

@@ -5,7 +5,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionList } from 'vscode-languageserver-protocol';
-import { startClient, uriOf, type LspClient } from './harness.js';
+import { positionOf, startClient, uriOf, type LspClient } from './harness.js';
 import { bigPackage } from './generatedPackage.js';
 
 const clients: LspClient[] = [];
@@ -13,13 +13,6 @@ const clients: LspClient[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.shutdown();
 });
-
-
-function positionOf(text: string, offset: number): { line: number; character: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1) };
-}
-
 
 describe('preparation at idle', () => {
   it('answers completions and suggestions as they are made on demand', async () => {

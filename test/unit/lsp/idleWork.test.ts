@@ -34,6 +34,20 @@ describe('idle work', () => {
     expect(pauses).toBeGreaterThanOrEqual(4);
   });
 
+  it('runs the slices of a given length when asked (a document just opened: shorter slices)', async () => {
+    const ran: number[] = [];
+    let pauses = 0;
+    const work = new IdleWork(async () => {
+      pauses += 1;
+      await turn();
+    }, 50);
+    expect(await work.run(() => steps(ran, 20, 0.5), () => false, 0, 1)).toBe(true);
+    expect(ran).toHaveLength(20);
+    // 10 ms of steps in slices of 1 ms (two steps at most each): at least ten pauses, where the
+    // constructor's 50 ms would have made one.
+    expect(pauses).toBeGreaterThanOrEqual(10);
+  });
+
   it('does not start while busy (a check due or running), and stops when it becomes busy', async () => {
     const ran: number[] = [];
     const work = new IdleWork(turn, 1);

@@ -14,7 +14,7 @@ describe('readSettings', () => {
 
   it('layers over a base (initializationOptions first, then configuration)', () => {
     const base = readSettings({ debounceMs: 0 });
-    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0, dryRun: true, dryRunDelayMs: 400 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {} });
+    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0, dryRun: true, dryRunDelayMs: 400, warmUpMs: 1000 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {} });
     expect(base.runner).toEqual({});
   });
 
@@ -24,6 +24,13 @@ describe('readSettings', () => {
     expect(off.diagnostics).toMatchObject({ dryRun: false, dryRunDelayMs: 0 });
     expect(readSettings({ diagnostics: { dryRun: 'no', dryRunDelayMs: -5 } }, off).diagnostics).toMatchObject({ dryRun: false, dryRunDelayMs: 0 });
     expect(readSettings({ diagnostics: { dryRun: true, dryRunDelayMs: 250 } }, off).diagnostics).toMatchObject({ dryRun: true, dryRunDelayMs: 250 });
+  });
+
+  it('reads the start-up warm-up budget, 0 turning it off', () => {
+    expect(DEFAULT_SETTINGS.diagnostics.warmUpMs).toBeGreaterThan(0);
+    expect(readSettings({ diagnostics: { warmUpMs: 0 } }).diagnostics.warmUpMs).toBe(0);
+    expect(readSettings({ mthds: { diagnostics: { warmUpMs: 250 } } }).diagnostics.warmUpMs).toBe(250);
+    expect(readSettings({ diagnostics: { warmUpMs: -1 } }).diagnostics.warmUpMs).toBe(DEFAULT_SETTINGS.diagnostics.warmUpMs);
   });
 
   it('reads the package store, an empty value meaning the default', () => {

@@ -1,0 +1,96 @@
+// The start-up warm-up of the keystroke path (lsp/warmUp.ts): its bundles come from the language
+// facts and hold every pipe type; it runs in slices; and it leaves the server's own session as it
+// was (state, caches, findings) and changes no answer a check gives afterwards.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildBundle } from '../../../server/src/language/buildBundle.js';
+import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';
+import { parseToml } from '../../../server/src/syntax/document.js';
+import { warmUp, warmUpBundle } from '../../../server/src/lsp/warmUp.js';
+import { Session } from '../../../server/src/workspace/session.js';
+
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
+const USES = 'domain = "d"\ndescription = "Uses"\n\n[pipe.go]\ntype = "PipeCompose"\ndescription = "Go"\ninputs = { text = "Text" }\noutput = "Note"\ntemplate = "$text"\n';
+const DECLARES = 'domain = "d"\ndescription = "Declares"\n\n[concept.Note]\ndescription = "A note"\n';
+
+function workspace(): { dir: string; uses: string; declares: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-warm-up-test-'));
+  writeFileSync(path.join(dir, 'METHODS.toml'), MANIFEST);
+  writeFileSync(path.join(dir, 'uses.mthds'), USES);
+  writeFileSync(path.join(dir, 'declares.mthds'), DECLARES);
+  return { dir, uses: path.join(dir, 'uses.mthds'), declares: path.join(dir, 'declares.mthds') };
+}
+
+/** A session on the workspace with `uses.mthds` open and edited (its `Note` reference broken), checked. */
+function editedSession(ws: ReturnType<typeof workspace>): Session {
+  const session = new Session({ folders: [ws.dir] });
+  session.scanWorkspace();
+  session.setDocument(ws.uses, USES.replace('output = "Note"', 'output = "Nota"'));
+  session.check(session.treeOf(ws.uses));
+  return session;
+}
+
+const plain = (findings: ReadonlyMap<string, readonly unknown[]>): unknown => JSON.parse(JSON.stringify([...findings]));
+
+/** What a session holds about the open document and its tree (all a warm-up could have changed). */
+function stateOf(session: Session, file: string): Record<string, unknown> {
+  const key = session.treeOf(file).key;
+  return {
+    open: session.openFiles(),
+    trees: session.treeIds(),
+    dirty: session.dirtyTrees(),
+    checks: session.checksOf(key),
+    text: session.textOf(file),
+    lineStarts: [...session.lineStartsOf(file)],
+    findings: plain(session.lastCheck(key)!.findings),
+    members: session.members(session.treeOf(file)),
+  };
+}
+
+describe('the warm-up of the keystroke path', () => {
+  it('types in a bundle made from the language facts: every pipe type, concepts with structures, templates', () => {
+    const text = warmUpBundle('warm_up', 2);
+    const parsed = parseToml(text);
+    expect(parsed.errors).toEqual([]);
+    const bundle = buildBundle('warm_up.mthds', parsed);
+    const types = new Set(bundle.pipes.map((p) => p.type?.value));
+    for (const spec of PIPE_TYPES) expect(types, spec.name).toContain(spec.name);
+    expect(bundle.concepts.some((c) => c.structure !== undefined && c.structure.length >= 5)).toBe(true);
+    expect(text).toMatch(/\$\w+/);
+  });
+
+  it('leaves the server session untouched and changes no later answer', { timeout: 120_000 }, async () => {
+    const ws = workspace();
+    const before = plain(editedSession(ws).currentCheck(ws.uses).findings);
+    const session = editedSession(ws);
+    const key = session.treeOf(ws.uses).key;
+    const check = session.lastCheck(key)!;
+    const findings = check.findings;
+    const snapshot = stateOf(session, ws.uses);
+    expect(JSON.stringify(snapshot.findings)).toContain('method.concept_unresolved');
+
+    let pauses = 0;
+    // A budget no run reaches: the warm-up ends after its keystrokes, whatever the machine's load.
+    const report = await warmUp(600_000, async () => {
+      pauses += 1;
+      await turn();
+    }, 24);
+    expect(report.keystrokes).toBe(24);
+    // In slices: the event loop was let through between them.
+    expect(pauses).toBeGreaterThan(1);
+
+    // The same state, the same objects (nothing replaced, nothing re-checked or marked).
+    expect(session.lastCheck(key)).toBe(check);
+    expect(session.lastCheck(key)!.findings).toBe(findings);
+    expect(stateOf(session, ws.uses)).toEqual(snapshot);
+    // The next keystroke's check, and a fresh session's, find what they found before the warm-up.
+    session.setDocument(ws.uses, USES.replace('output = "Note"', 'output = "Nota"'));
+    expect(plain(session.check(session.treeOf(ws.uses)).findings)).toEqual(before);
+    expect(plain(editedSession(ws).currentCheck(ws.uses).findings)).toEqual(before);
+  });
+});
