@@ -74,7 +74,7 @@ interface ParsedFile {
   /** The text it was parsed from (open buffer), or the disk stamp it was read at. */
   text: string;
   stamp: string;
-  lineStarts: number[];
+  readonly lineStarts: number[];
   bundle?: Bundle;
   manifest?: Manifest;
   lock?: TomlDocument;
@@ -804,11 +804,34 @@ function addressRefs(b: Bundle): string {
   return refs;
 }
 
+/**
+ * A file parsed. Its line starts are the document's, computed when first asked for (to place a
+ * finding or answer a request): most files of a large tree never need them, and an update parsing
+ * a thousand files would otherwise keep an array per file that young-generation collections copy.
+ * A class, not a literal with a getter (a map per object, see heap.ts).
+ */
+class ParsedText implements ParsedFile {
+  bundle?: Bundle;
+  manifest?: Manifest;
+  lock?: TomlDocument;
+  fault?: { offset: number; message: string };
+
+  constructor(
+    readonly text: string,
+    readonly stamp: string,
+    private readonly doc: TomlDocument,
+  ) {}
+
+  get lineStarts(): number[] {
+    return this.doc.lineStarts;
+  }
+}
+
 function parse(file: FileId, text: string, stamp: string, kind: FileKind): ParsedFile {
   parseCount += 1;
   try {
     const doc = parseToml(text);
-    const parsed: ParsedFile = { text, stamp, lineStarts: doc.lineStarts };
+    const parsed = new ParsedText(text, stamp, doc);
     if (kind === 'bundle') parsed.bundle = buildBundle(file, doc);
     else if (kind === 'manifest') parsed.manifest = buildManifest(file, doc);
     else parsed.lock = doc;
