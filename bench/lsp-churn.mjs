@@ -14,6 +14,9 @@
 // measures RSS after CYCLES (default 1,000) open / five edits / close cycles against RSS after
 // start-up. The load average is printed with the figures. SCENARIOS=memory runs only the long
 // session (start-up, then the cycles); SCENARIOS=churn only the changes on disk; default both.
+// With the changes on disk (or SCENARIOS=fixall alone): the fix-all of the open document (one
+// fixable error typed into it) asked three times: first, after a keystroke, after 10 files changed
+// on disk and a keystroke: its answer time and the server's CPU time meanwhile (/proc).
 // GC_LOG=1: also print, per scenario, the server's collections (bench/gcLog.mjs): count, total and
 // longest pause of each kind while the scenario ran, and how many of its slowest requests waited on one.
 
@@ -273,6 +276,54 @@ if (SCENARIOS.has('churn')) {
     if (a !== b) differ += 1;
   }
   console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
+}
+
+/** The server's CPU time so far (user + system, ms; /proc, in clock ticks of 10 ms). */
+function cpuMs() {
+  try {
+    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+if (SCENARIOS.has('churn') || SCENARIOS.has('fixall')) {
+  const nextCheck = () => new Promise((r) => (onCheck = () => ((onCheck = () => undefined), r())));
+  const posAt = (text, at) => {
+    const before = text.slice(0, at);
+    return { line: before.split('\n').length - 1, character: at - (before.lastIndexOf('\n') + 1) };
+  };
+  const typeAt = posAt(openText, openText.indexOf('"PipeLLM"'));
+  const typeRange = { start: typeAt, end: { line: typeAt.line, character: typeAt.character + '"PipeLLM"'.length } };
+  const edit = async (range, text) => {
+    const checked = nextCheck();
+    openVersion += 1;
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: openUri, version: openVersion }, contentChanges: [{ range, text }] });
+    await checked;
+    await sleep(300);
+  };
+  const fixAll = async (label) => {
+    const t = performance.now();
+    const cpu = cpuMs();
+    const actions = await connection.sendRequest('textDocument/codeAction', { textDocument: { uri: openUri }, range: typeRange, context: { diagnostics: [], only: ['source.fixAll'] } });
+    const ms = performance.now() - t;
+    const fixes = (actions ?? []).filter((a) => a.kind === 'source.fixAll.mthds').length;
+    console.log(`    ${label.padEnd(44)} answered in ${fmt(ms)} ms, server CPU ${fmt(cpuMs() - cpu, 0)} ms${fixes === 1 ? '' : ' (NO FIX-ALL ACTION)'}`);
+  };
+  console.log(`  fix-all of the open document (one fixable error); ${load()}:`);
+  // Each typo makes other findings, so the fix-all is computed again (its answer is kept per list of findings).
+  await edit(typeRange, '"PipeLMM"');
+  await fixAll('first');
+  await edit(typeRange, '"PipeLML"');
+  await fixAll('after a keystroke');
+  const checked = nextCheck();
+  const ten = changedSet.slice(0, 10);
+  for (const i of ten) writeFileSync(files[i], variant(i, 4));
+  await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: ten.map((i) => ({ uri: uri(i), type: 2 })) });
+  await checked;
+  await edit(typeRange, '"PipeLMM"');
+  await fixAll('after 10 files changed on disk, a keystroke');
 }
 
 // Long session: open, five edits, close.
