@@ -324,6 +324,8 @@ if (SCENARIOS.has('churn') || SCENARIOS.has('fixall')) {
   await checked;
   await edit(typeRange, '"PipeLMM"');
   await fixAll('after 10 files changed on disk, a keystroke');
+  await sleep(1000);
+  console.log(`    RSS after: ${fmt(memoryOf(server.child.pid).rss)} MB`);
 }
 
 // Long session: open, five edits, close.
