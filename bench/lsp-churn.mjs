@@ -14,15 +14,21 @@
 // measures RSS after CYCLES (default 1,000) open / five edits / close cycles against RSS after
 // start-up. The load average is printed with the figures. SCENARIOS=memory runs only the long
 // session (start-up, then the cycles); SCENARIOS=churn only the changes on disk; default both.
+// With the changes on disk (or SCENARIOS=fixall alone): the fix-all of the open document (one
+// fixable error typed into it) asked three times: first, after a keystroke, after 10 files changed
+// on disk and a keystroke: its answer time and the server's CPU time meanwhile (/proc).
+// GC_LOG=1: also print, per scenario, the server's collections (bench/gcLog.mjs): count, total and
+// longest pause of each kind while the scenario ran, and how many of its slowest requests waited on one.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeOnePackage } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
+import { summarizeGc } from './gcLog.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const CYCLES = Number(process.env.CYCLES ?? 1000);
@@ -31,6 +37,13 @@ const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/b
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const GC_LOG = process.env.GC_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gc-')), 'gc.log') : undefined;
+if (GC_LOG) {
+  // The server inherits this process's environment (bench/lspClient.mjs).
+  const gcLog = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gcLog.mjs')).href;
+  process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${gcLog}`;
+  process.env.MTHDS_BENCH_GC_LOG = GC_LOG;
+}
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-churn-'));
 const { files, texts } = writeOnePackage(dir, COUNT);
@@ -95,6 +108,7 @@ const KINDS = [
  */
 async function requestsDuring(done) {
   const times = new Map(KINDS.map(([name]) => [name, []]));
+  const timed = [];
   let over = false;
   void done.then(() => (over = true));
   let k = 0;
@@ -103,9 +117,10 @@ async function requestsDuring(done) {
     const t = performance.now();
     await connection.sendRequest(method, params());
     times.get(name).push(performance.now() - t);
+    timed.push({ start: performance.timeOrigin + t, ms: performance.now() - t });
     await sleep(20);
   }
-  return times;
+  return { times, timed };
 }
 
 /** `name: p50 / p95 / p99 / max ms (n)` per kind, and over hover and completion together. */
@@ -168,10 +183,30 @@ async function scenario(name, prepare, apply, ready, { typing = false } = {}) {
   await apply();
   const sent = performance.now() - t;
   const ms = await done;
-  const times = await requests;
+  const { times, timed } = await requests;
   await typed;
   await sleep(300);
   console.log(`  ${name}: settled ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${checks - checksBefore} update${checks - checksBefore === 1 ? '' : 's'}); ${load()}; requests meanwhile:\n${latencies(times)}`);
+  if (GC_LOG) console.log(`    ${gcDuring(performance.timeOrigin + t, ms)}\n    ${summarizeGc(GC_LOG, timed, percentile(timed.map((r) => r.ms), 95))}`);
+}
+
+/** Per kind, the collections from `start` (ms since the epoch) for `ms`: count, total, longest pause. */
+function gcDuring(start, ms) {
+  let text = '';
+  try {
+    text = readFileSync(GC_LOG, 'utf8');
+  } catch {}
+  const byKind = new Map();
+  for (const line of text.split('\n').filter(Boolean)) {
+    const [at, kind, pause] = line.split(' ');
+    if (Number(at) < start || Number(at) > start + ms) continue;
+    const s = byKind.get(kind) ?? { n: 0, total: 0, max: 0 };
+    s.n += 1;
+    s.total += Number(pause);
+    s.max = Math.max(s.max, Number(pause));
+    byKind.set(kind, s);
+  }
+  return `collections while settling: ${[...byKind].map(([kind, s]) => `${s.n} ${kind} (${fmt(s.total)} ms, max ${fmt(s.max)})`).join(', ') || 'none'}`;
 }
 
 const deleted = [...new Set(Array.from({ length: 500 }, (_, k) => (k * 7 + 2) % COUNT))].filter((i) => i !== openIndex);
@@ -243,6 +278,56 @@ if (SCENARIOS.has('churn')) {
   console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
 }
 
+/** The server's CPU time so far (user + system, ms; /proc, in clock ticks of 10 ms). */
+function cpuMs() {
+  try {
+    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+if (SCENARIOS.has('churn') || SCENARIOS.has('fixall')) {
+  const nextCheck = () => new Promise((r) => (onCheck = () => ((onCheck = () => undefined), r())));
+  const posAt = (text, at) => {
+    const before = text.slice(0, at);
+    return { line: before.split('\n').length - 1, character: at - (before.lastIndexOf('\n') + 1) };
+  };
+  const typeAt = posAt(openText, openText.indexOf('"PipeLLM"'));
+  const typeRange = { start: typeAt, end: { line: typeAt.line, character: typeAt.character + '"PipeLLM"'.length } };
+  const edit = async (range, text) => {
+    const checked = nextCheck();
+    openVersion += 1;
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri: openUri, version: openVersion }, contentChanges: [{ range, text }] });
+    await checked;
+    await sleep(300);
+  };
+  const fixAll = async (label) => {
+    const t = performance.now();
+    const cpu = cpuMs();
+    const actions = await connection.sendRequest('textDocument/codeAction', { textDocument: { uri: openUri }, range: typeRange, context: { diagnostics: [], only: ['source.fixAll'] } });
+    const ms = performance.now() - t;
+    const fixes = (actions ?? []).filter((a) => a.kind === 'source.fixAll.mthds').length;
+    console.log(`    ${label.padEnd(44)} answered in ${fmt(ms)} ms, server CPU ${fmt(cpuMs() - cpu, 0)} ms${fixes === 1 ? '' : ' (NO FIX-ALL ACTION)'}`);
+  };
+  console.log(`  fix-all of the open document (one fixable error); ${load()}:`);
+  // Each typo makes other findings, so the fix-all is computed again (its answer is kept per list of findings).
+  await edit(typeRange, '"PipeLMM"');
+  await fixAll('first');
+  await edit(typeRange, '"PipeLML"');
+  await fixAll('after a keystroke');
+  const checked = nextCheck();
+  const ten = changedSet.slice(0, 10);
+  for (const i of ten) writeFileSync(files[i], variant(i, 4));
+  await connection.sendNotification('workspace/didChangeWatchedFiles', { changes: ten.map((i) => ({ uri: uri(i), type: 2 })) });
+  await checked;
+  await edit(typeRange, '"PipeLMM"');
+  await fixAll('after 10 files changed on disk, a keystroke');
+  await sleep(1000);
+  console.log(`    RSS after: ${fmt(memoryOf(server.child.pid).rss)} MB`);
+}
+
 // Long session: open, five edits, close.
 for (let c = 0; SCENARIOS.has('memory') && c < CYCLES; c++) {
   const i = (c * 13 + 5) % COUNT;
@@ -262,3 +347,4 @@ const afterCycles = memoryOf(server.child.pid);
 if (SCENARIOS.has('memory')) console.log(`  RSS after ${CYCLES} open / five edits / close cycles: ${fmt(afterCycles.rss)} MB (${fmt(afterCycles.rss / afterStartup.rss, 2)} x after start-up); ${load()}`);
 await stopServer(server);
 rmSync(dir, { recursive: true, force: true });
+if (GC_LOG) rmSync(path.dirname(GC_LOG), { recursive: true, force: true });

@@ -1,16 +1,18 @@
 // A safe fix is one whose result has no new error. The fixes chosen for a tree are applied in memory
 // and the tree checked again; when an error appears that the tree did not have, the fixes are split
 // in halves until the culprits are found, and those are rolled back (the others kept). One check of
-// the whole tree (a copy, from scratch); each trial after it is an update of the tree checked last
-// (updateTree), so its check follows what the fixes touch: the changed bundles, the units that read
-// them or a name whose declarations changed (the language server runs this inside a code action
-// request, on trees of thousands of bundles). `mthds check --fix` and the language server's fix-all
+// the whole tree (a copy, from scratch), or, with the trials of an earlier verdict on another version
+// of the tree (FixTrials: the language server's fix-all), an update of the tree they checked last;
+// each trial after it is an update of the tree checked last (updateTree), so its check follows what
+// the fixes touch: the changed bundles, the units that read them or a name whose declarations
+// changed (the language server runs this inside a code action request, on trees of thousands of
+// bundles). `mthds check --fix` and the language server's fix-all
 // both keep only what this keeps.
 
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
-import { bundleIndex, buildSymbols, updateTree, type MethodTree } from '../language/tree.js';
+import { bundleIndex, buildSymbols, updateTree, updateTreeSteps, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import { applyEdits, type ChosenFix } from './applyFixes.js';
 import type { Finding } from './finding.js';
@@ -69,19 +71,41 @@ function fixedTexts(tree: MethodTree, fixes: readonly ChosenFix[]): Map<string, 
 }
 
 /**
+ * The trials of the last verdict, kept for the next (the language server keeps one for its
+ * fix-all): when the next tree has the same files as the one they were made for (an update of it,
+ * after edits or files changed on disk), its baseline is checked as an update of the tree they
+ * checked last, following what changed, instead of the whole tree from scratch. One tree's worth
+ * (a copy of its bundle list, a check cache) is held until the next verdict.
+ */
+export class FixTrials {
+  private kept: TrialChecks | undefined;
+
+  /** The kept trials moved to `tree`, else new ones; taken (a verdict running meanwhile makes its own). */
+  take(tree: MethodTree): TrialChecks {
+    const kept = this.kept;
+    this.kept = undefined;
+    return kept?.follow(tree) ? kept : new TrialChecks(tree);
+  }
+
+  give(trials: TrialChecks): void {
+    this.kept = trials;
+  }
+}
+
+/**
  * The fixes (chosen not to overlap, see chooseSafeFixes) that bring no error `baseline` (the
  * findings checkTree gives the tree as it is; checked here when not given) does not have; the
- * others rolled back.
+ * others rolled back. `keep`: trials of an earlier verdict to continue from (see FixTrials).
  */
-export function keepHarmlessFixes(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[]): FixVerdict {
-  return runSteps(keepHarmlessFixesSteps(tree, baseline, chosen));
+export function keepHarmlessFixes(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[], keep?: FixTrials): FixVerdict {
+  return runSteps(keepHarmlessFixesSteps(tree, baseline, chosen, keep));
 }
 
 /** `keepHarmlessFixes` in steps (its checks pause every few bundles): a caller serving requests runs it in slices. */
-export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[]): Generator<void, FixVerdict> {
+export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Finding[] | undefined, chosen: readonly ChosenFix[], keep?: FixTrials): Generator<void, FixVerdict> {
   const verdict: FixVerdict = { kept: [], rolledBack: [] };
   if (chosen.length === 0) return verdict;
-  const trials = new TrialChecks(tree);
+  const trials = keep ? keep.take(tree) : new TrialChecks(tree);
   const checked = yield* trials.baselineSteps();
   baseline ??= checked;
   const before = new Map<string, number>();
@@ -111,6 +135,8 @@ export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Fin
     return [...left, ...(yield* settle(group.slice(mid), [...base, ...left]))];
   }
   verdict.kept = yield* settle(chosen, []);
+  // Given back only when every check ended (a verdict left unfinished may leave them half moved).
+  keep?.give(trials);
   return verdict;
 }
 
@@ -124,21 +150,68 @@ export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Fin
  */
 class TrialChecks {
   private readonly cache = createCheckCache();
-  private readonly copy: MethodTree;
+  private copy: MethodTree;
   private last: MethodTree;
   /** The files the last checked tree has other bundles of than the copy, by place. */
   private lastChanged = new Map<number, Bundle>();
   /** The bundles parsed of fixed texts, by file and text. */
   private readonly parsed = new Map<string, Bundle>();
+  /** The findings of the copy, once checked. */
+  private baseline: Finding[] | undefined;
+  /** Copies of the bundles `tree` has other versions of than the copy, by place (see follow). */
+  private moved: Map<number, Bundle> | undefined;
 
-  constructor(private readonly tree: MethodTree) {
+  constructor(private tree: MethodTree) {
     this.copy = treeWithTexts(tree, new Map());
     this.last = this.copy;
   }
 
-  /** The findings of the tree as it is (the copy), checked into the cache: first. */
+  /**
+   * Moves these trials (their baseline checked) to `tree`, another version of the tree they were
+   * made for: the same root, files, manifest, lock, dependencies and host structures, bundles of
+   * the same files in the same order (some of them other versions). False when it is not.
+   */
+  follow(tree: MethodTree): boolean {
+    const from = this.tree;
+    if (this.baseline === undefined) return false;
+    if (tree === from) return true;
+    if (tree.root !== from.root || tree.files !== from.files || tree.manifest !== from.manifest || tree.lock !== from.lock || tree.dependencies !== from.dependencies || tree.installed !== from.installed || tree.hostStructures !== from.hostStructures || tree.bundles.length !== from.bundles.length) return false;
+    const moved = new Map<number, Bundle>();
+    for (let i = 0; i < tree.bundles.length; i++) {
+      const before = from.bundles[i]!;
+      const after = tree.bundles[i]!;
+      if (before === after) continue;
+      if (before.file !== after.file) return false;
+      // A copy, as treeWithTexts makes (the bundle resolves in the trees it is updated into).
+      moved.set(i, { ...after });
+    }
+    this.tree = tree;
+    this.moved = moved;
+    this.baseline = undefined;
+    this.parsed.clear();
+    return true;
+  }
+
+  /**
+   * The findings of the tree as it is (the copy), checked into the cache: first. Moved to another
+   * version of the tree (follow), the copy is the last tree checked updated to it, and its check
+   * follows what changed.
+   */
   *baselineSteps(): Generator<void, Finding[]> {
-    return yield* checkTreeSteps(this.copy, this.cache);
+    const moved = this.moved;
+    if (moved !== undefined) {
+      const replaced: Array<{ index: number; bundle: Bundle }> = [];
+      for (const index of this.lastChanged.keys()) if (!moved.has(index)) replaced.push({ index, bundle: this.copy.bundles[index]! });
+      for (const [index, bundle] of moved) replaced.push({ index, bundle });
+      const copy = yield* updateTreeSteps(this.last, replaced);
+      for (const key of Object.keys(this.tree) as Array<keyof MethodTree>) if (!(key in copy)) Object.assign(copy, { [key]: this.tree[key] });
+      this.baseline = yield* checkTreeSteps(copy, this.cache);
+      this.copy = copy;
+      this.last = copy;
+      this.lastChanged = new Map();
+      this.moved = undefined;
+    }
+    return (this.baseline ??= yield* checkTreeSteps(this.copy, this.cache));
   }
 
   *checkSteps(texts: ReadonlyMap<string, string>): Generator<void, Finding[]> {

@@ -6,7 +6,7 @@ import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
 import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
-import { keepHarmlessFixesSteps } from '../check/verifyFixes.js';
+import { FixTrials, keepHarmlessFixesSteps } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
@@ -70,6 +70,12 @@ export async function codeActions(input: CodeActionInput): Promise<CodeAction[]>
 // re-check under way (a second request waits for the same one).
 const fixAllByFindings = new ObjectCache<readonly Finding[], TextEdit[] | Promise<TextEdit[]>>('fixAllByFindings');
 
+/**
+ * The re-check of the last fix-all, kept for the next: its first check (the tree as it is) is then
+ * an update of the last tree it checked, not a check of the whole tree (see FixTrials).
+ */
+const fixTrials = new FixTrials();
+
 /** How long a slice of the fix-all's checks runs before queued messages go through (ms). */
 const SLICE_MS = 8;
 
@@ -77,8 +83,9 @@ const SLICE_MS = 8;
  * The edits of every safe fix, leaving out a fix any of whose edits overlaps an edit already taken
  * (applying both would corrupt the text; a second run fixes what remains), and, with the tree,
  * those whose result the re-check finds a new error in (rolled back: left out of the edit, as
- * `mthds check --fix` leaves them unwritten). The re-check (a check of the whole tree, then of
- * what the fixes touch: see verifyFixes.ts) runs in slices that let queued messages through, so
+ * `mthds check --fix` leaves them unwritten). The re-check (a check of the tree, as an update of
+ * the last fix-all's when the tree is a version of its tree, then of what the fixes touch: see
+ * verifyFixes.ts) runs in slices that let queued messages through, so
  * other requests never wait behind it; only this answer does.
  */
 export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn): Promise<TextEdit[]> {
@@ -91,7 +98,7 @@ export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | und
     return Promise.resolve(edits);
   }
   const running = (async () => {
-    const steps = keepHarmlessFixesSteps(tree, undefined, chosen);
+    const steps = keepHarmlessFixesSteps(tree, undefined, chosen, fixTrials);
     for (;;) {
       const ended = runSlice(steps, performance.now() + SLICE_MS);
       if (ended) return ended.value.kept.flatMap((c) => c.fix.edits);

@@ -12,8 +12,12 @@ import { parse } from 'smol-toml';
 import { parseTomlSyntax, type SyntaxResult } from './parser.js';
 import type { LTable, Range, Statement, TomlDocument, TomlSyntaxError } from './types.js';
 
-export function parseToml(text: string): TomlDocument {
-  const r = parseTomlSyntax(text);
+/**
+ * `previous`: an earlier version of the same document (a file changed on disk), whose statements
+ * before and after the changed stretch the parse takes over (see parser.ts); the result is the same.
+ */
+export function parseToml(text: string, previous?: TomlDocument): TomlDocument {
+  const r = parseTomlSyntax(text, undefined, previous instanceof ParsedDocument ? previous.syntaxResult : undefined);
   let errors: TomlSyntaxError[] = [];
   // The own parser's default dialect accepts exactly what smol-toml accepts (proved over toml-test
   // and fuzzed mutations of it and of the corpus, see test/unit/syntax): when it finds no fault,
@@ -46,6 +50,10 @@ class ParsedDocument implements TomlDocument {
   /** Computed on first access, once. */
   get lineStarts(): number[] {
     return this.syntax.lineStarts;
+  }
+
+  get syntaxResult(): SyntaxResult {
+    return this.syntax;
   }
 }
 

@@ -838,9 +838,12 @@ function locate(errors: TomlSyntaxError[], lineStarts: number[]): void {
  * Parse `text` into a located tree, with this parser's own errors (smol-toml is not consulted;
  * see document.ts for the public entry). Never throws.
  */
-export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxResult {
+export function parseTomlSyntax(text: string, options?: SyntaxOptions, previous?: SyntaxResult): SyntaxResult {
   const toml10 = options?.toml10 === true;
-  const prev = last !== undefined && last.toml10 === toml10 ? last : undefined;
+  // The previous version of the same document when the caller has it (a file changed on disk),
+  // else the last parse (an editor's keystrokes).
+  const base = previous instanceof ParsedSyntax ? previous.asPrevious() : last;
+  const prev = base !== undefined && base.toml10 === toml10 ? base : undefined;
   const reuse = prev === undefined ? NO_REUSE : reusable(prev, text);
   const parser = new Parser(text, toml10, reuse.end > 0 || reuse.from < Infinity ? prev!.statements : NO_STATEMENTS, reuse);
   last = undefined;
@@ -852,7 +855,7 @@ export function parseTomlSyntax(text: string, options?: SyntaxOptions): SyntaxRe
     parser.errors.push({ message: `internal parser error: ${error instanceof Error ? error.message : String(error)}`, range: { start: at, end: at }, line: 0, column: 0 });
   }
   if (parser.errors.length > 0) locate(parser.errors, parser.lineStarts);
-  const result = new ParsedSyntax(parser.root, parser.statements, parser.errors, text, parser.lineStartsIfKnown);
+  const result = new ParsedSyntax(parser.root, parser.statements, parser.errors, text, parser.lineStartsIfKnown, toml10);
   // The line starts of an edit are those of the previous text, moved, with the edited stretch read.
   const before = reuse.head >= 0 ? prev!.result.knownLineStarts : null;
   if (before !== null) result.derive(before, prev!.text.length, reuse.head, reuse.tail);
@@ -883,7 +886,14 @@ class ParsedSyntax implements SyntaxResult {
     private readonly text: string,
     // Line starts are computed when first asked for (a valid document may never need them).
     private known: number[] | null,
+    private readonly toml10: boolean,
   ) {}
+
+  /** This parse as the previous one of the next (see parseTomlSyntax's `previous`), unless it failed inside. */
+  asPrevious(): typeof last {
+    if (this.errors.some((e) => e.message.startsWith('internal parser error'))) return undefined;
+    return { text: this.text, toml10: this.toml10, statements: this.statements, errors: this.errors, result: this };
+  }
 
   get lineStarts(): number[] {
     if (this.known === null) {

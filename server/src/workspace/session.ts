@@ -74,7 +74,9 @@ interface ParsedFile {
   /** The text it was parsed from (open buffer), or the disk stamp it was read at. */
   text: string;
   stamp: string;
-  lineStarts: number[];
+  readonly lineStarts: number[];
+  /** The document parsed (none when parsing failed). */
+  readonly doc?: TomlDocument;
   bundle?: Bundle;
   manifest?: Manifest;
   lock?: TomlDocument;
@@ -131,6 +133,12 @@ export class Session {
   readonly locator: TreeLocator;
   private readonly open = new Map<FileId, string>();
   private readonly parsed = new Map<FileId, ParsedFile | Unreadable>();
+  /**
+   * The last parse of each file changed on disk since, until it is read again: the next parse
+   * takes over its statements before and after the changed stretch (parseToml's `previous`), so an
+   * update of many files makes, and the collector copies, only what changed.
+   */
+  private readonly previousParse = new Map<FileId, TomlDocument>();
   private readonly listings = new Map<string, Listing>();
   private readonly trees = new Map<string, TreeId>();
   private readonly dirty = new DirtyTrees();
@@ -200,7 +208,8 @@ export class Session {
    */
   closeDocument(file: FileId): { id: TreeId; dropped: boolean } {
     this.open.delete(file);
-    this.parsed.delete(file);
+    // The buffer's parse is the previous version of the file's (most often the same text, saved).
+    this.forgetParse(file, true);
     this.changed(file);
     const id = this.locator.locate(file);
     if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
@@ -235,7 +244,7 @@ export class Session {
       return false;
     }
     if (!isMethodFile(file)) return false;
-    if (!this.open.has(file)) this.parsed.delete(file);
+    if (!this.open.has(file)) this.forgetParse(file, change === 'changed');
     if (path.basename(file) === MANIFEST_FILE && change !== 'changed') {
       this.structureChanged();
       return true;
@@ -675,7 +684,11 @@ export class Session {
   private release(key: string): void {
     const result = this.results.get(key);
     if (!result) return;
-    for (const file of result.findings.keys()) if (!this.open.has(file)) this.parsed.delete(file);
+    for (const file of result.findings.keys()) {
+      if (this.open.has(file)) continue;
+      this.parsed.delete(file);
+      this.previousParse.delete(file);
+    }
     delete result.tree;
     this.checkCaches.delete(key);
   }
@@ -697,6 +710,16 @@ export class Session {
     const live = new Set<FileId>();
     for (const result of this.results.values()) if (result.tree) for (const file of result.findings.keys()) live.add(file);
     for (const [file] of this.parsed) if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
+    for (const [file] of this.previousParse) if (!live.has(file)) this.previousParse.delete(file);
+  }
+
+  /** Drops the parse of a file that is not open, kept as the previous version of the next when `keep`. */
+  private forgetParse(file: FileId, keep: boolean): void {
+    const parsed = keep ? this.parsed.get(file) : undefined;
+    const doc = parsed && 'doc' in parsed ? parsed.doc : undefined;
+    if (doc) this.previousParse.set(file, doc);
+    else this.previousParse.delete(file);
+    this.parsed.delete(file);
   }
 
   /** Parses (or reuses) one file; undefined when it is gone from disk. Faults become findings. */
@@ -711,8 +734,13 @@ export class Session {
       return cached;
     }
     if (cached && cached.stamp.startsWith('open')) cached = undefined;
-    if (cached && this.validateDisk && cached.stamp !== diskStamp(file)) cached = undefined;
+    if (cached && this.validateDisk && cached.stamp !== diskStamp(file)) {
+      this.forgetParse(file, true);
+      cached = undefined;
+    }
     if (!cached) {
+      const previous = this.previousParse.get(file);
+      this.previousParse.delete(file);
       if (!existsSync(file)) {
         this.parsed.delete(file);
         return undefined;
@@ -721,7 +749,7 @@ export class Session {
       const read = readMethodFile(file);
       if (!read.ok) cached = { stamp, message: read.message };
       else {
-        cached = parse(file, read.text, stamp, kind);
+        cached = parse(file, read.text, stamp, kind, previous);
         if ('fault' in read) cached.fault = { offset: read.fault.offset, message: read.fault.message };
       }
       this.parsed.set(file, cached);
@@ -804,11 +832,34 @@ function addressRefs(b: Bundle): string {
   return refs;
 }
 
-function parse(file: FileId, text: string, stamp: string, kind: FileKind): ParsedFile {
+/**
+ * A file parsed. Its line starts are the document's, computed when first asked for (to place a
+ * finding or answer a request): most files of a large tree never need them, and an update parsing
+ * a thousand files would otherwise keep an array per file that young-generation collections copy.
+ * A class, not a literal with a getter (a map per object, see heap.ts).
+ */
+class ParsedText implements ParsedFile {
+  bundle?: Bundle;
+  manifest?: Manifest;
+  lock?: TomlDocument;
+  fault?: { offset: number; message: string };
+
+  constructor(
+    readonly text: string,
+    readonly stamp: string,
+    readonly doc: TomlDocument,
+  ) {}
+
+  get lineStarts(): number[] {
+    return this.doc.lineStarts;
+  }
+}
+
+function parse(file: FileId, text: string, stamp: string, kind: FileKind, previous?: TomlDocument): ParsedFile {
   parseCount += 1;
   try {
-    const doc = parseToml(text);
-    const parsed: ParsedFile = { text, stamp, lineStarts: doc.lineStarts };
+    const doc = parseToml(text, previous);
+    const parsed = new ParsedText(text, stamp, doc);
     if (kind === 'bundle') parsed.bundle = buildBundle(file, doc);
     else if (kind === 'manifest') parsed.manifest = buildManifest(file, doc);
     else parsed.lock = doc;

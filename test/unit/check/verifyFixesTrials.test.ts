@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { applyEdits, chooseSafeFixes, type ChosenFix } from '../../../server/src/check/applyFixes.js';
 import { makeFinding, type Finding, type TextEdit } from '../../../server/src/check/finding.js';
 import { checkTree } from '../../../server/src/check/index.js';
-import { keepHarmlessFixes, treeTexts, treeWithTexts, type FixVerdict } from '../../../server/src/check/verifyFixes.js';
-import type { MethodTree } from '../../../server/src/language/tree.js';
+import { FixTrials, keepHarmlessFixes, treeTexts, treeWithTexts, type FixVerdict } from '../../../server/src/check/verifyFixes.js';
+import { buildBundle } from '../../../server/src/language/buildBundle.js';
+import { bundleIndex, updateTree, type MethodTree } from '../../../server/src/language/tree.js';
+import { parseToml } from '../../../server/src/syntax/document.js';
 import { HEADER, ROOT, treeOf } from '../../helpers/tree.js';
 
 const MAIN = path.join(ROOT, 'main.mthds');
@@ -66,14 +68,31 @@ const scenario = fc.record({
   removes: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
   /** The other file reads the concept the rename fix renames. */
   otherReads: fc.boolean(),
+  /**
+   * Versions of the tree after the first verdict, each an update of the one before (as the
+   * language server makes them after an edit or a file changed on disk): which change, by number
+   * (see VERSIONS; changes of the same length, so that the fixes' ranges still apply).
+   */
+  versions: fc.array(fc.nat(5), { maxLength: 4 }),
 });
+
+/** Changes of one file's text, keeping its length: a declaration renamed, a reference changed, a description. */
+const VERSIONS: Array<{ file: string; from: string; to: string }> = [
+  { file: MAIN, from: '[concept.Beta]', to: '[concept.Zeta]' },
+  { file: MAIN, from: '[concept.Zeta]', to: '[concept.Beta]' },
+  { file: MAIN, from: '"An alpha"', to: '"An Alpha"' },
+  { file: OTHER, from: 'output = "Text"', to: 'output = "Beta"' },
+  { file: OTHER, from: '[pipe.o1]', to: '[pipe.q1]' },
+  { file: MAIN, from: 'output = "Alpha"', to: 'output = "Omega"' },
+];
 
 describe('keepHarmlessFixes trials as updates', () => {
   it('give the verdict of checking every trial from scratch', () => {
     let rolledBackSeen = 0;
     let othersRolledBack = 0;
+    let moved = 0;
     fc.assert(
-      fc.property(scenario, ({ reads, taken, removes, otherReads }) => {
+      fc.property(scenario, ({ reads, taken, removes, otherReads, versions }) => {
         const main = `${HEADER}[concept.Alpha]\ndescription = "An alpha"\n\n[concept.Beta]\ndescription = "A beta"\n\n${reads.map((r, i) => pipe(`p${i}`, r, i % 2 === 0 ? 'Alpha' : 'Text')).join('')}`;
         const other = `${HEADER}${[0, 1, 2].map((i) => pipe(`o${i}`, true, otherReads && i === 1 ? 'Beta' : 'Text')).join('')}`;
         const tree = treeOf({ 'main.mthds': main, 'other.mthds': other });
@@ -104,9 +123,32 @@ describe('keepHarmlessFixes trials as updates', () => {
         if (expected.rolledBack.some((r) => r[2] === OTHER)) othersRolledBack++;
         expect(summary(keepHarmlessFixes(tree, undefined, chosen))).toEqual(expected);
         expect(summary(keepHarmlessFixes(tree, checkTree(tree), chosen))).toEqual(expected);
+        // Trials kept from one verdict to the next follow the versions of the tree: each verdict is
+        // that of checking every trial of that version from scratch.
+        const keep = new FixTrials();
+        expect(summary(keepHarmlessFixes(tree, undefined, chosen, keep))).toEqual(expected);
+        const trials = keep.take(tree);
+        keep.give(trials);
+        let version = tree;
+        for (const v of versions) {
+          const { file, from, to } = VERSIONS[v]!;
+          const index = bundleIndex(version).get(file)!;
+          const text = version.bundles[index]!.doc.text;
+          if (text.includes(from)) version = updateTree(version, [{ index, bundle: buildBundle(file, parseToml(text.replace(from, to))) }]);
+          const fromScratch = summary(verdictFromScratch(version, chosen));
+          if (version !== tree) moved++;
+          expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
+          // Asked again for the same version (another document of the tree).
+          expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
+          // The same trials, moved: never made anew.
+          const now = keep.take(version);
+          expect(now).toBe(trials);
+          keep.give(now);
+        }
       }),
       { numRuns: 60 },
     );
+    expect(moved).toBeGreaterThan(20);
     // The runs covered rollbacks, some for an error in the file the fix did not edit.
     expect(rolledBackSeen).toBeGreaterThan(10);
     expect(othersRolledBack).toBeGreaterThan(0);

@@ -197,6 +197,20 @@ describe('Session checks after an edit', () => {
     expect(count).toBeGreaterThanOrEqual(40);
   });
 
+  it('parses a file changed on disk from its earlier version: the unchanged statements are shared', () => {
+    const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES, 'pkg/uses.mthds': USES });
+    const session = new Session({ folders: [ws] });
+    const file = path.join(ws, 'pkg/uses.mthds');
+    const id = session.treeOf(file);
+    const before = session.check(id).tree!.bundles.find((b) => b.file === file)!.doc;
+    writeFileSync(file, USES.replace('description = "Go"', 'description = "Gone"'));
+    session.diskChanged(file, 'changed');
+    const after = session.check(id).tree!.bundles.find((b) => b.file === file)!.doc;
+    expect(after.text).toContain('"Gone"');
+    const shared = after.statements.filter((st) => before.statements.includes(st));
+    expect(shared.map((st) => USES.slice(st.range.start, st.range.end))).toEqual(['domain = "d"', 'description = "Uses"', 'type = "PipeCompose"']);
+  });
+
   it('reads the whole tree again when a file comes', () => {
     const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/uses.mthds': USES });
     const session = new Session({ folders: [ws] });

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { parseToml } from '../../../server/src/syntax/document.js';
 import { parseTomlSyntax, type SyntaxResult } from '../../../server/src/syntax/parser.js';
 import { Scanner } from '../../../server/src/syntax/scanner.js';
 import { computeLineStarts } from '../../../server/src/syntax/positions.js';
@@ -217,5 +218,53 @@ describe('reusing the previous parse', () => {
       }),
       { numRuns: 200, seed: 15 },
     );
+  });
+});
+
+describe('reusing an earlier version of the same document (a file changed on disk)', () => {
+  it('takes over its statements whatever was parsed in between, and gives what a fresh parse gives', () => {
+    const edits = fc.array(fc.tuple(fc.nat(), fc.nat(6), fc.constantFrom('x', 'description = "d"\n', '\n', '"', '[t]\n', '#', ' ', '😀', '')), { minLength: 1, maxLength: 4 });
+    let shared = 0;
+    fc.assert(
+      fc.property(fc.nat(DOCS.length - 1), fc.nat(DOCS.length - 1), edits, fc.boolean(), (doc, other, changes, toml10) => {
+        const before = DOCS[doc]!;
+        let text = before;
+        for (const [at, del, ins] of changes) {
+          const p = at % (text.length + 1);
+          text = text.slice(0, p) + ins + text.slice(p + del);
+        }
+        const previous = parseTomlSyntax(before, { toml10 });
+        // Other documents parsed meanwhile (the other files of an update).
+        parseTomlSyntax(DOCS[other]!, { toml10 });
+        const after = parseTomlSyntax(text, { toml10 }, previous);
+        if (after.statements.some((st) => previous.statements.includes(st))) shared++;
+        expect(plainResult(after)).toEqual(plainResult(fresh(text, toml10)));
+      }),
+      { numRuns: 300, seed: 16 },
+    );
+    expect(shared).toBeGreaterThan(200);
+  });
+
+  it('through parseToml: the statements before and after the changed stretch are those of the earlier version', () => {
+    const text = `${BUNDLE}${Array.from({ length: 20 }, (_, i) => `[pipe.p${i}]\ndescription = "Pipe ${i}"\n`).join('\n')}`;
+    const previous = parseToml(text);
+    parseToml('a = 1\n');
+    const at = text.indexOf('Pipe 7');
+    for (const changed of [`${text.slice(0, at)}Tube${text.slice(at + 4)}`, `${text.slice(0, at)}A longer pipe${text.slice(at + 4)}`]) {
+      const doc = parseToml(changed, previous);
+      const kept = doc.statements.filter((st) => previous.statements.includes(st));
+      // Every key/value statement ending before the change is the earlier version's.
+      const before = previous.statements.filter((st) => st.kind === 'keyvalue' && st.range.end + 2 <= at);
+      for (const st of before) expect(kept).toContain(st);
+      // An edit that kept the length: the tail's statements are the earlier version's too.
+      if (changed.length === text.length) expect(kept.some((st) => st.range.start > at + 4)).toBe(true);
+      expect(doc.root).toEqual(parseToml(changed).root);
+      expect(doc.statements).toEqual(parseToml(changed).statements);
+      expect(doc.errors).toEqual([]);
+    }
+    // Not the version of another document: nothing of a text that does not parse as one kept.
+    const unrelated = parseToml(`x = [\n${text}`, previous);
+    expect(unrelated.errors.length).toBeGreaterThan(0);
+    expect(plainResult(parseTomlSyntax(`x = [\n${text}`, undefined, parseTomlSyntax(text)))).toEqual(plainResult(fresh(`x = [\n${text}`, false)));
   });
 });
