@@ -26,5 +26,6 @@ describe('narrowed lists', () => {
     const plain = [item('A'), item('B')];
     expect(JSON.stringify(markNarrowed([item('A'), item('B')]))).toBe(JSON.stringify(plain));
     expect(Object.keys(markNarrowed([item('A')]))).toEqual(['0']);
+    expect(markNarrowed([item('A'), item('B')])).toEqual(plain);
   });
 });

@@ -100,7 +100,8 @@ type Marked = { [NARROWED]?: true };
 
 /** Marks a list as made narrowed (see NARROWED). */
 export function markNarrowed<T extends readonly Completion[]>(items: T): T {
-  (items as T & Marked)[NARROWED] = true;
+  // Not enumerable: a marked list compares and copies as the plain list it is.
+  Object.defineProperty(items, NARROWED, { value: true });
   return items;
 }
 
