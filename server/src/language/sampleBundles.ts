@@ -112,6 +112,12 @@ function contractOf(context: PipeRefContext, pipe: PipeDecl, inputs: ReadonlyArr
   return { input: inputs[0]!, output: context === 'branch' ? undefined : output };
 }
 
+/** The outcome strings of a condition (none for other pipes). */
+function outcomesOf(pipe: PipeDecl): string[] {
+  const outcomes = getEntry(pipe.table, 'outcomes')?.value;
+  return outcomes?.type === 'table' ? outcomes.entries.map((e) => e.key) : [];
+}
+
 /** Template fields of each pipe type (not expressions: an opening would change what they compute). */
 function holdsTemplate(value: ValueSpec): boolean {
   return value.kind === 'oneOf' ? value.options.some(holdsTemplate) : value.kind === 'string' && value.role === 'template';
@@ -140,10 +146,18 @@ function fieldExtras(type: (typeof FIELD_TYPES)[number]): string {
   return '';
 }
 
-/** A concept with a field of every field type, the fields `read` names, and a choice field with a default. */
-function conceptText(code: string, read: ReadonlySet<string>, variant: number): string {
+/**
+ * A concept with a field of every field type, and a choice field with a default; with the fields
+ * the pipes' expressions read of it (`read`: name to the values a condition's outcomes expect).
+ */
+function conceptText(code: string, read: ReadonlyMap<string, readonly string[]>, variant: number): string {
   const lines = [`[concept.${code}]`, `description = "Variant ${variant}: a ${code}"`, '', `[concept.${code}.structure]`];
-  for (const field of read) lines.push(`${field} = { type = "text", description = "The ${field}", required = true }`);
+  for (const [field, values] of read) {
+    // A condition's expression reads it: its value is one of the outcomes (minted values take the
+    // first choice), so that the dry run goes down an outcome pipe rather than the default.
+    const choices = values.length > 0 ? `, choices = [${values.map((v) => `"${v}"`).join(', ')}]` : ', type = "text"';
+    lines.push(`${field} = { description = "The ${field}"${choices}, required = true }`);
+  }
   for (const t of FIELD_TYPES) lines.push(`${t}_field = { type = "${t}", description = "A ${t}"${fieldExtras(t)} }`);
   lines.push('choice_field = { description = "A choice", choices = ["a", "b", "c"], default_value = "a" }');
   return `${lines.join('\n')}\n`;
@@ -180,7 +194,7 @@ export function sampleBundle(options: SampleBundleOptions): string {
     return choices?.length ? choices[(variant + copy) % choices.length] : undefined;
   };
   for (let copy = 0; copy < copies; copy++) {
-    const concepts = new Map<string, Set<string>>();
+    const concepts = new Map<string, Map<string, readonly string[]>>();
     const pipes: string[] = [];
     const codes = new Set<string>();
     for (const type of types) {
@@ -193,8 +207,8 @@ export function sampleBundle(options: SampleBundleOptions): string {
         if (own === undefined) return { name: input.name, concept: input.ref?.raw ?? '' };
         const renamed = `${own}${copy}`;
         fills.set(slotAt(read, input.ref!.node.range), renamed);
-        const fields = concepts.get(renamed) ?? new Set<string>();
-        for (const m of read.text.matchAll(new RegExp(`\\b${input.name}\\.([a-z][a-z0-9_]*)`, 'g'))) fields.add(m[1]!);
+        const fields = concepts.get(renamed) ?? new Map<string, readonly string[]>();
+        for (const m of read.text.matchAll(new RegExp(`\\b${input.name}\\.([a-z][a-z0-9_]*)`, 'g'))) fields.set(m[1]!, outcomesOf(read.pipe));
         concepts.set(renamed, fields);
         return { name: input.name, concept: input.ref!.raw.replace(own, renamed) };
       });
@@ -203,7 +217,7 @@ export function sampleBundle(options: SampleBundleOptions): string {
       if (outputOwn !== undefined) {
         const renamed = `${outputOwn}${copy}`;
         fills.set(slotAt(read, read.pipe.output!.node.range), renamed);
-        if (!concepts.has(renamed)) concepts.set(renamed, new Set());
+        if (!concepts.has(renamed)) concepts.set(renamed, new Map());
         output = output.replace(outputOwn, renamed);
       }
       // The pipes the controller names: made for it, named as the snippet names them (per copy).
