@@ -17,10 +17,10 @@ import { FIELD_TYPES } from './spec/bundle.js';
 import { toSnakeCase } from './spec/lexical.js';
 import { NATIVE_CONCEPTS } from './spec/natives.js';
 import { PIPE_TYPES, type PipeTypeSpec } from './spec/pipeTypes.js';
-import type { ModelCategory, ValueSpec } from './spec/values.js';
+import type { ValueSpec } from './spec/values.js';
 
 /** Model references to choose from, by model category (the `model` field of pipes). */
-export type ModelChoices = ReadonlyMap<ModelCategory | string, readonly string[]>;
+export type ModelChoices = ReadonlyMap<string, readonly string[]>;
 
 export interface SampleBundleOptions {
   /** The bundle's domain (a domain code). */
