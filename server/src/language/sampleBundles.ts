@@ -107,7 +107,7 @@ function contractOf(context: PipeRefContext, pipe: PipeDecl, inputs: ReadonlyArr
   if (context === 'branch_pipe_code') {
     const list = stringKey(pipe, 'input_list_name');
     const listInput = inputs.find((i) => i.name === list) ?? inputs[0]!;
-    return { input: { name: stringKey(pipe, 'input_item_name') ?? 'item', concept: itemOf(listInput.concept) }, output: itemOf(output) };
+    return { input: { name: stringKey(pipe, 'input_item_name')!, concept: itemOf(listInput.concept) }, output: itemOf(output) };
   }
   return { input: inputs[0]!, output: context === 'branch' ? undefined : output };
 }
