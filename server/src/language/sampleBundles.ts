@@ -5,6 +5,12 @@
 // read). The start-up warm-ups run them through the keystroke path (lsp/warmUp.ts) and /validate
 // (runner/warmUp.ts): real code on realistic bundles, which only a valid bundle takes to the end
 // (the dry run runs every pipe of a valid bundle only).
+//
+// Nothing is added to a snippet beyond filling its placeholders, except what the spec asks of the
+// names they leave to the user: a PipeBatch's branch declares an input named `input_item_name`
+// (§5.13), and the field a PipeCondition's expression reads takes the outcomes as choices, so that
+// the minted value the dry run feeds it picks an outcome pipe rather than the `fail` default (the
+// dry run counts a condition ending in `fail` as skipped, not run).
 
 import { parseToml } from '../syntax/document.js';
 import { getEntry } from '../syntax/lookup.js';
@@ -112,6 +118,11 @@ function contractOf(context: PipeRefContext, pipe: PipeDecl, inputs: ReadonlyArr
   return { input: inputs[0]!, output: context === 'branch' ? undefined : output };
 }
 
+/** The expressions of a pipe (the fields its type's description says hold one), as its snippet's defaults give them. */
+function expressionsOf(read: ReadSnippet): string[] {
+  return read.type.fields.filter((f) => f.value.kind === 'string' && f.value.role === 'expression').flatMap((f) => stringKey(read.pipe, f.name) ?? []);
+}
+
 /** The outcome strings of a condition (none for other pipes). */
 function outcomesOf(pipe: PipeDecl): string[] {
   const outcomes = getEntry(pipe.table, 'outcomes')?.value;
@@ -208,7 +219,9 @@ export function sampleBundle(options: SampleBundleOptions): string {
         const renamed = `${own}${copy}`;
         fills.set(slotAt(read, input.ref!.node.range), renamed);
         const fields = concepts.get(renamed) ?? new Map<string, readonly string[]>();
-        for (const m of read.text.matchAll(new RegExp(`\\b${input.name}\\.([a-z][a-z0-9_]*)`, 'g'))) fields.set(m[1]!, outcomesOf(read.pipe));
+        for (const expression of expressionsOf(read)) {
+          for (const m of expression.matchAll(new RegExp(`\\b${input.name}\\.([a-z][a-z0-9_]*)`, 'g'))) fields.set(m[1]!, outcomesOf(read.pipe));
+        }
         concepts.set(renamed, fields);
         return { name: input.name, concept: input.ref!.raw.replace(own, renamed) };
       });
