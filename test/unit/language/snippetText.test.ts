@@ -1,7 +1,7 @@
 // The text of a snippet with its defaults filled in: what a client without snippet support inserts.
 
 import { describe, expect, it } from 'vitest';
-import { snippetText } from '../../../server/src/language/complete/snippets.js';
+import { expandSnippet, snippetText } from '../../../server/src/language/complete/snippets.js';
 import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';
 
 describe('snippetText', () => {
@@ -18,5 +18,22 @@ describe('snippetText', () => {
 
   it('leaves no snippet syntax in any pipe type snippet of the description', () => {
     for (const spec of PIPE_TYPES) expect(snippetText(spec.snippet), spec.name).not.toMatch(/\$\{|\$\d/);
+  });
+
+  it('fills a placeholder at every occurrence of its number, nested ones too, and says where each value lies', () => {
+    const snippet = 'inputs = { ${2:text} = "${3:Text}" }\nprompt = "${5:Summarize \\$${2:text}.}"';
+    const filled = expandSnippet(snippet, (i) => (i === 2 ? 'item' : undefined));
+    expect(filled.text).toBe('inputs = { item = "Text" }\nprompt = "Summarize $item."');
+    const where = filled.placeholders.map((p) => [p.index, filled.text.slice(p.start, p.end)]);
+    expect(where).toEqual([
+      [2, 'item'],
+      [3, 'Text'],
+      [2, 'item'],
+      [5, 'Summarize $item.'],
+    ]);
+    // A filled placeholder's own placeholders are gone with its default.
+    const outer = expandSnippet(snippet, (i) => (i === 5 ? 'Go' : undefined));
+    expect(outer.text).toBe('inputs = { text = "Text" }\nprompt = "Go"');
+    expect(outer.placeholders.map((p) => p.index)).toEqual([2, 3, 5]);
   });
 });

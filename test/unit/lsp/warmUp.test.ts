@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
-import { warmUp, warmUpBundle } from '../../../server/src/lsp/warmUp.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { warmUp, warmUpEdits, WARM_UP_BUNDLES } from '../../../server/src/lsp/warmUp.js';
+import { sampleBundle } from '../../../server/src/language/sampleBundles.js';
+import { check } from '../../helpers/tree.js';
 import { Session } from '../../../server/src/workspace/session.js';
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -53,15 +56,37 @@ function stateOf(session: Session, file: string): Record<string, unknown> {
 }
 
 describe('the warm-up of the keystroke path', () => {
-  it('types in a bundle made from the language facts: every pipe type, concepts with structures, templates', () => {
-    const text = warmUpBundle('warm_up', 2);
-    const parsed = parseToml(text);
-    expect(parsed.errors).toEqual([]);
-    const bundle = buildBundle('warm_up.mthds', parsed);
-    const types = new Set(bundle.pipes.map((p) => p.type?.value));
-    for (const spec of PIPE_TYPES) expect(types, spec.name).toContain(spec.name);
-    expect(bundle.concepts.some((c) => c.structure !== undefined && c.structure.length >= 5)).toBe(true);
-    expect(text).toMatch(/\$\w+/);
+  it('types in valid sample bundles of three top shapes: every pipe type, concepts with structures, templates', () => {
+    expect(new Set(WARM_UP_BUNDLES.map((b) => `${b.mainPipe}/${b.systemPrompt}`)).size).toBe(3);
+    for (const options of WARM_UP_BUNDLES) {
+      const text = sampleBundle(options);
+      const parsed = parseToml(text);
+      expect(parsed.errors).toEqual([]);
+      const bundle = buildBundle('warm_up.mthds', parsed);
+      const types = new Set(bundle.pipes.map((p) => p.type?.value));
+      for (const spec of PIPE_TYPES) expect(types, spec.name).toContain(spec.name);
+      expect(bundle.concepts.some((c) => c.structure !== undefined && c.structure.length >= 5)).toBe(true);
+      expect(text).toMatch(/\$\w+/);
+      // Valid: what the warm-up checks is the path of a bundle being written, not of a broken one.
+      expect(check(text)).toEqual([]);
+    }
+  });
+
+  it('types at places that matter: a description, a concept reference (broken, then mended), a named pipe\'s declaration, and ends where it began', () => {
+    const text = sampleBundle(WARM_UP_BUNDLES[0]!);
+    let doc = TextDocument.create('file:///warm_up.mthds', 'mthds', 1, text);
+    const seen: string[][] = [];
+    for (const [i, edit] of warmUpEdits(text, doc).entries()) {
+      doc = TextDocument.update(doc, [edit], i + 2);
+      seen.push([...new Set(check(doc.getText()).map((f) => f.code))]);
+    }
+    expect(doc.getText()).toBe(text);
+    // Eight keystrokes in a description: nothing found.
+    expect(seen.slice(0, 8).every((codes) => codes.length === 0)).toBe(true);
+    expect(seen[8]).toContain('method.concept_unresolved');
+    expect(seen[9]).toEqual([]);
+    expect(seen[10]).toContain('method.pipe_unresolved');
+    expect(seen[11]).toEqual([]);
   });
 
   it('leaves the server session untouched and changes no later answer', { timeout: 120_000 }, async () => {

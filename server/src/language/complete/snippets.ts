@@ -28,7 +28,25 @@ const OPEN = /\$\{(\d+|[A-Za-z_][A-Za-z0-9_]*)/y;
  * a bare tab stop or variable nothing): what a client without snippet support is sent.
  */
 export function snippetText(snippet: string): string {
+  return expandSnippet(snippet).text;
+}
+
+/** Where a numbered placeholder's value ended up in the expanded text. */
+export interface SnippetPlaceholder {
+  index: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * The text a snippet inserts, with the value `fill` gives a numbered placeholder (every occurrence
+ * of its number: what a user typing into it gets) or else its default, and where each placeholder's
+ * value lies in that text.
+ */
+export function expandSnippet(snippet: string, fill?: (index: number) => string | undefined): { text: string; placeholders: SnippetPlaceholder[] } {
   let i = 0;
+  let out = '';
+  const placeholders: SnippetPlaceholder[] = [];
   const at = (re: RegExp): string | undefined => {
     re.lastIndex = i;
     const m = re.exec(snippet);
@@ -53,8 +71,7 @@ export function snippetText(snippet: string): string {
     i += 2;
     return options[0] ?? option;
   }
-  function body(inPlaceholder: boolean): string {
-    let out = '';
+  function body(inPlaceholder: boolean): void {
     while (i < snippet.length) {
       const c = snippet[i]!;
       if (c === '\\' && ESCAPED.includes(snippet[i + 1] ?? '')) {
@@ -64,7 +81,7 @@ export function snippetText(snippet: string): string {
       }
       if (inPlaceholder && c === '}') {
         i++;
-        return out;
+        return;
       }
       const bare = c === '$' ? at(TAB_STOP) : undefined;
       if (bare !== undefined) {
@@ -76,16 +93,26 @@ export function snippetText(snippet: string): string {
         i += open.length;
         const next = snippet[i];
         i++;
-        if (next === ':') out += body(true);
+        const start = out.length;
+        const inner = placeholders.length;
+        if (next === ':') body(true);
         else if (next === '|') out += choice();
+        const index = /^\d+$/.test(open.slice(2)) ? Number(open.slice(2)) : undefined;
+        if (index === undefined) continue;
+        const value = fill?.(index);
+        if (value !== undefined) {
+          out = out.slice(0, start) + value;
+          placeholders.length = inner;
+        }
+        placeholders.push({ index, start, end: out.length });
         continue;
       }
       out += c;
       i++;
     }
-    return out;
   }
-  return body(false);
+  body(false);
+  return { text: out, placeholders };
 }
 
 /** A new pipe of each current type, in the order of the description. */

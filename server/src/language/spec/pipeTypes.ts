@@ -409,7 +409,8 @@ export const PIPE_TYPES: readonly PipeTypeSpec[] = [
     inputRule: 'controller',
     outputMultiplicity: 'any',
     standard: true,
-    snippet: 'type = "PipeCondition"\ndescription = "${1:What it decides}"\ninputs = { ${2:category} = "${3:Category}" }\noutput = "${4:Text}"\nexpression = "${5:category.label}"\noutcomes = { ${6:urgent} = "${7:handle_urgent}" }\ndefault_outcome = "${8:continue}"',
+    // `fail` by default: a condition that can `continue` must declare an optional output (§5.12).
+    snippet: 'type = "PipeCondition"\ndescription = "${1:What it decides}"\ninputs = { ${2:category} = "${3:Category}" }\noutput = "${4:Text}"\nexpression = "${5:category.label}"\noutcomes = { ${6:urgent} = "${7:handle_urgent}" }\ndefault_outcome = "${8:fail}"',
   },
   {
     name: 'PipeBatch',
