@@ -85,10 +85,10 @@ const SLICE_MS = 8;
  * those whose result the re-check finds a new error in (rolled back: left out of the edit, as
  * `mthds check --fix` leaves them unwritten). The re-check (a check of the tree, as an update of
  * the last fix-all's when the tree is a version of its tree, then of what the fixes touch: see
- * verifyFixes.ts) runs in slices that let queued messages through, so
+ * verifyFixes.ts) runs in slices of `sliceMs` that let queued messages through, so
  * other requests never wait behind it; only this answer does.
  */
-export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn): Promise<TextEdit[]> {
+export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn, sliceMs = SLICE_MS): Promise<TextEdit[]> {
   const known = fixAllByFindings.get(findings);
   if (known) return Promise.resolve(known);
   const chosen = chooseSafeFixes(findings, () => true, true);
@@ -100,7 +100,7 @@ export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | und
   const running = (async () => {
     const steps = keepHarmlessFixesSteps(tree, undefined, chosen, fixTrials);
     for (;;) {
-      const ended = runSlice(steps, performance.now() + SLICE_MS);
+      const ended = runSlice(steps, performance.now() + sliceMs);
       if (ended) return ended.value.kept.flatMap((c) => c.fix.edits);
       await pause();
     }
