@@ -11,7 +11,7 @@ import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
 import { repairsFor } from './repairs.js';
 import { ObjectCache } from '../util/objectCache.js';
-import { runSlice } from '../util/steps.js';
+import { runInSlices } from '../util/steps.js';
 import { oneTurn } from './messageTurns.js';
 
 export const QUICK_FIX = 'quickfix';
@@ -97,14 +97,7 @@ export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | und
     fixAllByFindings.set(findings, edits);
     return Promise.resolve(edits);
   }
-  const running = (async () => {
-    const steps = keepHarmlessFixesSteps(tree, undefined, chosen, fixTrials);
-    for (;;) {
-      const ended = runSlice(steps, performance.now() + sliceMs);
-      if (ended) return ended.value.kept.flatMap((c) => c.fix.edits);
-      await pause();
-    }
-  })();
+  const running = runInSlices(keepHarmlessFixesSteps(tree, undefined, chosen, fixTrials), sliceMs, pause).then((verdict) => verdict.kept.flatMap((c) => c.fix.edits));
   fixAllByFindings.set(findings, running);
   running.then(
     (edits) => fixAllByFindings.set(findings, edits),

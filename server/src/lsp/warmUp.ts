@@ -12,7 +12,7 @@ import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { sampleBundle, type SampleBundleOptions } from '../language/sampleBundles.js';
 import { Session } from '../workspace/session.js';
-import { runSlice } from '../util/steps.js';
+import { runInSlices } from '../util/steps.js';
 import { CLAMPED_TEXT_DOCUMENTS } from './clamp.js';
 import { Diagnostics, type DiagnosticsConnection } from './diagnostics.js';
 import { fileToUri } from './uris.js';
@@ -123,10 +123,6 @@ export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, n
  */
 export async function warmUp(budgetMs: number, pause: () => Promise<void>, limit?: number): Promise<WarmUpReport> {
   const t0 = performance.now();
-  const steps = warmUpSteps(t0 + budgetMs, limit);
-  for (;;) {
-    const done = runSlice(steps, performance.now() + WARM_UP_SLICE_MS);
-    if (done) return { keystrokes: done.value, ms: performance.now() - t0 };
-    await pause();
-  }
+  const keystrokes = await runInSlices(warmUpSteps(t0 + budgetMs, limit), WARM_UP_SLICE_MS, pause);
+  return { keystrokes, ms: performance.now() - t0 };
 }

@@ -45,10 +45,11 @@ export interface WarmUpOptions {
   rounds?: number;
   /**
    * No round starts once the process has spent this much CPU time on the warm-up (all its threads:
-   * V8 compiles on its own), milliseconds. Default 1000: a fresh `mthds serve` then spent 2.75 ms
-   * per request on its first 200 distinct 30-pipe bundles and V8 optimized 152 functions after it
-   * listened, against 6 ms and 314 without a warm-up and 2.35 ms and 102 with 1500 (1.7 ms per
-   * request once warm; --trace-opt, one process, four connections).
+   * V8 compiles on its own), milliseconds. Default 1000 (about 150 requests): the first 200 distinct
+   * 30-pipe bundles a fresh process answers then cost about 3 ms of CPU each, against 4.6-5.1 ms
+   * without a warm-up (1.5-1.8 ms once warm);
+   * a 2,500 ms budget gave no clear gain on a cold `WARMUP=0 node bench/runner-validate.mjs` over
+   * this one, and start-up grows with it.
    */
   cpuBudgetMs?: number;
   /** Every request and its answer, in order (tests compare them with plain verdicts). */

@@ -20,3 +20,15 @@ export function runSlice<T>(steps: Generator<void, T>, sliceEnd: number): { valu
     if (performance.now() >= sliceEnd) return undefined;
   }
 }
+
+/**
+ * Runs `steps` to their end in slices of `sliceMs`, awaiting `pause` between slices (so that other
+ * work, such as queued messages, goes first): what they returned.
+ */
+export async function runInSlices<T>(steps: Generator<void, T>, sliceMs: number, pause: () => Promise<void>): Promise<T> {
+  for (;;) {
+    const ended = runSlice(steps, performance.now() + sliceMs);
+    if (ended) return ended.value;
+    await pause();
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSlice, runSteps } from '../../../server/src/util/steps.js';
+import { runInSlices, runSlice, runSteps } from '../../../server/src/util/steps.js';
 
 function* counting(n: number, seen: number[]): Generator<void, string> {
   for (let i = 0; i < n; i++) {
@@ -30,5 +30,22 @@ describe('steps', () => {
       return undefined;
     }
     expect(runSlice(none(), 0)).toEqual({ value: undefined });
+  });
+
+  it('runInSlices pauses between slices and gives what the steps returned; a throwing step rejects', async () => {
+    const seen: number[] = [];
+    let pauses = 0;
+    const pause = async (): Promise<void> => {
+      pauses += 1;
+    };
+    // Slices of 0 ms: one step each, so three steps are three slices with a pause after each but the last.
+    expect(await runInSlices(counting(3, seen), 0, pause)).toBe('done after 3');
+    expect(seen).toEqual([0, 1, 2]);
+    expect(pauses).toBe(3);
+    function* failing(): Generator<void, never> {
+      yield;
+      throw new Error('step failed');
+    }
+    await expect(runInSlices(failing(), 0, pause)).rejects.toThrow('step failed');
   });
 });
