@@ -313,26 +313,41 @@ const outlines = new ObjectCache<Bundle, string>('outlines');
 
 /**
  * The symbol tables after `changes` (other versions of the same files, in place), from those of
- * the previous tree, when every changed bundle keeps its domain: a bundle that declares the same
- * codes in the same order has its declarations swapped; a domain where declarations changed is
- * made again from its bundles (those the previous table lists, and the changed ones), in tree
- * order. Tables are copied on write (the previous tree keeps its own) and keep their order.
- * Undefined when a domain changed (the tables are then built again).
+ * the previous tree: a bundle that declares the same codes in the same order has its declarations
+ * swapped; a domain where declarations changed, or that a bundle left or joined, is made again
+ * from its bundles, in tree order. Tables are copied on write (the previous tree keeps its own)
+ * and come in the order buildSymbols gives them (by the first bundle of each domain).
+ * Undefined when a changed bundle is another file (the tables are then built again).
  */
 function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): Map<string, DomainSymbols> | undefined {
   return runSteps(patchSymbolsSteps(previous, changes));
 }
 
 function* patchSymbolsSteps(previous: MethodTree, changes: readonly BundleChange[]): Generator<void, Map<string, DomainSymbols> | undefined> {
-  for (const { before, after } of changes) if (before.file !== after.file || before.domain?.value !== after.domain?.value) return undefined;
+  for (const { before, after } of changes) if (before.file !== after.file) return undefined;
   if (changes.length === 0) return previous.symbols;
-  const symbols = new Map(previous.symbols);
+  let symbols = new Map(previous.symbols);
   const copied = new Set<string>();
   const remade = new Set<string>();
+  let members: Map<string, number[]> | undefined;
   let work = 0;
-  for (const { before: a, after: b } of changes) {
+  for (const { index, before: a, after: b } of changes) {
     if (++work % CHANGES_PER_STEP === 0) yield;
     const domain = b.domain?.value;
+    const was = a.domain?.value;
+    if (domain !== was) {
+      // The bundle moves: both domains are made again, and their places may change.
+      members ??= new Map(domainMembers(previous));
+      for (const [d, add] of [[was, false], [domain, true]] as const) {
+        if (d === undefined) continue;
+        remade.add(d);
+        const list = (members.get(d) ?? []).filter((i) => i !== index);
+        if (add) list.splice(sortedIndex(list, index), 0, index);
+        if (list.length > 0) members.set(d, list);
+        else members.delete(d);
+      }
+      continue;
+    }
     if (domain === undefined || remade.has(domain)) continue;
     if (bundleOutline(a) !== bundleOutline(b)) {
       remade.add(domain);
@@ -347,8 +362,55 @@ function* patchSymbolsSteps(previous: MethodTree, changes: readonly BundleChange
     a.concepts.forEach((c, i) => swap(table.concepts, c.code, c, b.concepts[i]!));
     a.pipes.forEach((p, i) => swap(table.pipes, p.code, p, b.pipes[i]!));
   }
-  for (const domain of remade) symbols.set(domain, yield* remadeDomain(previous, domain, changes));
+  for (const domain of remade) {
+    if (members && !members.has(domain)) symbols.delete(domain);
+    else symbols.set(domain, yield* remadeDomain(previous, domain, changes));
+  }
+  if (members) {
+    // In the order of each domain's first bundle, as buildSymbols adds them.
+    const order = [...symbols.keys()];
+    if (order.some((d, i) => i > 0 && members!.get(order[i - 1]!)![0]! > members!.get(d)![0]!)) {
+      order.sort((x, y) => members!.get(x)![0]! - members!.get(y)![0]!);
+      symbols = new Map(order.map((d) => [d, symbols.get(d)!]));
+    }
+    membersOf.set(symbols, members);
+  } else {
+    const kept = membersOf.get(previous.symbols);
+    if (kept) membersOf.set(symbols, kept);
+  }
   return symbols;
+}
+
+// The places in the bundle list of each domain's bundles, ascending, by symbol tables (made when a
+// bundle first changes domain, then patched with the tables).
+const membersOf = new ObjectCache<Map<string, DomainSymbols>, Map<string, number[]>>('domainMembers');
+
+function domainMembers(tree: MethodTree): Map<string, number[]> {
+  let members = membersOf.get(tree.symbols);
+  if (!members) {
+    members = new Map();
+    tree.bundles.forEach((b, i) => {
+      const d = b.domain?.value;
+      if (d === undefined) return;
+      const list = members!.get(d);
+      if (list) list.push(i);
+      else members!.set(d, [i]);
+    });
+    membersOf.set(tree.symbols, members);
+  }
+  return members;
+}
+
+/** Where `value` goes in an ascending list. */
+function sortedIndex(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How many changed bundles a step of patching the symbol tables swaps in. */
@@ -359,7 +421,10 @@ function* remadeDomain(previous: MethodTree, domain: string, changes: readonly B
   const table = previous.symbols.get(domain);
   const byFile = new Map<string, Bundle>();
   for (const list of [...(table?.concepts.values() ?? []), ...(table?.pipes.values() ?? [])]) for (const d of list) byFile.set(d.bundle.file, d.bundle);
-  for (const { after } of changes) if (after.domain?.value === domain) byFile.set(after.file, after);
+  for (const { after } of changes) {
+    if (after.domain?.value === domain) byFile.set(after.file, after);
+    else byFile.delete(after.file);
+  }
   const places = bundleIndex(previous);
   const bundles = [...byFile.values()].sort((a, b) => places.get(a.file)! - places.get(b.file)!);
   yield;
