@@ -2,7 +2,7 @@
 // needs a part that failed to parse simply finds nothing there, so one broken table never hides
 // the findings of the others.
 
-import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, mainOf, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
 import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
@@ -387,7 +387,7 @@ interface Delta {
   bundles: Set<string>;
   /** Domains those bundles declare (or declared) in. */
   domains: Set<string>;
-  /** Names whose list of declarations (by file) differs, and files of the tree come or gone (`f path`). */
+  /** Names whose list of declarations (by file) differs, files of the tree come or gone (`f path`), main pipes named or no longer (`m domain.code`). */
   names: Set<string>;
   /** A declared name changed (what lists every name, as suggestions do, is stale). */
   symbols: boolean;
@@ -466,11 +466,9 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
       for (const c of b.concepts) addKey('c', domain, c.code);
       for (const p of b.pipes) addKey('p', domain, p.code);
     }
-    // Main pipes are read across bundles (what a package makes public).
-    if ((old?.mainPipe ?? now?.mainPipe) && (old?.mainPipe?.value !== now?.mainPipe?.value || old?.domain?.value !== now?.domain?.value)) {
-      delta.reset = true;
-      return delta;
-    }
+    // Main pipes are read across bundles (what a package makes public): those who asked about them are stale.
+    const [was, is] = [old && mainOf(old), now && mainOf(now)];
+    if (was !== is) for (const key of [was, is]) if (key !== undefined) delta.names.add(key);
   }
   if (!kept) {
     // Bundles moved: every name's list may have changed, and every domain's order.

@@ -210,8 +210,18 @@ export function* updateTreeSteps(previous: MethodTree, replaced: ReadonlyArray<{
   homeOfTree.set(tree, home);
   for (const c of changes) homeOfBundle.set(c.after, home);
   indexes.set(tree, bundleIndex(previous) as Map<string, number>);
-  const mains = mainPipes.get(previous);
-  if (mains && changes.every((c) => c.before.mainPipe?.value === c.after.mainPipe?.value && (c.before.mainPipe === undefined || c.before.domain?.value === c.after.domain?.value))) mainPipes.set(tree, mains);
+  let mains = mainPipes.get(previous);
+  if (mains) {
+    const moved = changes.filter((c) => mainOf(c.before) !== mainOf(c.after));
+    if (moved.length > 0) {
+      mains = new Map(mains);
+      for (const c of moved) {
+        countMain(mains, c.before, -1);
+        countMain(mains, c.after, 1);
+      }
+    }
+    mainPipes.set(tree, mains);
+  }
   // The previous tree was checked already: only the latest step is compared, never a chain.
   updates.delete(previous);
   updates.set(tree, { previous, changes });
@@ -581,19 +591,38 @@ export function isPublicPipe(tree: MethodTree, domain: string, code: string): bo
   return isMainPipe(tree, domain, code);
 }
 
-// The main pipes of a tree's bundles (`domain.code`), made once per tree and kept by an update
-// that changes none.
-const mainPipes = new ObjectCache<MethodTree, Set<string>>('mainPipes');
+// The main pipes of a tree's bundles (`domain.code`, with how many bundles name it), made once per
+// tree and patched by an update.
+const mainPipes = new ObjectCache<MethodTree, Map<string, number>>('mainPipes');
+
+/** The key of a main pipe as recorded (a check that asked whether a pipe is one reads it). */
+export function mainKey(domain: string, code: string): string {
+  return `m ${domain}.${code}`;
+}
 
 /** Whether a bundle of the tree names the pipe its `main_pipe`. */
 export function isMainPipe(tree: MethodTree, domain: string, code: string): boolean {
+  accessLog?.names.add(mainKey(domain, code));
   let mains = mainPipes.get(tree);
   if (!mains) {
-    mains = new Set();
-    for (const b of tree.bundles) if (b.mainPipe) mains.add(`${b.domain?.value ?? ''}.${b.mainPipe.value}`);
+    mains = new Map();
+    for (const b of tree.bundles) countMain(mains, b, 1);
     mainPipes.set(tree, mains);
   }
   return mains.has(`${domain}.${code}`);
+}
+
+function countMain(mains: Map<string, number>, bundle: Bundle, by: 1 | -1): void {
+  if (!bundle.mainPipe) return;
+  const key = `${bundle.domain?.value ?? ''}.${bundle.mainPipe.value}`;
+  const n = (mains.get(key) ?? 0) + by;
+  if (n > 0) mains.set(key, n);
+  else mains.delete(key);
+}
+
+/** The main pipe a bundle names, as `isMainPipe` keys it. */
+export function mainOf(bundle: Bundle): string | undefined {
+  return bundle.mainPipe ? mainKey(bundle.domain?.value ?? '', bundle.mainPipe.value) : undefined;
 }
 
 function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {
