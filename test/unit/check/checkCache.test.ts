@@ -9,7 +9,7 @@ import { runSteps } from '../../../server/src/util/steps.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { buildManifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
-import { createTree, updateTree } from '../../../server/src/language/tree.js';
+import { createTree, updateTree, type MethodTree } from '../../../server/src/language/tree.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
 import { FIXTURE_BUNDLES } from '../../helpers/files.js';
 import { bundleFolders, Checker, rng, runSequence } from './cacheSequence.js';
@@ -273,30 +273,89 @@ describe('a check in steps', () => {
   });
 });
 
+/** Counts every read of a tree's list of bundles (a whole-list pass counts as many reads as bundles). */
+function countReads(tree: MethodTree): { reads: number } {
+  const counter = { reads: 0 };
+  tree.bundles = new Proxy(tree.bundles, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) counter.reads += 1;
+      if (key === Symbol.iterator || key === 'forEach' || key === 'map' || key === 'some' || key === 'every' || key === 'flatMap' || key === 'filter') counter.reads += target.length;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return counter;
+}
+
 describe('a check after an edit', () => {
+  // @ts-expect-error: a plain ES module of the benchmarks
+  const load = async () => (await import('../../../bench/generate.mjs')) as { workspaceBundle: (i: number, o: { pipes: number; domain: string }) => { text: string } };
+  const build = (i: number, text: string): Bundle => buildBundle(`/ws/b${i}.mthds`, parseToml(text));
+  /** A sequence in bundle `i` calling `calls`. */
+  const sequence = (i: number, calls: readonly string[]): string => `\n[pipe.b${i}_seq]\ntype = "PipeSequence"\ndescription = "s"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [${calls.map((c, k) => `{ pipe = "${c}", result = "r${k}" }`).join(', ')}]\n`;
+
   it('goes through the edited bundle alone when no declaration changed, never the whole list of bundles', async () => {
-    // @ts-expect-error: a plain ES module of the benchmarks
-    const { workspaceBundle } = (await import('../../../bench/generate.mjs')) as { workspaceBundle: (i: number, o: { pipes: number; domain: string }) => { text: string } };
+    const { workspaceBundle } = await load();
     const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
-    const build = (i: number, text: string): Bundle => buildBundle(`/ws/b${i}.mthds`, parseToml(text));
     const first = createTree('/ws', texts.map((t, i) => build(i, t)));
     const cache = createCheckCache();
     checkTree(first, cache);
     const edited = build(123, texts[123]!.replace('description = "Generated pipe', 'description = "Typed generated pipe'));
     const tree = updateTree(first, [{ index: 123, bundle: edited }]);
-    // Counts every read of the tree's list of bundles.
-    let reads = 0;
-    tree.bundles = new Proxy(tree.bundles, {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
-        if (key === Symbol.iterator || key === 'forEach' || key === 'map' || key === 'some' || key === 'every' || key === 'flatMap' || key === 'filter') reads += target.length;
-        return Reflect.get(target, key, receiver);
-      },
-    });
+    const counter = countReads(tree);
     const { changed } = runSteps(checkTreeFilesSteps(tree, cache));
-    expect(reads).toBeLessThan(10);
+    expect(counter.reads).toBeLessThan(10);
     expect([...changed!]).toEqual([]);
     // And it finds what a check from scratch finds.
     expect(checkTree(tree, cache)).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+  });
+
+  it('follows a call-graph, domain or main_pipe edit: the cycles, what may be absent and the tables are updated, never made over the whole tree', async () => {
+    const { workspaceBundle } = await load();
+    const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
+    // Two bundles of one domain with sequences: 133 calls 123's sequence.
+    texts[123] += sequence(123, ['b123_step_0', 'b123_step_1']);
+    texts[133] += sequence(133, ['b123_seq']);
+    let tree = createTree('/ws', texts.map((t, i) => build(i, t)));
+    const cache = createCheckCache();
+    checkTree(tree, cache);
+    const edits: Array<[string, string]> = [
+      // A call to another bundle closes a cycle across bundles, then opens it again.
+      ['a call closing a cycle', texts[123]!.replace('pipe = "b123_step_1"', 'pipe = "b133_seq"')],
+      ['a call opening it', texts[123]!],
+      // The domain line: into another domain of the tree, into a new one, back.
+      ['a domain line', texts[123]!.replace('domain = "d3"', 'domain = "d4"')],
+      ['a new domain', texts[123]!.replace('domain = "d3"', 'domain = "fresh"')],
+      ['the domain back', texts[123]!],
+      // A main pipe named, then gone.
+      ['a main_pipe line', texts[123]!.replace('\n\n', '\nmain_pipe = "b123_seq"\n\n')],
+      ['no main_pipe', texts[123]!],
+    ];
+    const cycles: boolean[] = [];
+    for (const [label, text] of edits) {
+      tree = updateTree(tree, [{ index: 123, bundle: build(123, text) }]);
+      const counter = countReads(tree);
+      const findings = runSteps(checkTreeSteps(tree, cache));
+      // Bundles looked up by file count one read each (the edited one, those reading it, the
+      // cycle search's region); one pass over the list would count 400.
+      expect(counter.reads, label).toBeLessThan(100);
+      expect(findings, label).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+      cycles.push(findings.some((f) => f.code === 'method.cycle'));
+    }
+    expect(cycles).toEqual([true, false, false, false, false, false, false]);
+  });
+
+  it('finds the cycle left in a component an edit broke elsewhere', () => {
+    const root = '/virtual/pieces';
+    const pipe = (code: string, calls: readonly string[]): string => `[pipe.${code}]\ntype = "PipeSequence"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [${calls.map((c, k) => `{ pipe = "${c}", result = "r${k}" }`).join(', ')}]\n`;
+    const bundle = (name: string, text: string): Bundle => buildBundle(`${root}/${name}.mthds`, parseToml(`domain = "d"\n${text}`));
+    // One component: a <-> b <-> c.
+    const first = createTree(root, [bundle('a', pipe('pa', ['pb'])), bundle('b', pipe('pb', ['pa', 'pc'])), bundle('c', pipe('pc', ['pb']))]);
+    const cache = createCheckCache();
+    expect(checkTree(first, cache).filter((f) => f.code === 'method.cycle')).toHaveLength(1);
+    // a no longer calls b: b <-> c is still a cycle, though the edit does not reach it.
+    const tree = updateTree(first, [{ index: 0, bundle: bundle('a', pipe('pa', ['pa_missing'])) }]);
+    const findings = checkTree(tree, cache);
+    expect(findings).toEqual(checkTree(createTree(root, [...tree.bundles])));
+    expect(findings.filter((f) => f.code === 'method.cycle').map((f) => f.file)).toEqual([`${root}/b.mthds`]);
   });
 });
