@@ -2,7 +2,7 @@
 // needs a part that failed to parse simply finds nothing there, so one broken table never hides
 // the findings of the others.
 
-import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, mainOf, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, mainOf, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree, type SuggestionQuery } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
 import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
@@ -27,6 +27,7 @@ import { checkOperatorKinds } from './rules/operators.js';
 import { checkTemplateInputs } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
 import { ObjectCache } from '../util/objectCache.js';
+import { mayBeSuggested } from '../util/suggest.js';
 
 export { compareFindings, makeFinding, type Finding, type Fix, type Severity, type TextEdit } from './finding.js';
 
@@ -57,7 +58,10 @@ interface Unit {
   findings: Finding[];
   reads: Bundle[];
   names: string[];
+  /** Whole tables were listed (any name changed makes the unit stale). */
   wide: boolean;
+  /** Suggestions looked for among whole tables (a name changed near one makes the unit stale). */
+  queries: SuggestionQuery[];
   /** What the graph rules read of the bundle (units of a bundle): read as the rules are, so the unit's reads cover them. */
   graph?: BundleGraph;
 }
@@ -130,7 +134,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   const valid = (unit: Unit | undefined, bundle?: Bundle): unit is Unit => {
     if (fresh || unit === undefined || unit.bundle !== bundle) return false;
     if (!unit.reads.every(current)) return false;
-    if (unit.wide && delta.symbols) return false;
+    if (suggestionsStale(unit, delta)) return false;
     if (delta.names.size > 0 && unit.names.some((n) => delta.names.has(n))) return false;
     return true;
   };
@@ -161,7 +165,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
       add(cache.reads.readersOfFile(c.after.file));
     }
     for (const n of delta.names) add(cache.reads.readersOfName(n));
-    if (delta.symbols) add(cache.reads.wide);
+    if (delta.symbols) for (const key of cache.reads.wide) if (suggestionsStale(cache.units.get(key), delta)) due.add(key);
     for (const key of due) {
       if (key[0] === FAMILIES.signatures) {
         signaturesDue.add(key.slice(1));
@@ -317,7 +321,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     if (old) cache.reads.remove(key, filesOf(old), old.names);
     if (unit) {
       cache.units.set(key, unit);
-      cache.reads.add(key, filesOf(unit), unit.names, unit.wide);
+      cache.reads.add(key, filesOf(unit), unit.names, unit.wide || unit.queries.length > 0);
     } else cache.units.delete(key);
   }
   for (const [key, findings] of staged) cache.findings.set(key, findings);
@@ -370,11 +374,11 @@ function ranker(tree: MethodTree, extra: ReadonlyMap<string, readonly Finding[]>
 /** Runs a rule, keeping its findings and what it read. */
 function record(tree: MethodTree, self: Bundle | undefined, run: (ctx: CheckContext) => void): Unit {
   const ctx: CheckContext = { tree, out: [] };
-  const { bundles, names, wide } = recordingAccess(() => run(ctx));
+  const { bundles, names, wide, queries } = recordingAccess(() => run(ctx));
   // Reads in dependency packages are covered by the outline (their trees' identities).
   const reads: Bundle[] = [];
   for (const b of bundles) if (b !== self && sameHome(tree, b)) reads.push(b);
-  const unit: Unit = { findings: ctx.out, reads, names: [...names], wide };
+  const unit: Unit = { findings: ctx.out, reads, names: [...names], wide, queries };
   if (self) unit.bundle = self;
   return unit;
 }
@@ -389,14 +393,16 @@ interface Delta {
   domains: Set<string>;
   /** Names whose list of declarations (by file) differs, files of the tree come or gone (`f path`), main pipes named or no longer (`m domain.code`). */
   names: Set<string>;
-  /** A declared name changed (what lists every name, as suggestions do, is stale). */
+  /** A declared name changed (what lists every name, as suggestions do, may be stale). */
   symbols: boolean;
+  /** The declared names among `names`. */
+  declared: NamePart[];
   /** The tree has the files of the previous one in the same order (a declaration keeps its position). */
   sameOrder: boolean;
 }
 
 function emptyDelta(): Delta {
-  return { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, sameOrder: true };
+  return { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, declared: [], sameOrder: true };
 }
 
 /** What changed from the tree of the previous check to one made from it by updateTree. */
@@ -482,10 +488,29 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
     if (++work % NAMES_PER_STEP === 0) yield;
     if (declarers(before, name) === declarers(tree, name)) continue;
     delta.names.add(key);
+    delta.declared.push(name);
     delta.symbols = true;
   }
   delta.sameOrder = sameOrder;
   return delta;
+}
+
+/**
+ * Whether a unit's suggestions may have changed: it listed whole tables, or a name declared or
+ * removed could be a suggestion for a name it asked about (as seen from the asking bundle's domain:
+ * its own codes bare, the others qualified). A missing unit is stale.
+ */
+function suggestionsStale(unit: Unit | undefined, delta: Delta): boolean {
+  if (!unit) return true;
+  if (!delta.symbols) return false;
+  if (unit.wide) return true;
+  for (const q of unit.queries) {
+    for (const n of delta.declared) {
+      if (n.kind !== q.kind) continue;
+      if (mayBeSuggested(q.name, n.domain === q.domain ? n.code : `${n.domain}.${n.code}`)) return true;
+    }
+  }
+  return false;
 }
 
 interface NamePart {

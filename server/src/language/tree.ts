@@ -63,11 +63,20 @@ const homeOfTree = new ObjectCache<MethodTree, Home>('homeOfTree');
 // What resolution handed out while a check of one bundle ran: that bundle's findings depend on it
 // (see check/index.ts, the per-bundle cache). `bundles`: the bundles whose declarations were
 // handed out; `names`: the names looked up in the tree's tables, found or not (`c domain.Code`,
-// `p domain.code`); `wide`: whole tables were listed (suggestions), so any name counts.
+// `p domain.code`); `queries`: the names suggestions were looked for (among whole tables: a name
+// declared or removed near one counts); `wide`: whole tables were listed otherwise, so any name counts.
 export interface AccessLog {
   bundles: Set<Bundle>;
   names: Set<string>;
+  queries: SuggestionQuery[];
   wide: boolean;
+}
+
+/** Suggestions looked for among the visible names of one kind, from a bundle of `domain`. */
+export interface SuggestionQuery {
+  kind: 'c' | 'p';
+  domain: string | undefined;
+  name: string;
 }
 
 let accessLog: AccessLog | undefined;
@@ -75,7 +84,7 @@ let accessLog: AccessLog | undefined;
 /** Runs `fn`, recording what of the tree it was handed. */
 export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
   const outer = accessLog;
-  const log: AccessLog = { bundles: new Set(), names: new Set(), wide: false };
+  const log: AccessLog = { bundles: new Set(), names: new Set(), queries: [], wide: false };
   accessLog = log;
   try {
     const value = fn();
@@ -85,6 +94,7 @@ export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
     if (outer) {
       for (const b of log.bundles) outer.bundles.add(b);
       for (const n of log.names) outer.names.add(n);
+      outer.queries.push(...log.queries);
       if (log.wide) outer.wide = true;
     }
   }
@@ -115,9 +125,11 @@ export function treeHasFile(tree: MethodTree, name: string): boolean {
   return tree.files.has(name);
 }
 
-/** Records that whole tables were listed (suggestions): no-op outside recordingAccess. */
-export function noteWide(): void {
-  if (accessLog) accessLog.wide = true;
+/** Records that whole tables were listed, for suggestions near `query` when given: no-op outside recordingAccess. */
+export function noteWide(query?: SuggestionQuery): void {
+  if (!accessLog) return;
+  if (query) accessLog.queries.push(query);
+  else accessLog.wide = true;
 }
 
 /** The tree a bundle was last assembled into. */

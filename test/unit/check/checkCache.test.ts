@@ -344,6 +344,33 @@ describe('a check after an edit', () => {
     expect(cycles).toEqual([true, false, false, false, false, false, false]);
   });
 
+  it('runs a suggestion check again only when a name changed near what it asked', async () => {
+    const { workspaceBundle } = await load();
+    const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
+    // Broken references whose findings suggest names of the tables.
+    const broken = [10, 20, 30];
+    const asked = ['B10Thingg0', 'WhollyOther', 'EntirelyElse'];
+    broken.forEach((i, k) => (texts[i] = texts[i]!.replace(`output = "B${i}Thing0"`, `output = "${asked[k]}"`)));
+    let tree = createTree('/ws', texts.map((t, i) => build(i, t)));
+    const cache = createCheckCache();
+    expect(checkTree(tree, cache).filter((f) => f.code === 'method.concept_unresolved')).toHaveLength(3);
+    const unitOf = (i: number): unknown => cache.units.get(`b/ws/b${i}.mthds`);
+    const units = broken.map(unitOf);
+    // A pipe renamed far from every name asked: the suggestion checks are kept.
+    tree = updateTree(tree, [{ index: 123, bundle: build(123, texts[123]!.replace('[pipe.b123_step_0]', '[pipe.b123_step_zero]').replace('"b123_step_0"', '"b123_step_zero"')) }]);
+    expect(checkTree(tree, cache)).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+    expect(broken.map(unitOf)).toEqual(units);
+    broken.forEach((i, k) => expect(unitOf(i)).toBe(units[k]));
+    // A concept declared near what bundle 10 asked (in another domain): that check alone runs again.
+    tree = updateTree(tree, [{ index: 123, bundle: build(123, `${texts[123]!}\n[concept.B10Thingg0]\ndescription = "near"\n`) }]);
+    const findings = checkTree(tree, cache);
+    expect(findings).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+    expect(unitOf(10)).not.toBe(units[0]);
+    expect([unitOf(20), unitOf(30)]).toEqual([units[1], units[2]]);
+    expect(unitOf(20)).toBe(units[1]);
+    expect(findings.find((f) => f.file === '/ws/b10.mthds' && f.code === 'method.concept_unresolved')?.message).toContain('d3.B10Thingg0');
+  });
+
   it('finds the cycle left in a component an edit broke elsewhere', () => {
     const root = '/virtual/pieces';
     const pipe = (code: string, calls: readonly string[]): string => `[pipe.${code}]\ntype = "PipeSequence"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [${calls.map((c, k) => `{ pipe = "${c}", result = "r${k}" }`).join(', ')}]\n`;
