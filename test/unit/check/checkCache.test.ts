@@ -205,7 +205,13 @@ function runMultiSequence(seed: number, edits: number, seen: Set<string>): void 
       }
     }
     const fileSet = new Set([...files.keys(), 'METHODS.toml']);
-    const findings = checker.compare(order(), manifest, fileSet, `seed ${seed}, step ${step}`);
+    let findings: ReturnType<Checker['compare']>;
+    try {
+      findings = checker.compare(order(), manifest, fileSet, `seed ${seed}, step ${step}`);
+    } catch (error) {
+      // A check that throws names its sequence too.
+      throw error instanceof Error && !error.message.includes('seed') ? new Error(`seed ${seed}, step ${step}: ${error.message}`, { cause: error }) : error;
+    }
     for (const f of findings) seen.add(f.code);
   }
 }
@@ -369,6 +375,19 @@ describe('a check after an edit', () => {
     expect([unitOf(20), unitOf(30)]).toEqual([units[1], units[2]]);
     expect(unitOf(20)).toBe(units[1]);
     expect(findings.find((f) => f.file === '/ws/b10.mthds' && f.code === 'method.concept_unresolved')?.message).toContain('d3.B10Thingg0');
+  });
+
+  it('drops the cycle of a declaration that is gone, its bundle left with no node of that graph', () => {
+    const root = '/virtual/gone';
+    const a = (concepts: string): Bundle => buildBundle(`${root}/a.mthds`, parseToml(`domain = "d"\n${concepts}[pipe.run]\ntype = "PipeLLM"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nprompt = "@text"\n`));
+    const b = buildBundle(`${root}/b.mthds`, parseToml('domain = "d"\n[concept.Other]\ndescription = "o"\n'));
+    const first = createTree(root, [a('[concept.Loop]\ndescription = "l"\nrefines = "Loop"\n'), b]);
+    const cache = createCheckCache();
+    expect(checkTree(first, cache).some((f) => f.code === 'method.cycle')).toBe(true);
+    const tree = updateTree(first, [{ index: 0, bundle: a('') }]);
+    const findings = checkTree(tree, cache);
+    expect(findings).toEqual(checkTree(createTree(root, [...tree.bundles])));
+    expect(findings.some((f) => f.code === 'method.cycle')).toBe(false);
   });
 
   it('finds the cycle left in a component an edit broke elsewhere', () => {

@@ -296,15 +296,12 @@ export function* updateTreeCycleSteps(tree: MethodTree, previous: readonly Cycle
     }
     const old = previous.filter((f) => f.kind === kind);
     for (const f of old) if (f.members.some((m) => dirty.has(fileOf(m)))) for (const m of f.members) reach(at(m));
-    if (region.size === 0) {
-      facts.push(...old);
-      continue;
-    }
     for (let i = 0; i < queue.length; i++) {
       if (++units % WALK_PER_STEP === 0) yield;
       for (const e of edges(queue[i]!)) reach(e.to);
     }
     for (const f of old) if (!f.members.some((m) => dirty.has(fileOf(m)) || (region as Set<Decl | undefined>).has(at(m)))) facts.push(f);
+    if (region.size === 0) continue;
     // The region in the tree's order: a cycle starts at the first of its nodes, as from scratch.
     const places = bundleIndex(tree);
     const position = new Map<Decl, number>();
