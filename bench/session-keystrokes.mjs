@@ -6,6 +6,10 @@
 // latencies are printed with the load average. Two kinds of typing:
 // - in a description (every tenth keystroke breaks a concept reference, the next repairs it);
 // - in a pipe's name (a declaration changes at every keystroke).
+// Then TREE_EDITS (default 100) edits of each kind that changes what the tree-wide rules read, on
+// the open bundle given a sequence first: a step's pipe switched between a pipe of its own bundle
+// and one of another bundle of its domain (the call graph), the `domain` line switched to another
+// existing domain and back, and a `main_pipe` line added and removed.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -16,6 +20,7 @@ import { percentile } from './lspClient.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 400);
+const TREE_EDITS = Number(process.env.TREE_EDITS ?? 100);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-session-'));
 const written = writeOnePackage(dir, COUNT);
@@ -64,6 +69,33 @@ try {
     const used = process.cpuUsage(cpu);
     console.log(`  keystroke check, ${kind} (${KEYSTROKES}): CPU ${fmt((used.user + used.system) / 1000 / KEYSTROKES)} ms per check; p50 ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms, p99 ${fmt(percentile(times, 99))} ms`);
     session.setDocument(open.file, open.text);
+    session.check(id);
+  }
+  // Edits the tree-wide rules read: the bundle gets a sequence calling its own pipes first.
+  const own = /\[pipe\.(b\d+_step_)/.exec(open.text)[1];
+  const other = own.replace(/^b(\d+)/, (_m, n) => `b${Number(n) + 100 < COUNT ? Number(n) + 100 : Number(n) - 100}`);
+  const domain = /^domain = "([^"]*)"/m.exec(open.text)[1];
+  const otherDomain = `d${(Number(domain.slice(1)) + 1) % 100}`;
+  const base = `${open.text}\n[pipe.${own}seq]\ntype = "PipeSequence"\ndescription = "Sequence"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [\n  { pipe = "${own}0", result = "first" },\n  { pipe = "${own}1", result = "second" },\n]\n`;
+  const treeKinds = {
+    'a call-graph edit': (k) => (k % 2 === 0 ? base.replace(`pipe = "${own}1"`, `pipe = "${other}1"`) : base),
+    'a domain line': (k) => (k % 2 === 0 ? base.replace(`domain = "${domain}"`, `domain = "${otherDomain}"`) : base),
+    'a main_pipe line': (k) => (k % 2 === 0 ? base.replace('\n\n', `\nmain_pipe = "${own}0"\n\n`) : base),
+  };
+  session.setDocument(open.file, base);
+  session.check(id);
+  for (const [kind, next] of Object.entries(treeKinds)) {
+    const times = [];
+    const cpu = process.cpuUsage();
+    for (let k = 0; k < TREE_EDITS; k++) {
+      session.setDocument(open.file, next(k));
+      const t0 = performance.now();
+      session.check(id);
+      times.push(performance.now() - t0);
+    }
+    const used = process.cpuUsage(cpu);
+    console.log(`  tree edit check, ${kind} (${TREE_EDITS}): CPU ${fmt((used.user + used.system) / 1000 / TREE_EDITS)} ms per check; p50 ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms, p99 ${fmt(percentile(times, 99))} ms`);
+    session.setDocument(open.file, base);
     session.check(id);
   }
   console.log(`  ${load()}`);

@@ -132,7 +132,8 @@ function sameFindings(a: readonly Finding[], b: readonly Finding[]): boolean {
 
 /**
  * Which sources read which files and names: an edit of a file, or a change of a name's
- * declarations, invalidates exactly the sources listed under it. `wide` sources read every name.
+ * declarations, invalidates exactly the sources listed under it. `wide` sources listed whole tables
+ * (suggestions: the check asks each whether a name changed near what it asked).
  */
 export class ReadIndex {
   private readonly byFile = new Map<string, Set<string>>();

@@ -2,14 +2,14 @@
 // needs a part that failed to parse simply finds nothing there, so one broken table never hides
 // the findings of the others.
 
-import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree } from '../language/tree.js';
+import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, mainOf, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree, type SuggestionQuery } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
 import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
 import type { Finding } from './finding.js';
 import { FAMILIES, FileFindings, ReadIndex, sourceKey } from './incremental.js';
 import { checkConcepts } from './rules/concepts.js';
-import { findTreeCycleSteps, reportCycles, cycleOutline, type CycleFact } from './rules/cycles.js';
+import { cycleOutline, findTreeCycleSteps, reportCycles, updateTreeCycleSteps, type CycleFact } from './rules/cycles.js';
 import { checkIdentifiers } from './rules/identifiers.js';
 import { checkLockFile } from './rules/lock.js';
 import { checkManifest } from './rules/manifest.js';
@@ -19,7 +19,7 @@ import { checkReferences } from './rules/references.js';
 import { checkBundleShape } from './rules/shape.js';
 import { checkReferenceSyntax, checkTomlSyntax } from './rules/syntax.js';
 import { checkFlows } from './rules/flow.js';
-import { absentHandOffs, absentOf, pipeKey, redundantForceMarkers } from './rules/force.js';
+import { absentHandOffs, pipeKey, redundantForceMarkers } from './rules/force.js';
 import { checkModelReferences } from './rules/models.js';
 import { checkPackageReferences } from './rules/packages.js';
 import { checkDomainSignatures } from './rules/signatures.js';
@@ -27,6 +27,7 @@ import { checkOperatorKinds } from './rules/operators.js';
 import { checkTemplateInputs } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
 import { ObjectCache } from '../util/objectCache.js';
+import { mayBeSuggested } from '../util/suggest.js';
 
 export { compareFindings, makeFinding, type Finding, type Fix, type Severity, type TextEdit } from './finding.js';
 
@@ -44,8 +45,8 @@ export interface CheckCache {
   reads: ReadIndex;
   /** Every source's findings, and each file's list. */
   findings: FileFindings;
-  /** Cycles (by positions) and what may be absent per pipe. */
-  graph?: { cycles: CycleFact[]; absent: Map<string, Set<string>> };
+  /** Cycles (by positions) and what may be absent per pipe (`file#index`: name: how many hand-offs). */
+  graph?: { cycles: CycleFact[]; absent: Map<string, Map<string, number>> };
   /** The keys of the extra findings last given. */
   extra: string[];
 }
@@ -57,7 +58,24 @@ interface Unit {
   findings: Finding[];
   reads: Bundle[];
   names: string[];
+  /** Whole tables were listed (any name changed makes the unit stale). */
   wide: boolean;
+  /** Suggestions looked for among whole tables (a name changed near one makes the unit stale). */
+  queries: SuggestionQuery[];
+  /** What the graph rules read of the bundle (units of a bundle): read as the rules are, so the unit's reads cover them. */
+  graph?: BundleGraph;
+}
+
+/** A bundle's part of the graph rules, without ranges. */
+interface BundleGraph {
+  /** Where each declaration's edges lead (`cycleOutline`). */
+  edges: string;
+  /** What its controllers may hand over absent: the callee (`file#index`) and the names. */
+  handOffs: Array<[string, string[]]>;
+}
+
+function graphOf(tree: MethodTree, bundle: Bundle): BundleGraph {
+  return { edges: cycleOutline(tree, bundle), handOffs: absentHandOffs(tree, bundle).map(({ target, names }) => [pipeKey(target, target.bundle.pipes.indexOf(target)), [...names]]) };
 }
 
 export function createCheckCache(): CheckCache {
@@ -116,7 +134,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   const valid = (unit: Unit | undefined, bundle?: Bundle): unit is Unit => {
     if (fresh || unit === undefined || unit.bundle !== bundle) return false;
     if (!unit.reads.every(current)) return false;
-    if (unit.wide && delta.symbols) return false;
+    if (suggestionsStale(unit, delta)) return false;
     if (delta.names.size > 0 && unit.names.some((n) => delta.names.has(n))) return false;
     return true;
   };
@@ -126,7 +144,12 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   let work = 0;
   let kept_ = 0;
   const recheck = (bundle: Bundle): void => {
-    const unit = record(tree, bundle, (ctx) => checkBundle(ctx, bundle));
+    let graph: BundleGraph | undefined;
+    const unit = record(tree, bundle, (ctx) => {
+      checkBundle(ctx, bundle);
+      graph = graphOf(tree, bundle);
+    });
+    unit.graph = graph;
     units.set(sourceKey(FAMILIES.bundle, bundle.file), unit);
     staged.set(sourceKey(FAMILIES.bundle, bundle.file), unit.findings);
   };
@@ -142,7 +165,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
       add(cache.reads.readersOfFile(c.after.file));
     }
     for (const n of delta.names) add(cache.reads.readersOfName(n));
-    if (delta.symbols) add(cache.reads.wide);
+    if (delta.symbols) for (const key of cache.reads.wide) if (suggestionsStale(cache.units.get(key), delta)) due.add(key);
     for (const key of due) {
       if (key[0] === FAMILIES.signatures) {
         signaturesDue.add(key.slice(1));
@@ -187,19 +210,59 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     staged.set(sourceKey(FAMILIES.names, bundle.file), bundleNames(bundle));
     if (++kept_ % KEPT_PER_STEP === 0) yield;
   }
-  const kept = !fresh && delta.graphKept ? cache.graph : undefined;
-  const cycles = kept?.cycles ?? (yield* findTreeCycleSteps(tree));
-  let absent = kept?.absent;
-  if (!absent) {
-    absent = new Map<string, Set<string>>();
-    for (const bundle of tree.bundles) {
-      absentOf(tree, bundle, absent);
-      if (++work % bundlesPerStep === 0) yield;
+  // The graph rules follow the units run: a bundle's edges and hand-offs are read with its rules.
+  const before = fresh ? undefined : cache.graph;
+  let counts = before?.absent ?? new Map<string, Map<string, number>>();
+  // What may be absent per pipe, where this check changed it (committed at the end).
+  const absentPatch = new Map<string, Map<string, number>>();
+  const absentAt = (key: string): Map<string, number> | undefined => absentPatch.get(key) ?? counts.get(key);
+  const forceDue = new Set<string>(delta.bundles);
+  let cycles: CycleFact[];
+  if (before && delta.sameOrder) {
+    const dirty = new Set<string>();
+    const touch = (key: string): Map<string, number> => {
+      let patched = absentPatch.get(key);
+      if (!patched) absentPatch.set(key, (patched = new Map(counts.get(key))));
+      return patched;
+    };
+    for (const [key, unit] of units) {
+      const old = cache.units.get(key);
+      if (key[0] !== FAMILIES.bundle || !unit?.graph || old === unit) continue;
+      if (old?.graph?.edges !== unit.graph.edges) dirty.add(key.slice(1));
+      for (const [target, names] of old?.graph?.handOffs ?? []) {
+        const patched = touch(target);
+        for (const n of names) {
+          const left = patched.get(n)! - 1;
+          if (left > 0) patched.set(n, left);
+          else patched.delete(n);
+        }
+      }
+      for (const [target, names] of unit.graph.handOffs) {
+        const patched = touch(target);
+        for (const n of names) patched.set(n, (patched.get(n) ?? 0) + 1);
+      }
+      if (++kept_ % KEPT_PER_STEP === 0) yield;
     }
+    for (const [key, patched] of absentPatch) {
+      const old = counts.get(key);
+      if ((old?.size ?? 0) !== patched.size || [...patched.keys()].some((n) => !old!.has(n))) forceDue.add(key.slice(0, key.lastIndexOf('#')));
+    }
+    cycles = dirty.size === 0 ? before.cycles : yield* updateTreeCycleSteps(tree, before.cycles, dirty);
+  } else {
+    // Every bundle's unit is at hand (kept or run): what may be absent is summed from them.
+    counts = new Map();
+    for (const bundle of tree.bundles) {
+      for (const [target, names] of units.get(sourceKey(FAMILIES.bundle, bundle.file))?.graph?.handOffs ?? []) {
+        let c = counts.get(target);
+        if (!c) counts.set(target, (c = new Map()));
+        for (const n of names) c.set(n, (c.get(n) ?? 0) + 1);
+      }
+      if (++kept_ % KEPT_PER_STEP === 0) yield;
+    }
+    cycles = yield* findTreeCycleSteps(tree);
   }
-  const graph = { cycles, absent };
   const cycleCtx: CheckContext = { tree, out: [] };
-  reportCycles(cycleCtx, graph.cycles, (file) => bundleOfFile(tree, file)!);
+  reportCycles(cycleCtx, cycles, (file) => bundleOfFile(tree, file)!);
   staged.set(sourceKey(FAMILIES.cycles), cycleCtx.out);
   for (const domain of partial ? new Set([...delta.domains, ...signaturesDue]) : tree.symbols.keys()) {
     const key = sourceKey(FAMILIES.signatures, domain);
@@ -218,22 +281,16 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     staged.set(key, unit.findings);
   }
   // The markers of a bundle change with the bundle or with what may be absent at its pipes.
-  let forceDue: Iterable<Bundle> = tree.bundles;
-  if (partial && kept) forceDue = update.changes.map((c) => c.after);
-  else if (partial && cache.graph) {
-    const files = new Set(update.changes.map((c) => c.after.file));
-    for (const file of absentChanges(cache.graph.absent, absent)) files.add(file);
-    forceDue = [...files].flatMap((f) => bundleOfFile(tree, f) ?? []);
-  }
-  for (const bundle of forceDue) {
+  const incrementalGraph = before !== undefined && delta.sameOrder;
+  for (const bundle of partial ? [...forceDue].flatMap((f) => bundleOfFile(tree, f) ?? []) : tree.bundles) {
     const key = sourceKey(FAMILIES.force, bundle.file);
-    if (kept && !partial && !delta.bundles.has(bundle.file)) {
+    if (!partial && incrementalGraph && !forceDue.has(bundle.file)) {
       staged.set(key, cache.findings.get(key));
       if (++kept_ % KEPT_PER_STEP === 0) yield;
       continue;
     }
     const markers: Finding[] = [];
-    redundantForceMarkers(bundle, (pipe, index) => graph.absent.get(pipeKey(pipe, index)), markers);
+    redundantForceMarkers(bundle, (pipe, index) => absentAt(pipeKey(pipe, index)), markers);
     staged.set(key, markers);
     if (++work % bundlesPerStep === 0) yield;
   }
@@ -264,28 +321,20 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     if (old) cache.reads.remove(key, filesOf(old), old.names);
     if (unit) {
       cache.units.set(key, unit);
-      cache.reads.add(key, filesOf(unit), unit.names, unit.wide);
+      cache.reads.add(key, filesOf(unit), unit.names, unit.wide || unit.queries.length > 0);
     } else cache.units.delete(key);
   }
   for (const [key, findings] of staged) cache.findings.set(key, findings);
   const changed = cache.findings.assemble(ranker(tree, extra));
-  cache.graph = graph;
+  for (const [key, patched] of absentPatch) {
+    if (patched.size > 0) counts.set(key, patched);
+    else counts.delete(key);
+  }
+  cache.graph = { cycles, absent: counts };
   cache.extra = [...extra.keys()];
   cache.previous = { tree, outline };
   forgetUpdate(tree);
   return prev ? { byFile: cache.findings.byFile, changed } : { byFile: cache.findings.byFile };
-}
-
-/** The files of the pipes whose maybe-absent inputs differ between two maps (keys `file#index`). */
-function absentChanges(before: ReadonlyMap<string, ReadonlySet<string>>, now: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
-  const files = new Set<string>();
-  const fileOf = (key: string): string => key.slice(0, key.lastIndexOf('#'));
-  for (const [key, names] of now) {
-    const old = before.get(key);
-    if (!old || old.size !== names.size || [...names].some((n) => !old.has(n))) files.add(fileOf(key));
-  }
-  for (const key of before.keys()) if (!now.has(key)) files.add(fileOf(key));
-  return files;
 }
 
 function filesOf(unit: Unit): string[] {
@@ -325,11 +374,11 @@ function ranker(tree: MethodTree, extra: ReadonlyMap<string, readonly Finding[]>
 /** Runs a rule, keeping its findings and what it read. */
 function record(tree: MethodTree, self: Bundle | undefined, run: (ctx: CheckContext) => void): Unit {
   const ctx: CheckContext = { tree, out: [] };
-  const { bundles, names, wide } = recordingAccess(() => run(ctx));
+  const { bundles, names, wide, queries } = recordingAccess(() => run(ctx));
   // Reads in dependency packages are covered by the outline (their trees' identities).
   const reads: Bundle[] = [];
   for (const b of bundles) if (b !== self && sameHome(tree, b)) reads.push(b);
-  const unit: Unit = { findings: ctx.out, reads, names: [...names], wide };
+  const unit: Unit = { findings: ctx.out, reads, names: [...names], wide, queries };
   if (self) unit.bundle = self;
   return unit;
 }
@@ -342,16 +391,18 @@ interface Delta {
   bundles: Set<string>;
   /** Domains those bundles declare (or declared) in. */
   domains: Set<string>;
-  /** Names whose list of declarations (by file) differs, and files of the tree come or gone (`f path`). */
+  /** Names whose list of declarations (by file) differs, files of the tree come or gone (`f path`), main pipes named or no longer (`m domain.code`). */
   names: Set<string>;
-  /** A declared name changed (what lists every name, as suggestions do, is stale). */
+  /** A declared name changed (what lists every name, as suggestions do, may be stale). */
   symbols: boolean;
-  /** The cycles and markers found before still hold (ranges apart). */
-  graphKept: boolean;
+  /** The declared names among `names`. */
+  declared: NamePart[];
+  /** The tree has the files of the previous one in the same order (a declaration keeps its position). */
+  sameOrder: boolean;
 }
 
 function emptyDelta(): Delta {
-  return { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, graphKept: false };
+  return { reset: false, bundles: new Set(), domains: new Set(), names: new Set(), symbols: false, declared: [], sameOrder: true };
 }
 
 /** What changed from the tree of the previous check to one made from it by updateTree. */
@@ -421,11 +472,9 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
       for (const c of b.concepts) addKey('c', domain, c.code);
       for (const p of b.pipes) addKey('p', domain, p.code);
     }
-    // Main pipes are read across bundles (what a package makes public).
-    if ((old?.mainPipe ?? now?.mainPipe) && (old?.mainPipe?.value !== now?.mainPipe?.value || old?.domain?.value !== now?.domain?.value)) {
-      delta.reset = true;
-      return delta;
-    }
+    // Main pipes are read across bundles (what a package makes public): those who asked about them are stale.
+    const [was, is] = [old && mainOf(old), now && mainOf(now)];
+    if (was !== is) for (const key of [was, is]) if (key !== undefined) delta.names.add(key);
   }
   if (!kept) {
     // Bundles moved: every name's list may have changed, and every domain's order.
@@ -439,17 +488,29 @@ function* namesDelta(delta: Delta, before: MethodTree, tree: MethodTree, pairs: 
     if (++work % NAMES_PER_STEP === 0) yield;
     if (declarers(before, name) === declarers(tree, name)) continue;
     delta.names.add(key);
+    delta.declared.push(name);
     delta.symbols = true;
   }
-  delta.graphKept = sameOrder && !delta.symbols;
-  for (const [old, now] of delta.graphKept ? pairs : []) {
-    if (old === undefined || now === undefined || digestOf(before, old) !== digestOf(tree, now)) {
-      delta.graphKept = false;
-      break;
-    }
-    yield;
-  }
+  delta.sameOrder = sameOrder;
   return delta;
+}
+
+/**
+ * Whether a unit's suggestions may have changed: it listed whole tables, or a name declared or
+ * removed could be a suggestion for a name it asked about (as seen from the asking bundle's domain:
+ * its own codes bare, the others qualified). A missing unit is stale.
+ */
+function suggestionsStale(unit: Unit | undefined, delta: Delta): boolean {
+  if (!unit) return true;
+  if (!delta.symbols) return false;
+  if (unit.wide) return true;
+  for (const q of unit.queries) {
+    for (const n of delta.declared) {
+      if (n.kind !== q.kind) continue;
+      if (mayBeSuggested(q.name, n.domain === q.domain ? n.code : `${n.domain}.${n.code}`)) return true;
+    }
+  }
+  return false;
 }
 
 interface NamePart {
@@ -476,29 +537,6 @@ function sameRelativeOrder(before: readonly Bundle[], now: readonly Bundle[], be
     j++;
   }
   return true;
-}
-
-// What the graph rules see of a bundle version in a tree, computed once. Kept by tree, then by
-// bundle: an entry never keeps a tree alive (a tree holds every bundle version it was made of).
-const digests = new ObjectCache<MethodTree, WeakMap<Bundle, string>>('digests');
-
-/**
- * What the cycle and force-marker rules see of a bundle in a tree, without ranges: its
- * declarations, where its edges lead, what its controllers may hand over absent, and its output
- * markers. Kept per bundle version with the tree it was computed in.
- */
-function digestOf(tree: MethodTree, bundle: Bundle): string {
-  let ofTree = digests.get(tree);
-  if (!ofTree) digests.set(tree, (ofTree = new WeakMap()));
-  const kept = ofTree.get(bundle);
-  if (kept !== undefined) return kept;
-  const handOffs = absentHandOffs(tree, bundle)
-    .map(({ target, names }) => `${pipeKey(target, target.bundle.pipes.indexOf(target))}:${[...names].sort().join(',')}`)
-    .join(';');
-  const markers = bundle.pipes.map((p) => p.output?.io?.marker ?? '').join(',');
-  const digest = `${bundleOutline(bundle)}\n${cycleOutline(tree, bundle)}\n${handOffs}\n${markers}`;
-  ofTree.set(bundle, digest);
-  return digest;
 }
 
 /** A bundle's own name conflicts (pure: kept per bundle version). */

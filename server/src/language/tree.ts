@@ -63,11 +63,20 @@ const homeOfTree = new ObjectCache<MethodTree, Home>('homeOfTree');
 // What resolution handed out while a check of one bundle ran: that bundle's findings depend on it
 // (see check/index.ts, the per-bundle cache). `bundles`: the bundles whose declarations were
 // handed out; `names`: the names looked up in the tree's tables, found or not (`c domain.Code`,
-// `p domain.code`); `wide`: whole tables were listed (suggestions), so any name counts.
+// `p domain.code`); `queries`: the names suggestions were looked for (among whole tables: a name
+// declared or removed near one counts); `wide`: whole tables were listed otherwise, so any name counts.
 export interface AccessLog {
   bundles: Set<Bundle>;
   names: Set<string>;
+  queries: SuggestionQuery[];
   wide: boolean;
+}
+
+/** Suggestions looked for among the visible names of one kind, from a bundle of `domain`. */
+export interface SuggestionQuery {
+  kind: 'c' | 'p';
+  domain: string | undefined;
+  name: string;
 }
 
 let accessLog: AccessLog | undefined;
@@ -75,7 +84,7 @@ let accessLog: AccessLog | undefined;
 /** Runs `fn`, recording what of the tree it was handed. */
 export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
   const outer = accessLog;
-  const log: AccessLog = { bundles: new Set(), names: new Set(), wide: false };
+  const log: AccessLog = { bundles: new Set(), names: new Set(), queries: [], wide: false };
   accessLog = log;
   try {
     const value = fn();
@@ -85,6 +94,7 @@ export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
     if (outer) {
       for (const b of log.bundles) outer.bundles.add(b);
       for (const n of log.names) outer.names.add(n);
+      outer.queries.push(...log.queries);
       if (log.wide) outer.wide = true;
     }
   }
@@ -115,9 +125,11 @@ export function treeHasFile(tree: MethodTree, name: string): boolean {
   return tree.files.has(name);
 }
 
-/** Records that whole tables were listed (suggestions): no-op outside recordingAccess. */
-export function noteWide(): void {
-  if (accessLog) accessLog.wide = true;
+/** Records that whole tables were listed, for suggestions near `query` when given: no-op outside recordingAccess. */
+export function noteWide(query?: SuggestionQuery): void {
+  if (!accessLog) return;
+  if (query) accessLog.queries.push(query);
+  else accessLog.wide = true;
 }
 
 /** The tree a bundle was last assembled into. */
@@ -210,8 +222,18 @@ export function* updateTreeSteps(previous: MethodTree, replaced: ReadonlyArray<{
   homeOfTree.set(tree, home);
   for (const c of changes) homeOfBundle.set(c.after, home);
   indexes.set(tree, bundleIndex(previous) as Map<string, number>);
-  const mains = mainPipes.get(previous);
-  if (mains && changes.every((c) => c.before.mainPipe?.value === c.after.mainPipe?.value && (c.before.mainPipe === undefined || c.before.domain?.value === c.after.domain?.value))) mainPipes.set(tree, mains);
+  let mains = mainPipes.get(previous);
+  if (mains) {
+    const moved = changes.filter((c) => mainOf(c.before) !== mainOf(c.after));
+    if (moved.length > 0) {
+      mains = new Map(mains);
+      for (const c of moved) {
+        countMain(mains, c.before, -1);
+        countMain(mains, c.after, 1);
+      }
+    }
+    mainPipes.set(tree, mains);
+  }
   // The previous tree was checked already: only the latest step is compared, never a chain.
   updates.delete(previous);
   updates.set(tree, { previous, changes });
@@ -313,26 +335,41 @@ const outlines = new ObjectCache<Bundle, string>('outlines');
 
 /**
  * The symbol tables after `changes` (other versions of the same files, in place), from those of
- * the previous tree, when every changed bundle keeps its domain: a bundle that declares the same
- * codes in the same order has its declarations swapped; a domain where declarations changed is
- * made again from its bundles (those the previous table lists, and the changed ones), in tree
- * order. Tables are copied on write (the previous tree keeps its own) and keep their order.
- * Undefined when a domain changed (the tables are then built again).
+ * the previous tree: a bundle that declares the same codes in the same order has its declarations
+ * swapped; a domain where declarations changed, or that a bundle left or joined, is made again
+ * from its bundles, in tree order. Tables are copied on write (the previous tree keeps its own)
+ * and come in the order buildSymbols gives them (by the first bundle of each domain).
+ * Undefined when a changed bundle is another file (the tables are then built again).
  */
 function patchSymbols(previous: MethodTree, changes: readonly BundleChange[]): Map<string, DomainSymbols> | undefined {
   return runSteps(patchSymbolsSteps(previous, changes));
 }
 
 function* patchSymbolsSteps(previous: MethodTree, changes: readonly BundleChange[]): Generator<void, Map<string, DomainSymbols> | undefined> {
-  for (const { before, after } of changes) if (before.file !== after.file || before.domain?.value !== after.domain?.value) return undefined;
+  for (const { before, after } of changes) if (before.file !== after.file) return undefined;
   if (changes.length === 0) return previous.symbols;
-  const symbols = new Map(previous.symbols);
+  let symbols = new Map(previous.symbols);
   const copied = new Set<string>();
   const remade = new Set<string>();
+  let members: Map<string, number[]> | undefined;
   let work = 0;
-  for (const { before: a, after: b } of changes) {
+  for (const { index, before: a, after: b } of changes) {
     if (++work % CHANGES_PER_STEP === 0) yield;
     const domain = b.domain?.value;
+    const was = a.domain?.value;
+    if (domain !== was) {
+      // The bundle moves: both domains are made again, and their places may change.
+      members ??= new Map(domainMembers(previous));
+      for (const [d, add] of [[was, false], [domain, true]] as const) {
+        if (d === undefined) continue;
+        remade.add(d);
+        const list = (members.get(d) ?? []).filter((i) => i !== index);
+        if (add) list.splice(sortedIndex(list, index), 0, index);
+        if (list.length > 0) members.set(d, list);
+        else members.delete(d);
+      }
+      continue;
+    }
     if (domain === undefined || remade.has(domain)) continue;
     if (bundleOutline(a) !== bundleOutline(b)) {
       remade.add(domain);
@@ -347,8 +384,55 @@ function* patchSymbolsSteps(previous: MethodTree, changes: readonly BundleChange
     a.concepts.forEach((c, i) => swap(table.concepts, c.code, c, b.concepts[i]!));
     a.pipes.forEach((p, i) => swap(table.pipes, p.code, p, b.pipes[i]!));
   }
-  for (const domain of remade) symbols.set(domain, yield* remadeDomain(previous, domain, changes));
+  for (const domain of remade) {
+    if (members && !members.has(domain)) symbols.delete(domain);
+    else symbols.set(domain, yield* remadeDomain(previous, domain, changes));
+  }
+  if (members) {
+    // In the order of each domain's first bundle, as buildSymbols adds them.
+    const order = [...symbols.keys()];
+    if (order.some((d, i) => i > 0 && members!.get(order[i - 1]!)![0]! > members!.get(d)![0]!)) {
+      order.sort((x, y) => members!.get(x)![0]! - members!.get(y)![0]!);
+      symbols = new Map(order.map((d) => [d, symbols.get(d)!]));
+    }
+    membersOf.set(symbols, members);
+  } else {
+    const kept = membersOf.get(previous.symbols);
+    if (kept) membersOf.set(symbols, kept);
+  }
   return symbols;
+}
+
+// The places in the bundle list of each domain's bundles, ascending, by symbol tables (made when a
+// bundle first changes domain, then patched with the tables).
+const membersOf = new ObjectCache<Map<string, DomainSymbols>, Map<string, number[]>>('domainMembers');
+
+function domainMembers(tree: MethodTree): Map<string, number[]> {
+  let members = membersOf.get(tree.symbols);
+  if (!members) {
+    members = new Map();
+    tree.bundles.forEach((b, i) => {
+      const d = b.domain?.value;
+      if (d === undefined) return;
+      const list = members!.get(d);
+      if (list) list.push(i);
+      else members!.set(d, [i]);
+    });
+    membersOf.set(tree.symbols, members);
+  }
+  return members;
+}
+
+/** Where `value` goes in an ascending list. */
+function sortedIndex(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How many changed bundles a step of patching the symbol tables swaps in. */
@@ -359,7 +443,10 @@ function* remadeDomain(previous: MethodTree, domain: string, changes: readonly B
   const table = previous.symbols.get(domain);
   const byFile = new Map<string, Bundle>();
   for (const list of [...(table?.concepts.values() ?? []), ...(table?.pipes.values() ?? [])]) for (const d of list) byFile.set(d.bundle.file, d.bundle);
-  for (const { after } of changes) if (after.domain?.value === domain) byFile.set(after.file, after);
+  for (const { after } of changes) {
+    if (after.domain?.value === domain) byFile.set(after.file, after);
+    else byFile.delete(after.file);
+  }
   const places = bundleIndex(previous);
   const bundles = [...byFile.values()].sort((a, b) => places.get(a.file)! - places.get(b.file)!);
   yield;
@@ -516,19 +603,38 @@ export function isPublicPipe(tree: MethodTree, domain: string, code: string): bo
   return isMainPipe(tree, domain, code);
 }
 
-// The main pipes of a tree's bundles (`domain.code`), made once per tree and kept by an update
-// that changes none.
-const mainPipes = new ObjectCache<MethodTree, Set<string>>('mainPipes');
+// The main pipes of a tree's bundles (`domain.code`, with how many bundles name it), made once per
+// tree and patched by an update.
+const mainPipes = new ObjectCache<MethodTree, Map<string, number>>('mainPipes');
+
+/** The key of a main pipe as recorded (a check that asked whether a pipe is one reads it). */
+export function mainKey(domain: string, code: string): string {
+  return `m ${domain}.${code}`;
+}
 
 /** Whether a bundle of the tree names the pipe its `main_pipe`. */
 export function isMainPipe(tree: MethodTree, domain: string, code: string): boolean {
+  accessLog?.names.add(mainKey(domain, code));
   let mains = mainPipes.get(tree);
   if (!mains) {
-    mains = new Set();
-    for (const b of tree.bundles) if (b.mainPipe) mains.add(`${b.domain?.value ?? ''}.${b.mainPipe.value}`);
+    mains = new Map();
+    for (const b of tree.bundles) countMain(mains, b, 1);
     mainPipes.set(tree, mains);
   }
   return mains.has(`${domain}.${code}`);
+}
+
+function countMain(mains: Map<string, number>, bundle: Bundle, by: 1 | -1): void {
+  if (!bundle.mainPipe) return;
+  const key = `${bundle.domain?.value ?? ''}.${bundle.mainPipe.value}`;
+  const n = (mains.get(key) ?? 0) + by;
+  if (n > 0) mains.set(key, n);
+  else mains.delete(key);
+}
+
+/** The main pipe a bundle names, as `isMainPipe` keys it. */
+export function mainOf(bundle: Bundle): string | undefined {
+  return bundle.mainPipe ? mainKey(bundle.domain?.value ?? '', bundle.mainPipe.value) : undefined;
 }
 
 function preferConcrete(decls: readonly PipeDecl[]): PipeDecl {

@@ -46,20 +46,23 @@ function othersQualified(tree: MethodTree, domain: string | undefined, kind: 'co
   return out;
 }
 
-/** The natives and every concept code visible from a bundle (same domain bare, others qualified). */
-export function conceptNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
-  noteWide();
+/**
+ * The natives and every concept code visible from a bundle (same domain bare, others qualified).
+ * `asked`: the name suggestions are looked for (a check then depends on the names near it only).
+ */
+export function conceptNameIndexes(tree: MethodTree, from: Bundle, asked?: string): NameIndex[] {
   const domain = from.domain?.value;
+  noteWide(asked === undefined ? undefined : { kind: 'c', domain, name: asked });
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.concepts;
   const own = table && from.concepts.every((c) => table.has(c.code)) ? indexOf(bareIndexes, table, `concepts ${domain}`, () => [...table.keys()]) : new NameIndex([...(table?.keys() ?? []), ...from.concepts.map((c) => c.code)]);
   return othersQualified(tree, domain, 'concepts', [NATIVES, own]);
 }
 
-/** Every pipe code visible from a bundle (its own first, same domain bare, others qualified). */
-export function pipeNameIndexes(tree: MethodTree, from: Bundle): NameIndex[] {
-  noteWide();
-  pipesAsked = true;
+/** Every pipe code visible from a bundle (its own first, same domain bare, others qualified); `asked` as for concepts. */
+export function pipeNameIndexes(tree: MethodTree, from: Bundle, asked?: string): NameIndex[] {
   const domain = from.domain?.value;
+  noteWide(asked === undefined ? undefined : { kind: 'p', domain, name: asked });
+  pipesAsked = true;
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.pipes;
   let own = ownPipeIndexes.get(from);
   if (!own || own.table !== table) {

@@ -54,6 +54,14 @@ export function suggestAmong(name: string, indexes: readonly NameIndex[], max = 
   return ranked(scored, max);
 }
 
+/**
+ * Whether `candidate` may be among the suggestions for `name` (it is `name`, or near enough to be
+ * scored): a name declared or removed that is not can change no suggestion for it.
+ */
+export function mayBeSuggested(name: string, candidate: string): boolean {
+  return candidate === name || scoreOf(name, name.toLowerCase(), formsOf(candidate)) !== undefined;
+}
+
 interface Forms {
   candidate: string;
   /** After the last dot (the code of a qualified name). */

@@ -9,13 +9,16 @@ import { runSteps } from '../../../server/src/util/steps.js';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { buildManifest } from '../../../server/src/language/manifest.js';
 import type { Bundle } from '../../../server/src/language/model.js';
-import { createTree, updateTree } from '../../../server/src/language/tree.js';
+import { createTree, updateTree, type MethodTree } from '../../../server/src/language/tree.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
 import { FIXTURE_BUNDLES } from '../../helpers/files.js';
 import { bundleFolders, Checker, rng, runSequence } from './cacheSequence.js';
 // @ts-expect-error: a plain ES module of the benchmarks
 import { generateTree } from '../../../bench/generate.mjs';
 import { runCounted } from '../../helpers/runCounted.js';
+
+// More sequences while developing: CHECK_CACHE_SEEDS=200 npx vitest run test/unit/check/checkCache.test.ts
+const SEEDS = Number(process.env.CHECK_CACHE_SEEDS ?? 10);
 
 // ---- multi-domain trees: cross-bundle references, cycles, conflicts, files coming and going -------
 
@@ -65,10 +68,17 @@ function bundleText(random: () => number, tables: number): string {
   return head + Array.from({ length: tables }, (_, n) => snippet(n, random)).join('\n');
 }
 
-/** One edit of a bundle: typing, tables added or removed, codes renamed, the domain changed. */
+/** Codes one edit away from the generated ones: declared, they become a broken reference's suggestions. */
+const NEAR = ['Reprt', 'Sumary', 'Drafts', 'Notes', 'Txt', 'draf0', 'revew1', 'summarise0', 'polis2', 'rout1'];
+
+/**
+ * One edit of a bundle: typing, tables added or removed, codes renamed, the domain changed (to
+ * another domain of the tree, a new one, or none), the main pipe changed, calls changed (cycles
+ * made and broken across bundles), names declared near broken references.
+ */
 function mutateMulti(text: string, random: () => number): string {
   const tables = text.split(/\n(?=\[)/);
-  switch (Math.floor(random() * 8)) {
+  switch (Math.floor(random() * 14)) {
     case 0: {
       // Typing inside a description: no declaration changes.
       return text.replace(/description = "([^"]*)"/, (_m, d: string) => `description = "${d}${random() < 0.5 ? 'x' : ''}"`);
@@ -89,6 +99,46 @@ function mutateMulti(text: string, random: () => number): string {
     case 5: {
       // Insert text before everything: every range of the file moves.
       return `# ${'x'.repeat(1 + Math.floor(random() * 4))}\n${text}`;
+    }
+    case 8: {
+      // The domain line: another domain of the tree, a new one, or gone.
+      const r = random();
+      const domain = r < 0.6 ? pick(DOMAINS, random) : r < 0.85 ? `delta${Math.floor(random() * 2)}` : undefined;
+      const head = domain === undefined ? '' : `domain = "${domain}"\n`;
+      return /^domain = "[^"]*"\n/m.test(text) ? text.replace(/^domain = "[^"]*"\n/m, head) : head + text;
+    }
+    case 9: {
+      // The main pipe: set, changed or removed.
+      const line = random() < 0.3 ? '' : `main_pipe = "${pick(PIPES, random)}${Math.floor(random() * 3)}"\n`;
+      return /^main_pipe = "[^"]*"\n/m.test(text) ? text.replace(/^main_pipe = "[^"]*"\n/m, line) : text.replace(/^description = "generated"\n/m, (m) => m + line);
+    }
+    case 10: {
+      // A call changed: a step's pipe (bare or in another domain) becomes another one, closing or opening cycles.
+      const calls = [...text.matchAll(/pipe = "([^"]*)"/g)];
+      const call = calls[Math.floor(random() * calls.length)];
+      if (!call || call.index === undefined) return `${text}\n${snippet(Math.floor(random() * 100), random)}`;
+      const to = ref(PIPES.map((p) => `${p}${Math.floor(random() * 3)}`), random);
+      return text.slice(0, call.index) + `pipe = "${to}"` + text.slice(call.index + call[0].length);
+    }
+    case 11:
+      // A sequence that calls back into pipes of the tree: cycles across bundles.
+      return `${text}\n[pipe.${pick(PIPES, random)}${Math.floor(random() * 3)}]\ntype = "PipeSequence"\ndescription = "loop"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [{ pipe = "${ref(PIPES.map((p) => `${p}${Math.floor(random() * 3)}`), random)}", result = "a" }]\n`;
+    case 12: {
+      // A name declared near a broken reference (or removed again): the reference's suggestions change.
+      const near = pick(NEAR, random);
+      const declared = new RegExp(`\\n\\[(concept|pipe)\\.${near}\\][^\\[]*`);
+      if (declared.test(text)) return text.replace(declared, '\n');
+      return /^[A-Z]/.test(near)
+        ? `${text}\n[concept.${near}]\ndescription = "near"\n`
+        : `${text}\n[pipe.${near}]\ntype = "PipeLLM"\ndescription = "near"\ninputs = { text = "Text" }\noutput = "Text"\nprompt = "@text"\n`;
+    }
+    case 13: {
+      // A reference broken by a typo (its suggestions read the tables).
+      const refs = [...text.matchAll(/(output|refines|concept_ref|pipe) = "([A-Za-z]+)/g)];
+      const r = refs[Math.floor(random() * refs.length)];
+      if (!r || r.index === undefined) return text;
+      const at = r.index + r[0].length - 1;
+      return text.slice(0, at) + text.slice(at + 1);
     }
     case 6: {
       // Swap two tables: the same declarations in another order.
@@ -155,7 +205,13 @@ function runMultiSequence(seed: number, edits: number, seen: Set<string>): void 
       }
     }
     const fileSet = new Set([...files.keys(), 'METHODS.toml']);
-    const findings = checker.compare(order(), manifest, fileSet, `seed ${seed}, step ${step}`);
+    let findings: ReturnType<Checker['compare']>;
+    try {
+      findings = checker.compare(order(), manifest, fileSet, `seed ${seed}, step ${step}`);
+    } catch (error) {
+      // A check that throws names its sequence too.
+      throw error instanceof Error && !error.message.includes('seed') ? new Error(`seed ${seed}, step ${step}: ${error.message}`, { cause: error }) : error;
+    }
     for (const f of findings) seen.add(f.code);
   }
 }
@@ -163,9 +219,9 @@ function runMultiSequence(seed: number, edits: number, seen: Set<string>): void 
 describe('the per-bundle check cache', () => {
   it('gives the findings of a fresh check after every edit, on multi-domain trees whose files come and go', () => {
     const codes = new Set<string>();
-    for (let seed = 1; seed <= 10; seed++) runMultiSequence(seed, 70, codes);
+    for (let seed = 1; seed <= SEEDS; seed++) runMultiSequence(seed, 70, codes);
     // The sequences reach the tree-level rules the cache keeps between edits.
-    for (const code of ['method.resource_missing', 'method.cycle', 'method.name_conflict', 'method.signature_mismatch', 'method.optional_force_redundant', 'method.concept_unresolved', 'method.pipe_unresolved']) expect(codes, code).toContain(code);
+    for (const code of ['method.pipe_not_exported', 'method.resource_missing', 'method.cycle', 'method.name_conflict', 'method.signature_mismatch', 'method.optional_force_redundant', 'method.concept_unresolved', 'method.pipe_unresolved']) expect(codes, code).toContain(code);
   });
 
   it('gives the findings of a fresh check after every edit, on generated trees', () => {
@@ -223,30 +279,129 @@ describe('a check in steps', () => {
   });
 });
 
+/** Counts every read of a tree's list of bundles (a whole-list pass counts as many reads as bundles). */
+function countReads(tree: MethodTree): { reads: number } {
+  const counter = { reads: 0 };
+  tree.bundles = new Proxy(tree.bundles, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) counter.reads += 1;
+      if (key === Symbol.iterator || key === 'forEach' || key === 'map' || key === 'some' || key === 'every' || key === 'flatMap' || key === 'filter') counter.reads += target.length;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return counter;
+}
+
 describe('a check after an edit', () => {
+  // @ts-expect-error: a plain ES module of the benchmarks
+  const load = async () => (await import('../../../bench/generate.mjs')) as { workspaceBundle: (i: number, o: { pipes: number; domain: string }) => { text: string } };
+  const build = (i: number, text: string): Bundle => buildBundle(`/ws/b${i}.mthds`, parseToml(text));
+  /** A sequence in bundle `i` calling `calls`. */
+  const sequence = (i: number, calls: readonly string[]): string => `\n[pipe.b${i}_seq]\ntype = "PipeSequence"\ndescription = "s"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [${calls.map((c, k) => `{ pipe = "${c}", result = "r${k}" }`).join(', ')}]\n`;
+
   it('goes through the edited bundle alone when no declaration changed, never the whole list of bundles', async () => {
-    // @ts-expect-error: a plain ES module of the benchmarks
-    const { workspaceBundle } = (await import('../../../bench/generate.mjs')) as { workspaceBundle: (i: number, o: { pipes: number; domain: string }) => { text: string } };
+    const { workspaceBundle } = await load();
     const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
-    const build = (i: number, text: string): Bundle => buildBundle(`/ws/b${i}.mthds`, parseToml(text));
     const first = createTree('/ws', texts.map((t, i) => build(i, t)));
     const cache = createCheckCache();
     checkTree(first, cache);
     const edited = build(123, texts[123]!.replace('description = "Generated pipe', 'description = "Typed generated pipe'));
     const tree = updateTree(first, [{ index: 123, bundle: edited }]);
-    // Counts every read of the tree's list of bundles.
-    let reads = 0;
-    tree.bundles = new Proxy(tree.bundles, {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
-        if (key === Symbol.iterator || key === 'forEach' || key === 'map' || key === 'some' || key === 'every' || key === 'flatMap' || key === 'filter') reads += target.length;
-        return Reflect.get(target, key, receiver);
-      },
-    });
+    const counter = countReads(tree);
     const { changed } = runSteps(checkTreeFilesSteps(tree, cache));
-    expect(reads).toBeLessThan(10);
+    expect(counter.reads).toBeLessThan(10);
     expect([...changed!]).toEqual([]);
     // And it finds what a check from scratch finds.
     expect(checkTree(tree, cache)).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+  });
+
+  it('follows a call-graph, domain or main_pipe edit: the cycles, what may be absent and the tables are updated, never made over the whole tree', async () => {
+    const { workspaceBundle } = await load();
+    const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
+    // Two bundles of one domain with sequences: 133 calls 123's sequence.
+    texts[123] += sequence(123, ['b123_step_0', 'b123_step_1']);
+    texts[133] += sequence(133, ['b123_seq']);
+    let tree = createTree('/ws', texts.map((t, i) => build(i, t)));
+    const cache = createCheckCache();
+    checkTree(tree, cache);
+    const edits: Array<[string, string]> = [
+      // A call to another bundle closes a cycle across bundles, then opens it again.
+      ['a call closing a cycle', texts[123]!.replace('pipe = "b123_step_1"', 'pipe = "b133_seq"')],
+      ['a call opening it', texts[123]!],
+      // The domain line: into another domain of the tree, into a new one, back.
+      ['a domain line', texts[123]!.replace('domain = "d3"', 'domain = "d4"')],
+      ['a new domain', texts[123]!.replace('domain = "d3"', 'domain = "fresh"')],
+      ['the domain back', texts[123]!],
+      // A main pipe named, then gone.
+      ['a main_pipe line', texts[123]!.replace('\n\n', '\nmain_pipe = "b123_seq"\n\n')],
+      ['no main_pipe', texts[123]!],
+    ];
+    const cycles: boolean[] = [];
+    for (const [label, text] of edits) {
+      tree = updateTree(tree, [{ index: 123, bundle: build(123, text) }]);
+      const counter = countReads(tree);
+      const findings = runSteps(checkTreeSteps(tree, cache));
+      // Bundles looked up by file count one read each (the edited one, those reading it, the
+      // cycle search's region); one pass over the list would count 400.
+      expect(counter.reads, label).toBeLessThan(100);
+      expect(findings, label).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+      cycles.push(findings.some((f) => f.code === 'method.cycle'));
+    }
+    expect(cycles).toEqual([true, false, false, false, false, false, false]);
+  });
+
+  it('runs a suggestion check again only when a name changed near what it asked', async () => {
+    const { workspaceBundle } = await load();
+    const texts = Array.from({ length: 400 }, (_, i) => workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }).text);
+    // Broken references whose findings suggest names of the tables.
+    const broken = [10, 20, 30];
+    const asked = ['B10Thingg0', 'WhollyOther', 'EntirelyElse'];
+    broken.forEach((i, k) => (texts[i] = texts[i]!.replace(`output = "B${i}Thing0"`, `output = "${asked[k]}"`)));
+    let tree = createTree('/ws', texts.map((t, i) => build(i, t)));
+    const cache = createCheckCache();
+    expect(checkTree(tree, cache).filter((f) => f.code === 'method.concept_unresolved')).toHaveLength(3);
+    const unitOf = (i: number): unknown => cache.units.get(`b/ws/b${i}.mthds`);
+    const units = broken.map(unitOf);
+    // A pipe renamed far from every name asked: the suggestion checks are kept.
+    tree = updateTree(tree, [{ index: 123, bundle: build(123, texts[123]!.replace('[pipe.b123_step_0]', '[pipe.b123_step_zero]').replace('"b123_step_0"', '"b123_step_zero"')) }]);
+    expect(checkTree(tree, cache)).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+    expect(broken.map(unitOf)).toEqual(units);
+    broken.forEach((i, k) => expect(unitOf(i)).toBe(units[k]));
+    // A concept declared near what bundle 10 asked (in another domain): that check alone runs again.
+    tree = updateTree(tree, [{ index: 123, bundle: build(123, `${texts[123]!}\n[concept.B10Thingg0]\ndescription = "near"\n`) }]);
+    const findings = checkTree(tree, cache);
+    expect(findings).toEqual(checkTree(createTree('/ws', [...tree.bundles])));
+    expect(unitOf(10)).not.toBe(units[0]);
+    expect([unitOf(20), unitOf(30)]).toEqual([units[1], units[2]]);
+    expect(unitOf(20)).toBe(units[1]);
+    expect(findings.find((f) => f.file === '/ws/b10.mthds' && f.code === 'method.concept_unresolved')?.message).toContain('d3.B10Thingg0');
+  });
+
+  it('drops the cycle of a declaration that is gone, its bundle left with no node of that graph', () => {
+    const root = '/virtual/gone';
+    const a = (concepts: string): Bundle => buildBundle(`${root}/a.mthds`, parseToml(`domain = "d"\n${concepts}[pipe.run]\ntype = "PipeLLM"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nprompt = "@text"\n`));
+    const b = buildBundle(`${root}/b.mthds`, parseToml('domain = "d"\n[concept.Other]\ndescription = "o"\n'));
+    const first = createTree(root, [a('[concept.Loop]\ndescription = "l"\nrefines = "Loop"\n'), b]);
+    const cache = createCheckCache();
+    expect(checkTree(first, cache).some((f) => f.code === 'method.cycle')).toBe(true);
+    const tree = updateTree(first, [{ index: 0, bundle: a('') }]);
+    const findings = checkTree(tree, cache);
+    expect(findings).toEqual(checkTree(createTree(root, [...tree.bundles])));
+    expect(findings.some((f) => f.code === 'method.cycle')).toBe(false);
+  });
+
+  it('finds the cycle left in a component an edit broke elsewhere', () => {
+    const root = '/virtual/pieces';
+    const pipe = (code: string, calls: readonly string[]): string => `[pipe.${code}]\ntype = "PipeSequence"\ndescription = "x"\ninputs = { text = "Text" }\noutput = "Text"\nsteps = [${calls.map((c, k) => `{ pipe = "${c}", result = "r${k}" }`).join(', ')}]\n`;
+    const bundle = (name: string, text: string): Bundle => buildBundle(`${root}/${name}.mthds`, parseToml(`domain = "d"\n${text}`));
+    // One component: a <-> b <-> c.
+    const first = createTree(root, [bundle('a', pipe('pa', ['pb'])), bundle('b', pipe('pb', ['pa', 'pc'])), bundle('c', pipe('pc', ['pb']))]);
+    const cache = createCheckCache();
+    expect(checkTree(first, cache).filter((f) => f.code === 'method.cycle')).toHaveLength(1);
+    // a no longer calls b: b <-> c is still a cycle, though the edit does not reach it.
+    const tree = updateTree(first, [{ index: 0, bundle: bundle('a', pipe('pa', ['pa_missing'])) }]);
+    const findings = checkTree(tree, cache);
+    expect(findings).toEqual(checkTree(createTree(root, [...tree.bundles])));
+    expect(findings.filter((f) => f.code === 'method.cycle').map((f) => f.file)).toEqual([`${root}/b.mthds`]);
   });
 });

@@ -18,7 +18,13 @@ function tables(tree: MethodTree): unknown {
 }
 
 function edit(text: string, random: () => number, i: number): string {
-  switch (Math.floor(random() * 5)) {
+  switch (Math.floor(random() * 7)) {
+    case 5:
+      // Into a new domain, or out of every domain, and back.
+      return /^domain = /m.test(text) ? text.replace(/^domain = "[^"]*"\n/m, random() < 0.5 ? '' : `domain = "n${Math.floor(random() * 2)}"\n`) : `domain = "d${Math.floor(random() * 4)}"\n${text}`;
+    case 6:
+      // The first bundle of a domain leaves it: the domains' order changes.
+      return i < 8 ? text.replace(/^domain = "[^"]*"/m, `domain = "d${Math.floor(random() * 4)}"`) : text;
     case 0:
       return text.replace(/\[pipe\.(\w+)\]/, (_m, code: string) => `[pipe.${code}z]`);
     case 1:
@@ -31,6 +37,24 @@ function edit(text: string, random: () => number, i: number): string {
       return text.replace(/^domain = "[^"]*"/m, `domain = "d${Math.floor(random() * 4)}"`);
   }
 }
+
+describe('a bundle moved to another domain', () => {
+  it('makes again the tables of the two domains alone', () => {
+    const texts = Array.from({ length: 200 }, (_, i) => generated(i, { pipes: 3, domain: `d${i % 20}` }).text);
+    const first = createTree('/t', texts.map((t, i) => buildBundle(`/t/b${i}.mthds`, parseToml(t))));
+    const moved = buildBundle('/t/b45.mthds', parseToml(texts[45]!.replace('domain = "d5"', 'domain = "d7"')));
+    const tree = updateTree(first, [{ index: 45, bundle: moved }]);
+    for (const [domain, table] of tree.symbols) {
+      if (domain === 'd5' || domain === 'd7') expect(table).not.toBe(first.symbols.get(domain));
+      else expect(table, domain).toBe(first.symbols.get(domain));
+    }
+    expect(tables(tree)).toEqual(tables(createTree('/fresh', [...tree.bundles])));
+    // Into a new domain, then back.
+    const away = updateTree(tree, [{ index: 45, bundle: buildBundle('/t/b45.mthds', parseToml(texts[45]!.replace('domain = "d5"', 'domain = "elsewhere"'))) }]);
+    expect(tables(away)).toEqual(tables(createTree('/fresh', [...away.bundles])));
+    expect(away.symbols.get('d9')).toBe(first.symbols.get('d9'));
+  });
+});
 
 describe('an updated tree', () => {
   it('has the symbol tables of a tree built from scratch after every edit', () => {

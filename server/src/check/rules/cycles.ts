@@ -2,7 +2,7 @@
 // that can only close through a PipeCondition outcome is recursion that can stop, and is allowed.
 
 import type { Bundle, ConceptDecl, ConceptRefSite, PipeDecl } from '../../language/model.js';
-import { resolveConcept, resolvePipe, type MethodTree } from '../../language/tree.js';
+import { bundleIndex, bundleOfFile, resolveConcept, resolvePipe, type MethodTree } from '../../language/tree.js';
 import type { Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding } from '../finding.js';
@@ -41,7 +41,7 @@ const WALK_PER_STEP = 512;
  * large tree never holds the message loop for the whole search. The graph must not change while
  * the walk is paused (a check works on one tree version).
  */
-function* findCycleSteps<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Generator<void, Array<Array<CycleStep<N>>>> {
+function* findCycleSteps<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Generator<void, Array<{ path: Array<CycleStep<N>>; members: N[] }>> {
   // Positions in `nodes`, built when a cycle needs them (most graphs have none).
   let index: Map<N, number> | undefined;
   const indexOf = (n: N): number | undefined => {
@@ -51,7 +51,7 @@ function* findCycleSteps<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Ge
     }
     return index.get(n);
   };
-  const cycles: Array<Array<CycleStep<N>>> = [];
+  const cycles: Array<{ path: Array<CycleStep<N>>; members: N[] }> = [];
   const seen = new Set<string>();
   // Tarjan's strongly connected components, then one cycle per component through its first node.
   let counter = 0;
@@ -150,7 +150,7 @@ function* findCycleSteps<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Ge
     const key = path.map((p) => indexOf(p.node)).join(',');
     if (!seen.has(key)) {
       seen.add(key);
-      cycles.push(path);
+      cycles.push({ path, members: component });
     }
   }
   return cycles;
@@ -160,25 +160,32 @@ function* findCycleSteps<N>(nodes: readonly N[], edges: (n: N) => Edge<N>[]): Ge
 const NONE: never[] = [];
 
 type CycleKind = 'refines' | 'structure' | 'pipe';
+const KINDS: readonly CycleKind[] = ['refines', 'structure', 'pipe'];
 
-/** The three graphs of a tree: refinement and structure over concepts, calls over pipes. */
+type Decl = ConceptDecl | PipeDecl;
+
+/**
+ * The three graphs of a tree: refinement and structure over concepts, calls over pipes. Only
+ * declarations of the tree itself are nodes: a dependency's cycles are its own package's findings.
+ */
 function graphs(tree: MethodTree): {
   refines: (c: ConceptDecl) => Edge<ConceptDecl>[];
   structure: (c: ConceptDecl) => Edge<ConceptDecl>[];
   pipe: (p: PipeDecl) => Edge<PipeDecl>[];
 } {
+  const home = (d: Decl): boolean => bundleOfFile(tree, d.bundle.file) === d.bundle;
   return {
     refines: (c) => {
       if (!c.refines?.ref) return NONE;
       const r = resolveConcept(tree, c.bundle, c.refines.ref);
-      return r.kind === 'concept' ? [{ to: r.decl, file: c.bundle.file, range: c.refines.node.range }] : [];
+      return r.kind === 'concept' && home(r.decl) ? [{ to: r.decl, file: c.bundle.file, range: c.refines.node.range }] : [];
     },
     structure: (c) => {
       let out: Edge<ConceptDecl>[] = NONE;
       const add = (site: ConceptRefSite | undefined): void => {
         if (!site?.ref) return;
         const r = resolveConcept(tree, c.bundle, site.ref);
-        if (r.kind !== 'concept') return;
+        if (r.kind !== 'concept' || !home(r.decl)) return;
         if (out === NONE) out = [];
         out.push({ to: r.decl, file: c.bundle.file, range: site.node.range });
       };
@@ -195,11 +202,20 @@ function graphs(tree: MethodTree): {
       for (const site of p.pipeRefs) {
         if (site.special || !site.ref) continue;
         const r = resolvePipe(tree, p.bundle, site.ref);
-        if (r.kind === 'pipe') out.push({ to: r.decl, file: p.bundle.file, range: site.node.range });
+        if (r.kind === 'pipe' && home(r.decl)) out.push({ to: r.decl, file: p.bundle.file, range: site.node.range });
       }
       return out;
     },
   };
+}
+
+/** The nodes of one graph a bundle holds, and the edges of that graph. */
+function declsOf(kind: CycleKind, bundle: Bundle): readonly Decl[] {
+  return kind === 'pipe' ? bundle.pipes : bundle.concepts;
+}
+
+function edgesOf(g: ReturnType<typeof graphs>, kind: CycleKind): (d: Decl) => Edge<Decl>[] {
+  return kind === 'pipe' ? (d) => g.pipe(d as PipeDecl) : (d) => g[kind](d as ConceptDecl);
 }
 
 /** A declaration by position: its bundle's file and its index among the bundle's concepts or pipes. */
@@ -212,23 +228,88 @@ export interface DeclKey {
 export interface CycleFact {
   kind: CycleKind;
   steps: Array<{ node: DeclKey; edge: number }>;
+  /** Every node of its strongly connected component (`file#index`): what an edit there may change. */
+  members: string[];
 }
 
-function keyOf(decl: ConceptDecl | PipeDecl, list: readonly (ConceptDecl | PipeDecl)[]): DeclKey {
-  return { file: decl.bundle.file, index: list.indexOf(decl) };
+function factOf(kind: CycleKind, found: { path: Array<CycleStep<Decl>>; members: Decl[] }): CycleFact {
+  const at = (d: Decl): DeclKey => ({ file: d.bundle.file, index: declsOf(kind, d.bundle).indexOf(d) });
+  return {
+    kind,
+    steps: found.path.map((s) => ({ node: at(s.node), edge: s.index })),
+    members: found.members.map((d) => {
+      const { file, index } = at(d);
+      return `${file}#${index}`;
+    }),
+  };
+}
+
+/** Cycles in one order whatever found them: by kind, then by the place of their first node in the tree. */
+function sorted(tree: MethodTree, facts: CycleFact[]): CycleFact[] {
+  const places = bundleIndex(tree);
+  const rank = (f: CycleFact): [number, number, number] => [KINDS.indexOf(f.kind), places.get(f.steps[0]!.node.file) ?? -1, f.steps[0]!.node.index];
+  return facts.sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
 }
 
 /** Every cycle of a tree, by positions, in steps (pauses as `findCycleSteps` does). */
 export function* findTreeCycleSteps(tree: MethodTree): Generator<void, CycleFact[]> {
   const g = graphs(tree);
   const facts: CycleFact[] = [];
-  const concepts: ConceptDecl[] = tree.bundles.flatMap((b) => b.concepts);
-  for (const kind of ['refines', 'structure'] as const) {
-    for (const cycle of yield* findCycleSteps(concepts, g[kind])) facts.push({ kind, steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.concepts), edge: s.index })) });
+  for (const kind of KINDS) {
+    const nodes = tree.bundles.flatMap((b) => declsOf(kind, b));
+    for (const found of yield* findCycleSteps(nodes, edgesOf(g, kind))) facts.push(factOf(kind, found));
   }
-  const pipes: PipeDecl[] = tree.bundles.flatMap((b) => b.pipes);
-  for (const cycle of yield* findCycleSteps(pipes, g.pipe)) facts.push({ kind: 'pipe', steps: cycle.map((s) => ({ node: keyOf(s.node, s.node.bundle.pipes), edge: s.index })) });
-  return facts;
+  return sorted(tree, facts);
+}
+
+/**
+ * The cycles of a tree after an edit, from those of the tree before it, where only the bundles of
+ * `dirty` (files) may have other edges: the same facts `findTreeCycleSteps` gives. A cycle that
+ * changed goes through a node of a dirty bundle, or lay in a component that held one: the search
+ * runs again over what those nodes reach (a region closed under edges, so its components are the
+ * tree's), the other cycles are kept. In steps, pausing as `findCycleSteps` does.
+ */
+export function* updateTreeCycleSteps(tree: MethodTree, previous: readonly CycleFact[], dirty: ReadonlySet<string>): Generator<void, CycleFact[]> {
+  const g = graphs(tree);
+  const facts: CycleFact[] = [];
+  const fileOf = (key: string): string => key.slice(0, key.lastIndexOf('#'));
+  let units = 0;
+  for (const kind of KINDS) {
+    const edges = edgesOf(g, kind);
+    const at = (key: string): Decl | undefined => {
+      const bundle = bundleOfFile(tree, fileOf(key));
+      return bundle ? declsOf(kind, bundle)[Number(key.slice(key.lastIndexOf('#') + 1))] : undefined;
+    };
+    const region = new Set<Decl>();
+    const queue: Decl[] = [];
+    const reach = (d: Decl | undefined): void => {
+      if (d === undefined || region.has(d)) return;
+      region.add(d);
+      queue.push(d);
+    };
+    for (const file of dirty) {
+      const bundle = bundleOfFile(tree, file);
+      if (bundle) for (const d of declsOf(kind, bundle)) reach(d);
+    }
+    const old = previous.filter((f) => f.kind === kind);
+    for (const f of old) if (f.members.some((m) => dirty.has(fileOf(m)))) for (const m of f.members) reach(at(m));
+    for (let i = 0; i < queue.length; i++) {
+      if (++units % WALK_PER_STEP === 0) yield;
+      for (const e of edges(queue[i]!)) reach(e.to);
+    }
+    for (const f of old) if (!f.members.some((m) => dirty.has(fileOf(m)) || (region as Set<Decl | undefined>).has(at(m)))) facts.push(f);
+    if (region.size === 0) continue;
+    // The region in the tree's order: a cycle starts at the first of its nodes, as from scratch.
+    const places = bundleIndex(tree);
+    const position = new Map<Decl, number>();
+    for (const d of region) position.set(d, places.get(d.bundle.file)! * 65536 + declsOf(kind, d.bundle).indexOf(d));
+    const nodes = [...region].sort((a, b) => position.get(a)! - position.get(b)!);
+    for (const found of yield* findCycleSteps(nodes, edges)) facts.push(factOf(kind, found));
+  }
+  return sorted(tree, facts);
 }
 
 /**
@@ -263,7 +344,8 @@ export function reportCycles(ctx: CheckContext, facts: readonly CycleFact[], bun
 export function cycleOutline(tree: MethodTree, bundle: Bundle): string {
   const g = graphs(tree);
   const to = (e: Edge<ConceptDecl | PipeDecl>, list: readonly (ConceptDecl | PipeDecl)[]): string => `${e.to.bundle.file}#${list.indexOf(e.to)}`;
-  const parts: string[] = [];
+  // The counts of nodes first: a node without edges still has its place.
+  const parts: string[] = [`${bundle.concepts.length}/${bundle.pipes.length}`];
   for (const c of bundle.concepts) parts.push(`${g.refines(c).map((e) => to(e, e.to.bundle.concepts)).join(',')};${g.structure(c).map((e) => to(e, e.to.bundle.concepts)).join(',')}`);
   for (const p of bundle.pipes) parts.push(g.pipe(p).map((e) => to(e, e.to.bundle.pipes)).join(','));
   return parts.join('|');

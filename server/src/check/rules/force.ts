@@ -38,7 +38,7 @@ export function absentHandOffs(tree: MethodTree, bundle: Bundle): Array<{ target
 }
 
 /** The redundant markers of one bundle, given what may be absent for each of its pipes. */
-export function redundantForceMarkers(bundle: Bundle, mayBeAbsent: (pipe: PipeDecl, index: number) => ReadonlySet<string> | undefined, out: Finding[]): void {
+export function redundantForceMarkers(bundle: Bundle, mayBeAbsent: (pipe: PipeDecl, index: number) => { has(name: string): boolean } | undefined, out: Finding[]): void {
   bundle.pipes.forEach((pipe, index) => {
     for (const input of pipe.inputs) {
       const io = input.ref?.io;
@@ -48,16 +48,6 @@ export function redundantForceMarkers(bundle: Bundle, mayBeAbsent: (pipe: PipeDe
       out.push(makeFinding('method.optional_force_redundant', { pipe: pipe.code, input: input.name }, pipe.bundle.file, range, { fix: { title: 'Remove the redundant `!`', edits: [{ file: pipe.bundle.file, range, newText: '' }], safe: true } }));
     }
   });
-}
-
-/** Adds what one bundle's controllers may hand over absent (a check in steps goes bundle by bundle). */
-export function absentOf(tree: MethodTree, bundle: Bundle, mayBeAbsent: Map<string, Set<string>>): void {
-  for (const { target, names } of absentHandOffs(tree, bundle)) {
-    const key = pipeKey(target, target.bundle.pipes.indexOf(target));
-    let set = mayBeAbsent.get(key);
-    if (!set) mayBeAbsent.set(key, (set = new Set()));
-    for (const n of names) set.add(n);
-  }
 }
 
 export function pipeKey(pipe: PipeDecl, index: number): string {

@@ -20,7 +20,7 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
   };
   // The candidates of a reference through a dependency are listed; the tree's own come indexed.
   const near = (written: string, prefix: string | undefined, kind: 'concepts' | 'pipes'): string[] =>
-    prefix !== undefined ? suggest(written, dependencyCodes(ctx.tree, bundle, prefix, kind)) : suggestAmong(written, kind === 'concepts' ? conceptNameIndexes(ctx.tree, bundle) : pipeNameIndexes(ctx.tree, bundle));
+    prefix !== undefined ? suggest(written, dependencyCodes(ctx.tree, bundle, prefix, kind)) : suggestAmong(written, kind === 'concepts' ? conceptNameIndexes(ctx.tree, bundle, written) : pipeNameIndexes(ctx.tree, bundle, written));
   const checkConcept = (site: ConceptRefSite | undefined): void => {
     if (!site?.ref) return;
     const ref = site.ref;
