@@ -62,8 +62,9 @@ Options:
                        in this process alone). Idempotency keys and rate limits are held by the
                        primary process and shared by all workers.
   --no-warm-up         Listen at once: skip the warm-up, in which each serving process first runs
-                       /validate on generated bundles (about a second of CPU) so that its first
-                       clients do not wait on the compiler (config: warm_up = false).
+                       /validate on generated bundles (2.5 s of CPU; config: warm_up = MS sets
+                       it) so that its first clients do not wait on the compiler (config:
+                       warm_up = false).
   -q, --quiet          Leave out the per-request log lines (faults and lifecycle lines stay).
   -h, --help           Show this help.
 

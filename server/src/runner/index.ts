@@ -60,8 +60,8 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
   const state = createState(config, functions, stores, queue);
   // A request holds its key at most as long as a queued /execute waits, plus its admission.
   if (queue) state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
-  if (config.warmUp) {
-    const done = await warmUp(config, functions);
+  if (config.warmUp > 0) {
+    const done = await warmUp(config, functions, { cpuBudgetMs: config.warmUp });
     config.log(`warm-up: ${done.requests} /validate requests in ${Math.round(done.ms)} ms (CPU ${Math.round(done.cpuMs)} ms)${done.failed > 0 ? `, ${done.failed} not answered 200` : ''}`);
   }
   const server = http.createServer({

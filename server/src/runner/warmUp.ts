@@ -17,7 +17,7 @@ import { catalogFromDeck } from '../language/modelCatalog.js';
 import { sampleBundle, type ModelChoices } from '../language/sampleBundles.js';
 import { toSnakeCase } from '../language/spec/lexical.js';
 import { PIPE_TYPES } from '../language/spec/pipeTypes.js';
-import type { ResolvedConfig } from './config.js';
+import { DEFAULT_WARM_UP_CPU_MS, type ResolvedConfig } from './config.js';
 import type { FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
 import { localStores } from './sharedStores.js';
@@ -41,15 +41,12 @@ export interface WarmUpExchange {
 }
 
 export interface WarmUpOptions {
-  /** Rounds of the generated bundles at most (each round's bundles are new). Default 200. */
+  /** Rounds of the generated bundles at most (each round's bundles are new). Default 1000. */
   rounds?: number;
   /**
    * No round starts once the process has spent this much CPU time on the warm-up (all its threads:
-   * V8 compiles on its own), milliseconds. Default 1000 (about 150 requests): the first 200 distinct
-   * 30-pipe bundles a fresh process answers then cost about 3 ms of CPU each, against 4.6-5.1 ms
-   * without a warm-up (1.5-1.8 ms once warm);
-   * a 2,500 ms budget gave no clear gain on a cold `WARMUP=0 node bench/runner-validate.mjs` over
-   * this one, and start-up grows with it.
+   * V8 compiles on its own), milliseconds. Default DEFAULT_WARM_UP_CPU_MS (config.ts, with the
+   * figures that chose it).
    */
   cpuBudgetMs?: number;
   /** Every request and its answer, in order (tests compare them with plain verdicts). */
@@ -166,8 +163,8 @@ function exchange(server: http.Server, path: string, body: string): Promise<{ st
  * budget is spent, whichever comes first.
  */
 export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistry, options: WarmUpOptions = {}): Promise<WarmUpReport> {
-  const maxRounds = options.rounds ?? 200;
-  const budget = options.cpuBudgetMs ?? 1000;
+  const maxRounds = options.rounds ?? 1000;
+  const budget = options.cpuBudgetMs ?? DEFAULT_WARM_UP_CPU_MS;
   // A state of its own, and without the parts a client could see: no verdict cache, no rate limit,
   // no shared stores (the primary's), no queue, no request log.
   // Anonymous: its requests carry no credential.

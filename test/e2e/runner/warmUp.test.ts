@@ -1,5 +1,6 @@
 // `mthds serve` warms each serving process up before it listens (runner/warmUp.ts): on by default,
-// off with --no-warm-up or `warm_up = false`; the answers are the same either way.
+// off with --no-warm-up, `warm_up = false` or `warm_up = 0`, for a CPU budget of `warm_up` milliseconds;
+// the answers are the same either way.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -57,7 +58,7 @@ describe('mthds serve warm-up', () => {
     }
   });
 
-  it('is turned off by warm_up = false in the config file, and warm_up must be a boolean', async () => {
+  it('is turned off by warm_up = false in the config file, and warm_up must be a boolean or milliseconds', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-warm-up-'));
     const off = path.join(dir, 'off.toml');
     writeFileSync(off, 'warm_up = false\n');
@@ -67,10 +68,38 @@ describe('mthds serve warm-up', () => {
     expect(await exited).toBe(0);
     expect(stderr()).not.toContain('warm-up');
 
-    const bad = path.join(dir, 'bad.toml');
-    writeFileSync(bad, 'warm_up = "yes"\n');
-    const r = spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--config', bad], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('warm_up must be a boolean');
+    for (const value of ['"yes"', '-1', '2.5']) {
+      const bad = path.join(dir, 'bad.toml');
+      writeFileSync(bad, `warm_up = ${value}\n`);
+      const r = spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--config', bad], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('warm_up must be a boolean or a non-negative integer (milliseconds of CPU time)');
+    }
+  });
+
+  it('spends the CPU budget warm_up gives in milliseconds, and none with warm_up = 0', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-warm-up-'));
+    const short = path.join(dir, 'short.toml');
+    writeFileSync(short, 'warm_up = 150\n');
+    const none = path.join(dir, 'none.toml');
+    writeFileSync(none, 'warm_up = 0\n');
+    const brief = await serveProcess(['--workers', '1', '--quiet', '--config', short]);
+    const cold = await serveProcess(['--workers', '1', '--quiet', '--config', none]);
+    try {
+      const [line] = await warmUpLines(brief.stderr, 1);
+      const cpu = Number(/\(CPU (\d+) ms\)$/.exec(line ?? '')?.[1]);
+      // No round starts past the budget; the round under way when it is reached finishes (one
+      // round is a few requests, far less than the default budget of 2,500 ms).
+      expect(cpu).toBeGreaterThanOrEqual(150);
+      expect(cpu).toBeLessThan(1500);
+      expect((await post(`${brief.url}/validate`, { mthds_contents: [HELLO] })).json.is_valid).toBe(true);
+      expect((await post(`${cold.url}/validate`, { mthds_contents: [HELLO] })).json.is_valid).toBe(true);
+      expect(cold.stderr()).not.toContain('warm-up');
+    } finally {
+      brief.child.kill('SIGTERM');
+      cold.child.kill('SIGTERM');
+      expect(await brief.exited).toBe(0);
+      expect(await cold.exited).toBe(0);
+    }
   });
 });

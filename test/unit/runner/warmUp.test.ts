@@ -4,7 +4,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';
-import { resolveConfig, type RunnerOptions } from '../../../server/src/runner/config.js';
+import { DEFAULT_WARM_UP_CPU_MS, resolveConfig, type RunnerOptions } from '../../../server/src/runner/config.js';
 import { IdempotencyStore } from '../../../server/src/runner/idempotency.js';
 import { loadOptionsOf } from '../../../server/src/runner/method.js';
 import { RateLimiter } from '../../../server/src/runner/rateLimit.js';
@@ -89,6 +89,15 @@ describe('warm-up', () => {
     expect(limited).not.toHaveBeenCalled();
     expect(admitted).not.toHaveBeenCalled();
     expect(opened).not.toHaveBeenCalled();
+  });
+
+  it('takes its budget from warm_up: true is the default budget, a number is milliseconds, false or 0 is none', () => {
+    expect(resolveConfig({}).warmUp).toBe(0);
+    expect(resolveConfig({ warm_up: false }).warmUp).toBe(0);
+    expect(resolveConfig({ warm_up: true }).warmUp).toBe(DEFAULT_WARM_UP_CPU_MS);
+    expect(resolveConfig({ warm_up: 700 }).warmUp).toBe(700);
+    expect(resolveConfig({ warm_up: 0 }).warmUp).toBe(0);
+    for (const bad of [-1, 1.5, 'yes', Number.NaN]) expect(() => resolveConfig({ warm_up: bad as unknown as number })).toThrow(/warm_up must be a boolean or a non-negative integer/);
   });
 
   it('stops at its CPU budget', async () => {
