@@ -18,7 +18,7 @@ import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
-import { isBundlePath, listTreeFiles } from './discover.js';
+import { isBundlePath, listTreeFilesSteps } from './discover.js';
 import { layoutFindings, relativeTo, unreadableFindings } from './load.js';
 import { readMethodFile } from './readText.js';
 import { PackageCache, resolveDependencies } from './dependencies.js';
@@ -139,7 +139,9 @@ export class Session {
    * update of many files makes, and the collector copies, only what changed.
    */
   private readonly previousParse = new Map<FileId, TomlDocument>();
-  private readonly listings = new Map<string, Listing>();
+  private readonly listings = new Listings();
+  /** Trees whose listing was made while a change dropped listings: the next check lists again. */
+  private readonly relist = new Set<string>();
   private readonly trees = new Map<string, TreeId>();
   private readonly dirty = new DirtyTrees();
   private readonly results = new Map<string, TreeCheck>();
@@ -398,14 +400,20 @@ export class Session {
   // ---- trees -------------------------------------------------------------------------------------
 
   private listing(id: TreeId): Listing {
-    let listing = this.listings.get(id.key);
-    if (listing) return listing;
+    return this.listings.get(id.key) ?? runSteps(this.listingSteps(id));
+  }
+
+  /** Lists a tree's files in steps (a folder read, or a few hundred of its entries, per step: walkFilesSteps). */
+  private *listingSteps(id: TreeId): Generator<void, Listing> {
+    const drops = this.listings.drops;
+    let listing: Listing;
     if (id.kind === 'package') {
-      const found = listTreeFiles(id.root);
+      const found = yield* listTreeFilesSteps(id.root);
       const manifest = path.join(id.root, MANIFEST_FILE);
       const bundles = found.files.filter(isBundlePath);
       listing = { bundles, members: new Set(bundles), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
       if (existsSync(manifest)) {
+        yield;
         listing.manifest = manifest;
         listing.layout = layoutFindings(id.root, manifest, found);
       }
@@ -417,6 +425,9 @@ export class Session {
       listing = { bundles: [], members: new Set(), names: new Set() };
     }
     this.listings.set(id.key, listing);
+    // A change told between its steps (a file created or deleted) may be missing: only the check
+    // under way uses it, the next lists again.
+    if (this.listings.drops !== drops) this.relist.add(id.key);
     return listing;
   }
 
@@ -476,9 +487,10 @@ export class Session {
     const mark = this.dirty.mark(id.key);
     const seen = this.changeStart + this.changeLog.length;
     const last = this.results.get(id.key);
-    // Listing the tree's files again (files came or went) is a step of its own.
+    if (this.relist.delete(id.key)) this.listings.delete(id.key);
+    // Listing the tree's files again (files came or went) takes steps of its own.
     if (id.kind !== 'single' && !this.listings.has(id.key)) {
-      this.listing(id);
+      yield* this.listingSteps(id);
       yield;
     }
     const plan = yield* this.updatePlan(id, last);
@@ -772,6 +784,21 @@ const CHANGE_LOG_MAX = 4096;
 /** How many files a check in steps parses between two pauses. */
 const PARSES_PER_STEP = 8;
 let parseCount = 0;
+
+/** The listings of the trees, counting the drops (a listing made in steps meanwhile may miss a change). */
+class Listings extends Map<string, Listing> {
+  drops = 0;
+
+  override delete(key: string): boolean {
+    this.drops += 1;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.drops += 1;
+    super.clear();
+  }
+}
 
 /** The trees due for a check, each marked with a count of the times it was made due. */
 class DirtyTrees extends Set<string> {
