@@ -516,7 +516,7 @@ export class Session {
     try {
       let cache = this.checkCaches.get(id.key);
       if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
-      checked = yield* checkTreeFilesSteps(tree, cache, extra);
+      checked = yield* checkTreeFilesSteps(tree, cache, extra, BUNDLES_CHECKED_PER_STEP);
     } catch (error) {
       // What the cache kept may be half updated: the next check starts afresh.
       this.checkCaches.delete(id.key);
@@ -783,6 +783,11 @@ type FileKind = 'bundle' | 'manifest' | 'lock';
 const CHANGE_LOG_MAX = 4096;
 /** How many files a check in steps parses between two pauses. */
 const PARSES_PER_STEP = 8;
+/**
+ * How many bundles a check in steps checks between two pauses: a bundle's rules take up to a
+ * millisecond or two on a loaded machine, and a step runs to its end whatever the slice's clock says.
+ */
+const BUNDLES_CHECKED_PER_STEP = 4;
 let parseCount = 0;
 
 /** The listings of the trees, counting the drops (a listing made in steps meanwhile may miss a change). */
