@@ -22,7 +22,7 @@ import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
-import { runSlice, runSteps } from '../util/steps.js';
+import { runInSlices, runSlice, runSteps } from '../util/steps.js';
 import { IdleWork, OPENING_SLICE_MS, preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
@@ -85,6 +85,8 @@ const PUBLISHED_PER_STEP = 8;
  * is written after every notification that slice sent.
  */
 const UNWRITTEN_PER_SLICE = 32;
+/** How many published files the search for files of no tree goes through between two pauses. */
+const STALE_PER_STEP = 512;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
@@ -281,9 +283,9 @@ export class Diagnostics {
           await this.pause();
         }
       }
-      this.dropStale();
-      // Trees of closed files keep their findings; their parsed documents are parsed again when due.
-      this.session.releaseClosedTrees();
+      // Files of no tree are cleared; trees of closed files keep their findings, their parsed
+      // documents are parsed again when due. In slices: both go over every file.
+      await runInSlices(this.closingSteps(), SLICE_MS, () => this.pause());
     };
     const previous = this.flushing ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
@@ -706,9 +708,16 @@ export class Diagnostics {
   }
 
   /** Clears files whose tree no longer exists or no longer holds them. */
-  private dropStale(): void {
+  private *closingSteps(): Generator<void, void> {
+    yield* this.dropStaleSteps();
+    yield* this.session.releaseClosedTreesSteps();
+  }
+
+  private *dropStaleSteps(): Generator<void, void> {
     let any = false;
+    let n = 0;
     for (const [file, p] of this.published) {
+      if (++n % STALE_PER_STEP === 0) yield;
       const check = this.session.lastCheck(p.treeKey);
       if (!this.session.hasTree(p.treeKey) || !check || !check.findings.has(file)) {
         this.clear(file);

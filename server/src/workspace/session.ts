@@ -160,6 +160,8 @@ export class Session {
   private readonly treeSizes = new Map<string, number>();
   private readonly keepParsed: number;
   private readonly checkCounts = new Map<string, number>();
+  /** How many checks have ended, of any tree. */
+  private totalChecks = 0;
   /** What the last check of each tree read (see checkSteps). */
   private readonly states = new Map<string, TreeState>();
   /**
@@ -549,6 +551,7 @@ export class Session {
     this.states.set(id.key, state);
     this.results.set(id.key, result);
     this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
+    this.totalChecks += 1;
     if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
     return result;
   }
@@ -694,9 +697,15 @@ export class Session {
   }
 
   private release(key: string): void {
+    runSteps(this.releaseSteps(key));
+  }
+
+  private *releaseSteps(key: string): Generator<void, void> {
     const result = this.results.get(key);
     if (!result) return;
+    let n = 0;
     for (const file of result.findings.keys()) {
+      if (++n % RELEASED_PER_STEP === 0) yield;
       if (this.open.has(file)) continue;
       this.parsed.delete(file);
       this.previousParse.delete(file);
@@ -710,19 +719,45 @@ export class Session {
    * are parsed again only when checked again. Bounds memory on large workspaces.
    */
   releaseClosedTrees(keep: (key: string) => boolean = () => false): void {
+    runSteps(this.releaseClosedTreesSteps(keep));
+  }
+
+  /** releaseClosedTrees in steps (a few hundred files each), for a caller that yields between them. */
+  *releaseClosedTreesSteps(keep: (key: string) => boolean = () => false): Generator<void, void> {
     const openTrees = new Set(this.openFiles().map((f) => this.locator.locate(f).key));
     let kept = this.keptSize();
-    for (const [key, result] of this.results) {
+    for (const [key, result] of [...this.results]) {
       if (kept <= this.keepParsed) break;
-      if (openTrees.has(key) || keep(key) || !result.tree) continue;
+      if (openTrees.has(key) || keep(key) || !result.tree || this.results.get(key) !== result) continue;
       kept -= this.treeSizes.get(key) ?? 0;
-      this.release(key);
+      yield* this.releaseSteps(key);
     }
     // Parsed files of no kept tree (trees gone, files moved).
+    let n = 0;
     const live = new Set<FileId>();
-    for (const result of this.results.values()) if (result.tree) for (const file of result.findings.keys()) live.add(file);
-    for (const [file] of this.parsed) if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
-    for (const [file] of this.previousParse) if (!live.has(file)) this.previousParse.delete(file);
+    for (const result of this.results.values()) {
+      if (!result.tree) continue;
+      for (const file of result.findings.keys()) {
+        live.add(file);
+        if (++n % RELEASED_PER_STEP === 0) yield;
+      }
+    }
+    // A check that ends meanwhile may have read files the set misses: the next release sees them.
+    const checks = this.totalChecks;
+    for (const [file] of this.parsed) {
+      if (++n % RELEASED_PER_STEP === 0) {
+        yield;
+        if (this.totalChecks !== checks) return;
+      }
+      if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
+    }
+    for (const [file] of this.previousParse) {
+      if (++n % RELEASED_PER_STEP === 0) {
+        yield;
+        if (this.totalChecks !== checks) return;
+      }
+      if (!live.has(file)) this.previousParse.delete(file);
+    }
   }
 
   /** Drops the parse of a file that is not open, kept as the previous version of the next when `keep`. */
@@ -781,6 +816,8 @@ type FileKind = 'bundle' | 'manifest' | 'lock';
 
 /** How many file changes the session logs before it starts again (trees are then read whole). */
 const CHANGE_LOG_MAX = 4096;
+/** How many files releasing parsed documents in steps goes through between two pauses. */
+const RELEASED_PER_STEP = 512;
 /** How many files a check in steps parses between two pauses. */
 const PARSES_PER_STEP = 8;
 /**
