@@ -16,6 +16,7 @@ const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(re
 
 export class MessageTurns {
   private dispatched = 0;
+  private arrivals = 0;
 
   /** The connection's message strategy (`createConnection(features, { messageStrategy })`). */
   readonly strategy: MessageStrategy = {
@@ -31,6 +32,15 @@ export class MessageTurns {
   }
 
   /**
+   * Input arrived (the transport's data event). A message read in the turn where a pause ends is
+   * dispatched in that turn but after the pause's own callback, so after the next slice: a turn in
+   * which input arrived is not quiet.
+   */
+  arrived(): void {
+    this.arrivals += 1;
+  }
+
+  /**
    * Yields to the event loop until two turns in a row pass without a message dispatched (every
    * message queued meanwhile has been handled), or `maxMs` passed. Two: within one turn, the
    * connection's next dispatch may come after this pause's own callback (it was queued later).
@@ -39,9 +49,9 @@ export class MessageTurns {
     const start = performance.now();
     let quiet = 0;
     for (;;) {
-      const before = this.dispatched;
+      const before = this.dispatched + this.arrivals;
       await turn();
-      quiet = this.dispatched === before ? quiet + 1 : 0;
+      quiet = this.dispatched + this.arrivals === before ? quiet + 1 : 0;
       if (quiet >= 2 || performance.now() - start >= maxMs) return;
     }
   }

@@ -66,6 +66,19 @@ describe('pausing work in slices for queued messages', () => {
     expect(log.join('').startsWith(`s${'n'.repeat(20)}`)).toBe(false);
   });
 
+  it('is not quiet in a turn in which input arrived (its message is dispatched after the pause callback of that turn)', async () => {
+    const turns = new MessageTurns();
+    let ended = false;
+    const paused = turns.pause(60_000).then(() => (ended = true));
+    for (let i = 0; i < 5; i++) {
+      turns.arrived();
+      await oneTurn();
+      expect(ended).toBe(false);
+    }
+    await paused;
+    expect(turns.count()).toBe(0);
+  });
+
   it('counts what the connection dispatched, and gives up waiting after its bound', async () => {
     const turns = new MessageTurns();
     const { client, server } = pair(turns);
