@@ -11,6 +11,12 @@ import type { Message, MessageStrategy } from 'vscode-languageserver';
 
 /** The longest a pause defers work in slices while messages keep coming (ms; a slice's length). */
 const MAX_PAUSE_MS = 8;
+/**
+ * The turns a pause gives whatever its clock says: a message read takes a turn to decode and one
+ * to dispatch, and a collection in a pause's first turn would otherwise end it at once, leaving a
+ * request read meanwhile for after the next slice.
+ */
+const MIN_TURNS = 4;
 
 const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -42,17 +48,17 @@ export class MessageTurns {
 
   /**
    * Yields to the event loop until two turns in a row pass without a message dispatched (every
-   * message queued meanwhile has been handled), or `maxMs` passed. Two: within one turn, the
+   * message queued meanwhile has been handled), or `maxMs` passed (after MIN_TURNS turns at least). Two: within one turn, the
    * connection's next dispatch may come after this pause's own callback (it was queued later).
    */
   async pause(maxMs = MAX_PAUSE_MS): Promise<void> {
     const start = performance.now();
     let quiet = 0;
-    for (;;) {
+    for (let turns = 1; ; turns++) {
       const before = this.dispatched + this.arrivals;
       await turn();
       quiet = this.dispatched + this.arrivals === before ? quiet + 1 : 0;
-      if (quiet >= 2 || performance.now() - start >= maxMs) return;
+      if (quiet >= 2 || (turns >= MIN_TURNS && performance.now() - start >= maxMs)) return;
     }
   }
 }

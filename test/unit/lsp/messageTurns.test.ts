@@ -79,6 +79,19 @@ describe('pausing work in slices for queued messages', () => {
     expect(turns.count()).toBe(0);
   });
 
+  it('lets a message read meanwhile through even when its bound passed in its first turn (a collection)', async () => {
+    const turns = new MessageTurns();
+    const { client, server } = pair(turns);
+    let handled = 0;
+    server.onNotification('n', () => (handled += 1));
+    await client.sendNotification('n');
+    // A bound of 0 ms: passed at the first turn, as after a collection of 20 ms.
+    await turns.pause(0);
+    expect(handled).toBe(1);
+    client.dispose();
+    server.dispose();
+  });
+
   it('counts what the connection dispatched, and gives up waiting after its bound', async () => {
     const turns = new MessageTurns();
     const { client, server } = pair(turns);
