@@ -92,6 +92,29 @@ describe('pausing work in slices for queued messages', () => {
     server.dispose();
   });
 
+  it('under a flood, gives the messages as long as the work before the pause ran (a slice and a collection)', async () => {
+    let clock = 0;
+    const turns = new MessageTurns(() => clock);
+    // A flood: every turn dispatches a message and takes 5 ms.
+    let flooding = true;
+    let during = 0;
+    const flood = (): void => {
+      if (!flooding) return;
+      clock += 5;
+      turns.strategy.handleMessage({ jsonrpc: '2.0' }, () => (during += 1));
+      setImmediate(flood);
+    };
+    await turns.pause();
+    // 40 ms of work (a slice of 8 ms and a collection of 32 ms), then a pause under the flood.
+    clock += 40;
+    setImmediate(flood);
+    await turns.pause();
+    flooding = false;
+    // About 40 ms of messages (8 turns of 5 ms), not a slice's 8 ms (2 turns, 4 at least).
+    expect(during).toBeGreaterThanOrEqual(8);
+    expect(during).toBeLessThanOrEqual(11);
+  });
+
   it('counts what the connection dispatched, and gives up waiting after its bound', async () => {
     const turns = new MessageTurns();
     const { client, server } = pair(turns);
