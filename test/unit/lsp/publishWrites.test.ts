@@ -4,47 +4,18 @@
 // the answer (hundreds after 500 changed files). The server (in process, over streams) now lets a
 // slice's notifications be written before it goes on, and leaves few unwritten per slice.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
-import { MessageTurns } from '../../../server/src/lsp/messageTurns.js';
-import { startServer } from '../../../server/src/lsp/server.js';
-// @ts-expect-error: a plain ES module of the benchmarks
-import { workspaceBundle } from '../../../bench/generate.mjs';
+import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { frame, inProcessServer } from '../../helpers/inProcessServer.js';
 
-const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const COUNT = 600;
-
-const frame = (message: object): string => {
-  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
-  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-};
 
 describe('a request during the publishing of a large update', () => {
   it('is answered before the notifications of later slices, and behind few of the current one', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-publish-writes-'));
-    writeFileSync(path.join(dir, 'METHODS.toml'), MANIFEST);
-    const files: string[] = [];
-    const texts: string[] = [];
-    for (let i = 0; i < COUNT; i++) {
-      mkdirSync(path.join(dir, `group${i % 4}`), { recursive: true });
-      const file = path.join(dir, `group${i % 4}`, `bundle${i}.mthds`);
-      const { text } = workspaceBundle(i, { pipes: 5, domain: `d${i % 10}` }) as { text: string };
-      writeFileSync(file, text);
-      files.push(file);
-      texts.push(text);
-    }
-    const up = new PassThrough();
-    const down = new PassThrough();
-    const turns = new MessageTurns();
-    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down), { messageStrategy: turns.strategy });
-    startServer(server, { turns });
-    const client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+    const { dir, files, texts } = generatedPackage(COUNT, { folders: 4 });
+    const { up, down, server, client } = inProcessServer();
     let checks = 0;
     client.onNotification('$/logTrace', (p: { message: string }) => {
       if (p.message.startsWith('mthds: checked')) checks += 1;

@@ -2,25 +2,18 @@
 // editor's check yields between: a folder read per step, and a few hundred of its entries per
 // step. A change told between two of those steps is not lost: the next check lists again.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { folderReads, walkFiles, walkFilesSteps } from '../../../server/src/workspace/discover.js';
 import { Session } from '../../../server/src/workspace/session.js';
+import { generatedPackage } from '../../helpers/generatedPackage.js';
 
-const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const bundle = (i: number): string => `domain = "d"\ndescription = "Bundle ${i}"\n\n[concept.Note${i}]\ndescription = "A note"\n`;
 
 /** A package of `folders` folders of `perFolder` bundles each. */
 function bigPackage(folders: number, perFolder: number): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-listing-steps-'));
-  writeFileSync(path.join(dir, 'METHODS.toml'), MANIFEST);
-  for (let f = 0; f < folders; f++) {
-    mkdirSync(path.join(dir, `group${f}`));
-    for (let i = 0; i < perFolder; i++) writeFileSync(path.join(dir, `group${f}`, `b${i}.mthds`), bundle(f * perFolder + i));
-  }
-  return dir;
+  return generatedPackage(folders * perFolder, { folders, text: bundle }).dir;
 }
 
 /** Counts the folder reads made in each step of `steps` (the last entry: after the last pause). */
