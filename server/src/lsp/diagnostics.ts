@@ -707,12 +707,13 @@ export class Diagnostics {
     this.changed();
   }
 
-  /** Clears files whose tree no longer exists or no longer holds them. */
+  /** The end of an update, in steps: files of no tree cleared, the parsed documents of closed trees released. */
   private *closingSteps(): Generator<void, void> {
     yield* this.dropStaleSteps();
     yield* this.session.releaseClosedTreesSteps();
   }
 
+  /** Clears files whose tree no longer exists or no longer holds them. */
   private *dropStaleSteps(): Generator<void, void> {
     let any = false;
     let n = 0;

@@ -710,6 +710,8 @@ export class Session {
       this.parsed.delete(file);
       this.previousParse.delete(file);
     }
+    // A newer check of the tree, or a document of it opened between the steps: the tree stays.
+    if (this.results.get(key) !== result || this.hasOpenDocument(key)) return;
     delete result.tree;
     this.checkCaches.delete(key);
   }

@@ -23,4 +23,16 @@ describe('releasing closed trees', () => {
     expect(session.lastCheck(id!.key)?.tree).toBeUndefined();
     expect(session.lastCheck(id!.key)?.findings.size).toBe(count + 1);
   });
+
+  it('keeps the tree when one of its documents is opened between two steps', () => {
+    const { dir, files, texts } = generatedPackage(1500, { text: bundle });
+    const session = new Session({ folders: [dir], keepParsed: 0 });
+    const [id] = session.scanWorkspace();
+    session.check(id!);
+    const steps = session.releaseClosedTreesSteps();
+    steps.next();
+    session.setDocument(files[7]!, texts[7]!);
+    while (!steps.next().done);
+    expect(session.lastCheck(id!.key)?.tree).toBeDefined();
+  });
 });
