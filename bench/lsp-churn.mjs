@@ -19,6 +19,9 @@
 // on disk and a keystroke: its answer time and the server's CPU time meanwhile (/proc).
 // GC_LOG=1: also print, per scenario, the server's collections (bench/gcLog.mjs): count, total and
 // longest pause of each kind while the scenario ran, and how many of its slowest requests waited on one.
+// GAP_LOG=1: also print, per scenario, the server's stretches without a turn of its event loop
+// (bench/gapLog.mjs): how many over 12, 30, 50 and 100 ms, the longest, and the slowest requests with
+// the gaps they waited through.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,7 @@ import { writeOnePackage } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
 import { summarizeGc } from './gcLog.mjs';
+import { summarizeGaps } from './gapLog.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const CYCLES = Number(process.env.CYCLES ?? 1000);
@@ -43,6 +47,12 @@ if (GC_LOG) {
   const gcLog = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gcLog.mjs')).href;
   process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${gcLog}`;
   process.env.MTHDS_BENCH_GC_LOG = GC_LOG;
+}
+const GAP_LOG = process.env.GAP_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gaps-')), 'gaps.log') : undefined;
+if (GAP_LOG) {
+  const gapLog = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gapLog.mjs')).href;
+  process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${gapLog}`;
+  process.env.MTHDS_BENCH_GAP_LOG = GAP_LOG;
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-churn-'));
@@ -188,6 +198,7 @@ async function scenario(name, prepare, apply, ready, { typing = false } = {}) {
   await sleep(300);
   console.log(`  ${name}: settled ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${checks - checksBefore} update${checks - checksBefore === 1 ? '' : 's'}); ${load()}; requests meanwhile:\n${latencies(times)}`);
   if (GC_LOG) console.log(`    ${gcDuring(performance.timeOrigin + t, ms)}\n    ${summarizeGc(GC_LOG, timed, percentile(timed.map((r) => r.ms), 95))}`);
+  if (GAP_LOG) console.log(`    ${summarizeGaps(GAP_LOG, performance.timeOrigin + t, ms, timed)}`);
 }
 
 /** Per kind, the collections from `start` (ms since the epoch) for `ms`: count, total, longest pause. */
@@ -348,3 +359,4 @@ if (SCENARIOS.has('memory')) console.log(`  RSS after ${CYCLES} open / five edit
 await stopServer(server);
 rmSync(dir, { recursive: true, force: true });
 if (GC_LOG) rmSync(path.dirname(GC_LOG), { recursive: true, force: true });
+if (GAP_LOG) rmSync(path.dirname(GAP_LOG), { recursive: true, force: true });

@@ -10,6 +10,7 @@ import type {
   Diagnostic,
   DocumentDiagnosticParams,
   DocumentDiagnosticReport,
+  PublishDiagnosticsParams,
   WorkspaceDiagnosticParams,
   WorkspaceDiagnosticReport,
   WorkspaceDocumentDiagnosticReport,
@@ -21,7 +22,7 @@ import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
-import { runSlice, runSteps } from '../util/steps.js';
+import { runInSlices, runSlice, runSteps } from '../util/steps.js';
 import { IdleWork, OPENING_SLICE_MS, preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
@@ -78,6 +79,14 @@ const SLICE_MS = 8;
 const IDLE_QUIET_MS = 50;
 /** How many files' diagnostics publishing converts and sends between two pauses. */
 const PUBLISHED_PER_STEP = 8;
+/**
+ * How many notifications a slice of publishing leaves unwritten at most: vscode-jsonrpc writes one
+ * message per turn of the event loop, in order, so the answer to a request handled after a slice
+ * is written after every notification that slice sent.
+ */
+const UNWRITTEN_PER_SLICE = 32;
+/** How many published files the search for files of no tree goes through between two pauses. */
+const STALE_PER_STEP = 512;
 /** File events wait this long for the next of a burst before their update starts (ms)... */
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
@@ -125,6 +134,8 @@ export class Diagnostics {
   private readonly idle = new IdleWork(() => this.pause());
   /** Open documents whose concepts were prepared for once (later preparations wait for a pause in typing). */
   private readonly prepared = new Set<FileId>();
+  /** Diagnostics notifications handed to the connection and not yet written. */
+  private unwritten = 0;
 
   constructor(
     private readonly connection: DiagnosticsConnection,
@@ -272,9 +283,9 @@ export class Diagnostics {
           await this.pause();
         }
       }
-      this.dropStale();
-      // Trees of closed files keep their findings; their parsed documents are parsed again when due.
-      this.session.releaseClosedTrees();
+      // Files of no tree are cleared; trees of closed files keep their findings, their parsed
+      // documents are parsed again when due. In slices: both go over every file.
+      await runInSlices(this.closingSteps(), SLICE_MS, () => this.pause());
     };
     const previous = this.flushing ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
@@ -431,9 +442,13 @@ export class Diagnostics {
     for (let sliceEnd = firstSliceEnd; ; sliceEnd = performance.now() + SLICE_MS) {
       let done = false;
       this.guard(() => {
-        done = runSlice(steps, sliceEnd) !== undefined;
+        done = runSlice(steps, sliceEnd, () => this.unwritten >= UNWRITTEN_PER_SLICE) !== undefined;
       });
       if (done) return;
+      // The notifications are written first: a request's answer would otherwise wait behind those
+      // of every slice, the writer taking a turn per message and a pause ending after two.
+      const start = performance.now();
+      while (this.unwritten > 0 && performance.now() - start < SLICE_MS) await oneTurn();
       await this.pause();
       if (this.session.lastCheck(result.id.key) !== result) {
         this.changed();
@@ -504,6 +519,7 @@ export class Diagnostics {
         if (p.treeKey === key && !result.findings.has(file)) {
           this.clear(file);
           othersChanged = true;
+          if (++converted % PUBLISHED_PER_STEP === 0) yield;
         }
       }
       if (this.pending.get(key) === ALL) this.pending.set(key, new Set());
@@ -516,6 +532,7 @@ export class Diagnostics {
         } else if (this.published.get(file)?.treeKey === key) {
           this.clear(file);
           othersChanged = true;
+          if (++converted % PUBLISHED_PER_STEP === 0) yield;
         }
       }
     }
@@ -648,7 +665,7 @@ export class Diagnostics {
       if (force && !this.options.pull) this.send(uri, file, diagnostics);
       return false;
     }
-    if (previous && previous.uri !== uri && !this.options.pull) void this.connection.sendDiagnostics({ uri: previous.uri, diagnostics: [] });
+    if (previous && previous.uri !== uri && !this.options.pull) this.notify({ uri: previous.uri, diagnostics: [] });
     const entry: Published = { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() };
     if (source) entry.source = source;
     this.published.set(file, entry);
@@ -659,7 +676,16 @@ export class Diagnostics {
 
   private send(uri: string, file: FileId, diagnostics: Diagnostic[]): void {
     const version = this.options.versionOf(file);
-    void this.connection.sendDiagnostics(version !== undefined ? { uri, version, diagnostics } : { uri, diagnostics });
+    this.notify(version !== undefined ? { uri, version, diagnostics } : { uri, diagnostics });
+  }
+
+  /** Sends a file's diagnostics, counted until written. */
+  private notify(params: PublishDiagnosticsParams): void {
+    this.unwritten += 1;
+    const written = (): void => {
+      this.unwritten -= 1;
+    };
+    void Promise.resolve(this.connection.sendDiagnostics(params)).then(written, written);
   }
 
   /** Forgets (and clears in the client) the results of a file. */
@@ -669,7 +695,7 @@ export class Diagnostics {
     this.published.delete(file);
     this.runner.delete(file);
     this.dry.delete(file);
-    if (!this.options.pull) void this.connection.sendDiagnostics({ uri: p.uri, diagnostics: [] });
+    if (!this.options.pull) this.notify({ uri: p.uri, diagnostics: [] });
   }
 
   /** Clears every file of a tree that is gone (a closed untitled document, a tree outside the workspace). */
@@ -681,10 +707,18 @@ export class Diagnostics {
     this.changed();
   }
 
+  /** The end of an update, in steps: files of no tree cleared, the parsed documents of closed trees released. */
+  private *closingSteps(): Generator<void, void> {
+    yield* this.dropStaleSteps();
+    yield* this.session.releaseClosedTreesSteps();
+  }
+
   /** Clears files whose tree no longer exists or no longer holds them. */
-  private dropStale(): void {
+  private *dropStaleSteps(): Generator<void, void> {
     let any = false;
+    let n = 0;
     for (const [file, p] of this.published) {
+      if (++n % STALE_PER_STEP === 0) yield;
       const check = this.session.lastCheck(p.treeKey);
       if (!this.session.hasTree(p.treeKey) || !check || !check.findings.has(file)) {
         this.clear(file);

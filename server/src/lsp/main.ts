@@ -62,3 +62,7 @@ const connection = createConnection(ProposedFeatures.all, { messageStrategy: tur
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
 startServer(connection, { turns });
+// Input read but not yet dispatched holds a pause open too (after listen: a listener of its own
+// before the connection's would take the first messages from it).
+if (args.includes('--stdio')) process.stdin.on('data', () => turns.arrived());
+else if (args.includes('--node-ipc')) process.on('message', () => turns.arrived());

@@ -10,14 +10,15 @@ export function runSteps<T>(steps: Generator<void, T>): T {
 }
 
 /**
- * Runs `steps` until they end or the clock (`performance.now()`) passes `sliceEnd`, at least one
- * step: what they returned when they ended, undefined when they are left at a pause.
+ * Runs `steps` until they end or the clock (`performance.now()`) passes `sliceEnd` (or `enough()`
+ * says so at a pause), at least one step: what they returned when they ended, undefined when they
+ * are left at a pause.
  */
-export function runSlice<T>(steps: Generator<void, T>, sliceEnd: number): { value: T } | undefined {
+export function runSlice<T>(steps: Generator<void, T>, sliceEnd: number, enough?: () => boolean): { value: T } | undefined {
   for (;;) {
     const step = steps.next();
     if (step.done) return { value: step.value };
-    if (performance.now() >= sliceEnd) return undefined;
+    if (performance.now() >= sliceEnd || enough?.()) return undefined;
   }
 }
 

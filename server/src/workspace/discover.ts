@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { runSteps } from '../util/steps.js';
 
 export const BUNDLE_EXTENSION = '.mthds';
 /**
@@ -58,18 +59,31 @@ export interface TreeFiles {
   truncated: boolean;
 }
 
+type Walked = { files: string[]; stopped: string[]; links: string[]; unreadable: UnreadableFolder[]; truncated: boolean };
+
+/** How many entries of a folder a walk in steps goes through between two pauses. */
+const ENTRIES_PER_STEP = 256;
+
 /**
  * The files below `root`, sorted, symbolic links not followed, tool folders skipped. A folder for
  * which `stopAt` holds is listed in `stopped` and not entered.
  */
-export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): { files: string[]; stopped: string[]; links: string[]; unreadable: UnreadableFolder[]; truncated: boolean } {
+export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Walked {
+  return runSteps(walkFilesSteps(root, options));
+}
+
+/**
+ * walkFiles in steps, for a caller that yields to other work between them (an editor listing a
+ * large tree again): each folder's read is a step, and so are every ENTRIES_PER_STEP of its entries.
+ */
+export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Generator<void, Walked> {
   const limit = options.limit ?? 100_000;
   const files: string[] = [];
   const stopped: string[] = [];
   const links: string[] = [];
   const unreadable: UnreadableFolder[] = [];
   let truncated = false;
-  const walk = (dir: string, depth: number): void => {
+  const walk = function* (dir: string, depth: number): Generator<void, void> {
     if (depth > 64) return;
     if (files.length >= limit) {
       truncated = true;
@@ -82,8 +96,11 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
       unreadable.push({ dir, message: folderFault(error) });
       return;
     }
+    yield;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let seen = 0;
     for (const entry of entries) {
+      if (++seen % ENTRIES_PER_STEP === 0) yield;
       const full = path.join(dir, entry.name);
       // Symbolic links are not followed: a tree is what lies inside its folder.
       if (entry.isSymbolicLink()) {
@@ -93,7 +110,7 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
       if (entry.isDirectory()) {
         if (SKIPPED_DIRS.has(entry.name)) continue;
         if (options.stopAt?.(full)) stopped.push(full);
-        else walk(full, depth + 1);
+        else yield* walk(full, depth + 1);
       } else if (entry.isFile()) {
         if (files.length >= limit) {
           truncated = true;
@@ -103,13 +120,18 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
       }
     }
   };
-  walk(root, 0);
+  yield* walk(root, 0);
   return { files, stopped, links, unreadable, truncated };
 }
 
 /** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
 export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
-  const { files, stopped, links, unreadable, truncated } = walkFiles(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
+  return runSteps(listTreeFilesSteps(root, limit));
+}
+
+/** listTreeFiles in steps (see walkFilesSteps). */
+export function* listTreeFilesSteps(root: string, limit = 100_000): Generator<void, TreeFiles> {
+  const { files, stopped, links, unreadable, truncated } = yield* walkFilesSteps(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
   return { files, nestedPackages: stopped, links, unreadable, truncated };
 }
 

@@ -18,7 +18,7 @@ import { prefixedRefs } from '../language/packageRefs.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
-import { isBundlePath, listTreeFiles } from './discover.js';
+import { isBundlePath, listTreeFilesSteps } from './discover.js';
 import { layoutFindings, relativeTo, unreadableFindings } from './load.js';
 import { readMethodFile } from './readText.js';
 import { PackageCache, resolveDependencies } from './dependencies.js';
@@ -139,7 +139,9 @@ export class Session {
    * update of many files makes, and the collector copies, only what changed.
    */
   private readonly previousParse = new Map<FileId, TomlDocument>();
-  private readonly listings = new Map<string, Listing>();
+  private readonly listings = new Listings();
+  /** Trees whose listing was made while a change dropped listings: the next check lists again. */
+  private readonly relist = new Set<string>();
   private readonly trees = new Map<string, TreeId>();
   private readonly dirty = new DirtyTrees();
   private readonly results = new Map<string, TreeCheck>();
@@ -158,6 +160,8 @@ export class Session {
   private readonly treeSizes = new Map<string, number>();
   private readonly keepParsed: number;
   private readonly checkCounts = new Map<string, number>();
+  /** How many checks have ended, of any tree. */
+  private totalChecks = 0;
   /** What the last check of each tree read (see checkSteps). */
   private readonly states = new Map<string, TreeState>();
   /**
@@ -398,14 +402,20 @@ export class Session {
   // ---- trees -------------------------------------------------------------------------------------
 
   private listing(id: TreeId): Listing {
-    let listing = this.listings.get(id.key);
-    if (listing) return listing;
+    return this.listings.get(id.key) ?? runSteps(this.listingSteps(id));
+  }
+
+  /** Lists a tree's files in steps (a folder read, or a few hundred of its entries, per step: walkFilesSteps). */
+  private *listingSteps(id: TreeId): Generator<void, Listing> {
+    const drops = this.listings.drops;
+    let listing: Listing;
     if (id.kind === 'package') {
-      const found = listTreeFiles(id.root);
+      const found = yield* listTreeFilesSteps(id.root);
       const manifest = path.join(id.root, MANIFEST_FILE);
       const bundles = found.files.filter(isBundlePath);
       listing = { bundles, members: new Set(bundles), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
       if (existsSync(manifest)) {
+        yield;
         listing.manifest = manifest;
         listing.layout = layoutFindings(id.root, manifest, found);
       }
@@ -417,6 +427,9 @@ export class Session {
       listing = { bundles: [], members: new Set(), names: new Set() };
     }
     this.listings.set(id.key, listing);
+    // A change told between its steps (a file created or deleted) may be missing: only the check
+    // under way uses it, the next lists again.
+    if (this.listings.drops !== drops) this.relist.add(id.key);
     return listing;
   }
 
@@ -476,9 +489,10 @@ export class Session {
     const mark = this.dirty.mark(id.key);
     const seen = this.changeStart + this.changeLog.length;
     const last = this.results.get(id.key);
-    // Listing the tree's files again (files came or went) is a step of its own.
+    if (this.relist.delete(id.key)) this.listings.delete(id.key);
+    // Listing the tree's files again (files came or went) takes steps of its own.
     if (id.kind !== 'single' && !this.listings.has(id.key)) {
-      this.listing(id);
+      yield* this.listingSteps(id);
       yield;
     }
     const plan = yield* this.updatePlan(id, last);
@@ -504,7 +518,7 @@ export class Session {
     try {
       let cache = this.checkCaches.get(id.key);
       if (!cache) this.checkCaches.set(id.key, (cache = createCheckCache()));
-      checked = yield* checkTreeFilesSteps(tree, cache, extra);
+      checked = yield* checkTreeFilesSteps(tree, cache, extra, BUNDLES_CHECKED_PER_STEP);
     } catch (error) {
       // What the cache kept may be half updated: the next check starts afresh.
       this.checkCaches.delete(id.key);
@@ -537,6 +551,7 @@ export class Session {
     this.states.set(id.key, state);
     this.results.set(id.key, result);
     this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
+    this.totalChecks += 1;
     if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
     return result;
   }
@@ -682,13 +697,21 @@ export class Session {
   }
 
   private release(key: string): void {
+    runSteps(this.releaseSteps(key));
+  }
+
+  private *releaseSteps(key: string): Generator<void, void> {
     const result = this.results.get(key);
     if (!result) return;
+    let n = 0;
     for (const file of result.findings.keys()) {
+      if (++n % RELEASED_PER_STEP === 0) yield;
       if (this.open.has(file)) continue;
       this.parsed.delete(file);
       this.previousParse.delete(file);
     }
+    // A newer check of the tree, or a document of it opened between the steps: the tree stays.
+    if (this.results.get(key) !== result || this.hasOpenDocument(key)) return;
     delete result.tree;
     this.checkCaches.delete(key);
   }
@@ -698,19 +721,45 @@ export class Session {
    * are parsed again only when checked again. Bounds memory on large workspaces.
    */
   releaseClosedTrees(keep: (key: string) => boolean = () => false): void {
+    runSteps(this.releaseClosedTreesSteps(keep));
+  }
+
+  /** releaseClosedTrees in steps (a few hundred files each), for a caller that yields between them. */
+  *releaseClosedTreesSteps(keep: (key: string) => boolean = () => false): Generator<void, void> {
     const openTrees = new Set(this.openFiles().map((f) => this.locator.locate(f).key));
     let kept = this.keptSize();
-    for (const [key, result] of this.results) {
+    for (const [key, result] of [...this.results]) {
       if (kept <= this.keepParsed) break;
-      if (openTrees.has(key) || keep(key) || !result.tree) continue;
+      if (openTrees.has(key) || keep(key) || !result.tree || this.results.get(key) !== result) continue;
       kept -= this.treeSizes.get(key) ?? 0;
-      this.release(key);
+      yield* this.releaseSteps(key);
     }
     // Parsed files of no kept tree (trees gone, files moved).
+    let n = 0;
     const live = new Set<FileId>();
-    for (const result of this.results.values()) if (result.tree) for (const file of result.findings.keys()) live.add(file);
-    for (const [file] of this.parsed) if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
-    for (const [file] of this.previousParse) if (!live.has(file)) this.previousParse.delete(file);
+    for (const result of this.results.values()) {
+      if (!result.tree) continue;
+      for (const file of result.findings.keys()) {
+        live.add(file);
+        if (++n % RELEASED_PER_STEP === 0) yield;
+      }
+    }
+    // A check that ends meanwhile may have read files the set misses: the next release sees them.
+    const checks = this.totalChecks;
+    for (const [file] of this.parsed) {
+      if (++n % RELEASED_PER_STEP === 0) {
+        yield;
+        if (this.totalChecks !== checks) return;
+      }
+      if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
+    }
+    for (const [file] of this.previousParse) {
+      if (++n % RELEASED_PER_STEP === 0) {
+        yield;
+        if (this.totalChecks !== checks) return;
+      }
+      if (!live.has(file)) this.previousParse.delete(file);
+    }
   }
 
   /** Drops the parse of a file that is not open, kept as the previous version of the next when `keep`. */
@@ -769,9 +818,31 @@ type FileKind = 'bundle' | 'manifest' | 'lock';
 
 /** How many file changes the session logs before it starts again (trees are then read whole). */
 const CHANGE_LOG_MAX = 4096;
+/** How many files releasing parsed documents in steps goes through between two pauses. */
+const RELEASED_PER_STEP = 512;
 /** How many files a check in steps parses between two pauses. */
 const PARSES_PER_STEP = 8;
+/**
+ * How many bundles a check in steps checks between two pauses: a bundle's rules take up to a
+ * millisecond or two on a loaded machine, and a step runs to its end whatever the slice's clock says.
+ */
+const BUNDLES_CHECKED_PER_STEP = 4;
 let parseCount = 0;
+
+/** The listings of the trees, counting the drops (a listing made in steps meanwhile may miss a change). */
+class Listings extends Map<string, Listing> {
+  drops = 0;
+
+  override delete(key: string): boolean {
+    this.drops += 1;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.drops += 1;
+    super.clear();
+  }
+}
 
 /** The trees due for a check, each marked with a count of the times it was made due. */
 class DirtyTrees extends Set<string> {

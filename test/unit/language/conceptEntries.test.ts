@@ -1,6 +1,7 @@
 // The concept entries of a domain are kept across versions of its symbol table when its concepts
 // did not change (compared before anything is made): whatever the sequence of versions, the entries
-// given are those made afresh from the table, and a version with the same concepts shares them.
+// given are those made afresh from the table, and a version with the same concepts shares them;
+// a concept unchanged between two versions keeps its entry.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +39,11 @@ describe('concept entries kept across versions of a domain table', () => {
           // Asked again for the same table: the same entries.
           expect(conceptEntries('entries', table)).toBe(entries);
           if (previous && JSON.stringify(previous.fresh) === JSON.stringify(fresh)) expect(entries).toBe(previous.entries);
+          // A concept unchanged since the previous version keeps its entry (nothing made again).
+          for (const e of entries) {
+            const before = previous?.entries.find((p) => p.code === e.code);
+            if (before && before.detail === e.detail) expect(e).toBe(before);
+          }
           previous = { entries, fresh };
         }
       }),

@@ -6,22 +6,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
-import { MessageTurns } from '../../../server/src/lsp/messageTurns.js';
-import { startServer } from '../../../server/src/lsp/server.js';
 import { Session } from '../../../server/src/workspace/session.js';
+import { frame, inProcessServer } from '../../helpers/inProcessServer.js';
 
 const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const BUNDLE = 'domain = "d"\ndescription = "Probe"\n\n[concept.Invoice]\ndescription = "An invoice"\n\n[pipe.probe]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Te"\nprompt = "x"\n';
-
-const frame = (message: object): string => {
-  const body = JSON.stringify({ jsonrpc: '2.0', ...message });
-  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-};
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -35,12 +26,7 @@ describe('a completion sent with a keystroke', () => {
     writeFileSync(file, BUNDLE);
     const uri = pathToFileURL(file).href;
 
-    const up = new PassThrough();
-    const down = new PassThrough();
-    const turns = new MessageTurns();
-    const server = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down), { messageStrategy: turns.strategy });
-    startServer(server, { turns });
-    const client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+    const { up, down, server, client } = inProcessServer();
     const published: Array<{ version?: number }> = [];
     client.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version?: number }) => {
       if (p.uri === uri) published.push(p);

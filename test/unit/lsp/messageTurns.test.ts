@@ -66,6 +66,55 @@ describe('pausing work in slices for queued messages', () => {
     expect(log.join('').startsWith(`s${'n'.repeat(20)}`)).toBe(false);
   });
 
+  it('is not quiet in a turn in which input arrived (its message is dispatched after the pause callback of that turn)', async () => {
+    const turns = new MessageTurns();
+    let ended = false;
+    const paused = turns.pause(60_000).then(() => (ended = true));
+    for (let i = 0; i < 5; i++) {
+      turns.arrived();
+      await oneTurn();
+      expect(ended).toBe(false);
+    }
+    await paused;
+    expect(turns.count()).toBe(0);
+  });
+
+  it('lets a message read meanwhile through even when its bound passed in its first turn (a collection)', async () => {
+    const turns = new MessageTurns();
+    const { client, server } = pair(turns);
+    let handled = 0;
+    server.onNotification('n', () => (handled += 1));
+    await client.sendNotification('n');
+    // A bound of 0 ms: passed at the first turn, as after a collection of 20 ms.
+    await turns.pause(0);
+    expect(handled).toBe(1);
+    client.dispose();
+    server.dispose();
+  });
+
+  it('under a flood, gives the messages as long as the work before the pause ran (a slice and a collection)', async () => {
+    let clock = 0;
+    const turns = new MessageTurns(() => clock);
+    // A flood: every turn dispatches a message and takes 5 ms.
+    let flooding = true;
+    let during = 0;
+    const flood = (): void => {
+      if (!flooding) return;
+      clock += 5;
+      turns.strategy.handleMessage({ jsonrpc: '2.0' }, () => (during += 1));
+      setImmediate(flood);
+    };
+    await turns.pause();
+    // 40 ms of work (a slice of 8 ms and a collection of 32 ms), then a pause under the flood.
+    clock += 40;
+    setImmediate(flood);
+    await turns.pause();
+    flooding = false;
+    // About 40 ms of messages (8 turns of 5 ms), not a slice's 8 ms (2 turns, 4 at least).
+    expect(during).toBeGreaterThanOrEqual(8);
+    expect(during).toBeLessThanOrEqual(11);
+  });
+
   it('counts what the connection dispatched, and gives up waiting after its bound', async () => {
     const turns = new MessageTurns();
     const { client, server } = pair(turns);

@@ -25,6 +25,13 @@ describe('steps', () => {
     expect(seen).toEqual([0, 1, 2]);
   });
 
+  it('runSlice also ends at the first pause where `enough` holds', () => {
+    const seen: number[] = [];
+    const steps = counting(5, seen);
+    expect(runSlice(steps, performance.now() + 60_000, () => seen.length >= 2)).toBeUndefined();
+    expect(seen).toEqual([0, 1]);
+  });
+
   it('runSlice gives what a generator returns at once, undefined included', () => {
     function* none(): Generator<void, undefined> {
       return undefined;

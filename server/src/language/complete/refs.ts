@@ -284,17 +284,27 @@ export function conceptEntries(domain: string, table: DomainSymbols): readonly C
     // Compared before anything is made: an update replaces the tables of hundreds of domains
     // whose concepts did not change, and making (detaching) their entries again cost milliseconds
     // inside a completion request.
-    entries = latest && entriesMatch(latest, table) ? latest : madeEntries(domain, table);
+    entries = latest && entriesMatch(latest, table) ? latest : madeEntries(domain, table, latest);
     latestEntries.set(domain, entries);
     entriesOf.set(table, entries);
   }
   return entries;
 }
 
-/** A domain's concept entries made from its table. */
-export function madeEntries(domain: string, table: DomainSymbols): ConceptEntry[] {
+/**
+ * A domain's concept entries made from its table; those of `reuse` (the domain's previous entries)
+ * whose concept is unchanged are taken over: files deleted or changed in every domain would
+ * otherwise make (and detach) every concept's strings again, inside a completion request.
+ */
+export function madeEntries(domain: string, table: DomainSymbols, reuse?: readonly ConceptEntry[]): ConceptEntry[] {
   const made: ConceptEntry[] = [];
+  const before = reuse && new Map(reuse.map((e) => [e.code, e]));
   for (const [name, decls] of table.concepts) {
+    const kept = before?.get(name);
+    if (kept && isFirstLine(kept.detail, decls[0]!)) {
+      made.push(kept);
+      continue;
+    }
     const code = detached(name);
     made.push({ code, key: detached(`${domain}.${code}`), detail: detached(firstLine(decls[0]!)) });
   }
