@@ -17,7 +17,8 @@
 // (flags for the runner's node, its workers included: `--cpu-prof --cpu-prof-dir=DIR` to profile
 // them), RATE_LIMIT (a rate limit of that many requests per minute, which all of the benchmark's
 // requests count against: what counting them across the workers costs), EXTRA_CONFIG (JSON merged
-// into the runner's configuration, e.g. '{"validate_cache":{"max_entries":0}}'). Prints the load average
+// into the runner's configuration, e.g. '{"validate_cache":{"max_entries":0}}' or '{"warm_up":1000}'), TIMELINE
+// (1: the answers and CPU time per half second of each scenario). Prints the load average
 // before and after each scenario (the rates mean little on a busy machine), and the CPU time per
 // request of the runner's processes (user and system; the workers' main threads, where JavaScript
 // runs, and their other threads, V8's helpers: parallel scavenges, concurrent marking and
@@ -107,6 +108,40 @@ function runnerCpuSeconds() {
     return undefined;
   }
 }
+/**
+ * TIMELINE=1: per half second of a scenario, the answers received, their p99, and the CPU time of
+ * the runner's workers (main threads / other threads: V8 compiling and collecting) and of this
+ * client. A cold start (WARMUP=0) shows how long the workers take to reach their steady rate.
+ */
+function startTimeline(options) {
+  const t0 = performance.now();
+  const buckets = [];
+  const cpu = [];
+  options.setupClient = (client) =>
+    client.on('response', (_status, _bytes, ms) => {
+      (buckets[Math.floor((performance.now() - t0) / 500)] ??= []).push(ms);
+    });
+  let runner = runnerCpuSeconds();
+  let own = process.cpuUsage();
+  const timer = setInterval(() => {
+    const r = runnerCpuSeconds();
+    const c = process.cpuUsage();
+    if (r && runner) cpu.push(`${Math.round((r.main - runner.main) * 1000)}/${Math.round((r.helpers - runner.helpers) * 1000)}/${Math.round((c.user + c.system - own.user - own.system) / 1000)}`);
+    runner = r;
+    own = c;
+  }, 500);
+  return {
+    print() {
+      clearInterval(timer);
+      const rows = buckets.map((b, i) => {
+        b.sort((x, y) => x - y);
+        return `${(i / 2).toFixed(1)} s: ${b.length} answers, p99 ${Math.round(b[Math.min(b.length - 1, Math.floor(b.length * 0.99))])} ms, CPU ms ${cpu[i] ?? '-'}`;
+      });
+      console.log(`\n  per half second (CPU ms: the workers' main threads / their other threads / this client):\n    ${rows.join('\n    ')}`);
+    },
+  };
+}
+
 let counter = 0;
 // The distinct bodies: one generated bundle with a mark where a request's number goes, serialized
 // once, so that making a body costs the client (which shares the machine with the runner) a join.
@@ -182,7 +217,9 @@ for (const name of scenarios) {
   const before = load();
   const clientCpu = process.cpuUsage();
   const runnerBefore = runnerCpuSeconds();
+  const timeline = process.env.TIMELINE ? startTimeline(options) : undefined;
   const result = await autocannon(options);
+  timeline?.print();
   const client = process.cpuUsage(clientCpu);
   const runnerAfter = runnerCpuSeconds();
   const bad = result.non2xx + result.errors + result.timeouts;
