@@ -41,6 +41,11 @@ const parser = new MarkdownIt({ html: false, linkify: false });
 const rendered = new Map<string, string>();
 const CACHE_LIMIT = 2000;
 
+/** Whether `plainText` keeps the rendering of `markdown` already (the warm-up renders what completion will show). */
+export function renderedAlready(markdown: string): boolean {
+  return rendered.has(markdown);
+}
+
 /** A readable plain-text rendering of markdown: paragraphs, indented code, aligned tables, bullets. */
 export function plainText(markdown: string): string {
   let text = rendered.get(markdown);

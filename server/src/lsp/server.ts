@@ -129,7 +129,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     });
     // Before the answer: a client sends nothing else until it has it, so no document waits.
     if (initSettings.diagnostics.warmUpMs > 0) {
-      const warm = await warmUp(initSettings.diagnostics.warmUpMs, options.turns ? () => options.turns!.pause() : oneTurn);
+      const warm = await warmUp(initSettings.diagnostics.warmUpMs, options.turns ? () => options.turns!.pause() : oneTurn, undefined, completionOptions(capabilities).documentation);
       connection.tracer.log(`mthds: warmed up the keystroke path with ${warm.keystrokes} keystrokes in ${warm.ms.toFixed(1)} ms`);
     }
     return {

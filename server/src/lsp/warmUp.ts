@@ -11,10 +11,14 @@ import path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { sampleBundle, type SampleBundleOptions } from '../language/sampleBundles.js';
+import { bundleOfFile, type MethodTree } from '../language/tree.js';
 import { Session } from '../workspace/session.js';
 import { runInSlices } from '../util/steps.js';
+import { warmSuggestionsSteps } from '../util/suggest.js';
 import { CLAMPED_TEXT_DOCUMENTS } from './clamp.js';
 import { Diagnostics, type DiagnosticsConnection } from './diagnostics.js';
+import { preparationSteps } from './idleWork.js';
+import type { MarkupFormat } from './markup.js';
 import { fileToUri } from './uris.js';
 
 /** How long one slice of the warm-up runs before it lets queued messages through (ms). */
@@ -76,7 +80,7 @@ export const WARM_UP_BUNDLES: readonly SampleBundleOptions[] = [
  * folder that is not read from: the files exist only as buffers), a tree of three bundles typed in
  * by turns. Runs until `endAt` (`performance.now()`), or `limit` keystrokes.
  */
-export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, number> {
+export function* warmUpSteps(endAt: number, limit = Infinity, documentation: MarkupFormat = 'markdown'): Generator<void, number> {
   const root = path.join(tmpdir(), `.mthds-warm-up-${process.pid}`);
   const session = new Session();
   let version = 1;
@@ -103,6 +107,21 @@ export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, n
   }
   // Publishes that check (the tree has not changed since: nothing is checked again).
   publisher.checkNow(id);
+  // The preparation a document just opened gets (idleWork.ts), on this tree: it renders the native
+  // concepts' documentation in the client's format (markup.ts keeps it), and compiles the making
+  // of suggestion indexes and completion lists. Then the suggestion lookup itself, on an index as
+  // large as a real tree's (this tree's names in 100 domains), past the point where the
+  // preparation would warm it on the first real tree's indexes.
+  const tree = session.lastCheck(id.key)?.tree;
+  if (tree) {
+    const bundles = typed.flatMap(({ file }) => bundleOfFile(tree, file) ?? []);
+    for (const step of [preparationSteps(tree, bundles, ['concepts', 'pipes'], documentation), warmSuggestionsSteps(suggestionNames(tree))]) {
+      while (!step.next().done) {
+        if (performance.now() >= endAt) return 0;
+        yield;
+      }
+    }
+  }
   let keystrokes = 0;
   while (performance.now() < endAt && keystrokes < limit) {
     yield;
@@ -117,12 +136,20 @@ export function* warmUpSteps(endAt: number, limit = Infinity): Generator<void, n
   return keystrokes;
 }
 
+/** The names of a tree's concepts and pipes, qualified with 100 domain names. */
+function suggestionNames(tree: MethodTree): string[] {
+  const codes = [...tree.symbols.values()].flatMap((table) => [...table.concepts.keys(), ...table.pipes.keys()]);
+  const names: string[] = [];
+  for (let d = 0; d < 100; d++) for (const code of codes) names.push(`warm_up_${d}.${code}`);
+  return names;
+}
+
 /**
  * Runs the warm-up for `budgetMs` in slices, pausing between them (`pause`: until the messages
  * queued meanwhile are handled), so that a message waits at most one slice.
  */
-export async function warmUp(budgetMs: number, pause: () => Promise<void>, limit?: number): Promise<WarmUpReport> {
+export async function warmUp(budgetMs: number, pause: () => Promise<void>, limit?: number, documentation: MarkupFormat = 'markdown'): Promise<WarmUpReport> {
   const t0 = performance.now();
-  const keystrokes = await runInSlices(warmUpSteps(t0 + budgetMs, limit), WARM_UP_SLICE_MS, pause);
+  const keystrokes = await runInSlices(warmUpSteps(t0 + budgetMs, limit, documentation), WARM_UP_SLICE_MS, pause);
   return { keystrokes, ms: performance.now() - t0 };
 }
