@@ -102,6 +102,8 @@ describe('warm-up', () => {
 
   it('stops at its CPU budget', async () => {
     const report = await warmUp(resolveConfig(OPTIONS), undefined, { rounds: 1000, cpuBudgetMs: 1 });
-    expect(report.rounds).toBe(1);
+    // No round starts past the budget: the first one may not start either, when the process (its
+    // compiler threads included) spent a millisecond before it on a busy machine.
+    expect(report.rounds).toBeLessThanOrEqual(1);
   });
 });
