@@ -229,18 +229,8 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
       const old = cache.units.get(key);
       if (key[0] !== FAMILIES.bundle || !unit?.graph || old === unit) continue;
       if (old?.graph?.edges !== unit.graph.edges) dirty.add(key.slice(1));
-      for (const [target, names] of old?.graph?.handOffs ?? []) {
-        const patched = touch(target);
-        for (const n of names) {
-          const left = patched.get(n)! - 1;
-          if (left > 0) patched.set(n, left);
-          else patched.delete(n);
-        }
-      }
-      for (const [target, names] of unit.graph.handOffs) {
-        const patched = touch(target);
-        for (const n of names) patched.set(n, (patched.get(n) ?? 0) + 1);
-      }
+      countHandOffs(old?.graph?.handOffs ?? [], -1, touch);
+      countHandOffs(unit.graph.handOffs, 1, touch);
       if (++kept_ % KEPT_PER_STEP === 0) yield;
     }
     for (const [key, patched] of absentPatch) {
@@ -252,11 +242,11 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
     // Every bundle's unit is at hand (kept or run): what may be absent is summed from them.
     counts = new Map();
     for (const bundle of tree.bundles) {
-      for (const [target, names] of units.get(sourceKey(FAMILIES.bundle, bundle.file))?.graph?.handOffs ?? []) {
+      countHandOffs(units.get(sourceKey(FAMILIES.bundle, bundle.file))?.graph?.handOffs ?? [], 1, (target) => {
         let c = counts.get(target);
         if (!c) counts.set(target, (c = new Map()));
-        for (const n of names) c.set(n, (c.get(n) ?? 0) + 1);
-      }
+        return c;
+      });
       if (++kept_ % KEPT_PER_STEP === 0) yield;
     }
     cycles = yield* findTreeCycleSteps(tree);
@@ -335,6 +325,18 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   cache.previous = { tree, outline };
   forgetUpdate(tree);
   return prev ? { byFile: cache.findings.byFile, changed } : { byFile: cache.findings.byFile };
+}
+
+/** Adds (1) or takes back (-1) a bundle's hand-offs in the counts of what may be absent at each pipe (`at` gives a pipe's counts). */
+function countHandOffs(handOffs: ReadonlyArray<[string, string[]]>, by: 1 | -1, at: (target: string) => Map<string, number>): void {
+  for (const [target, names] of handOffs) {
+    const counts = at(target);
+    for (const n of names) {
+      const left = (counts.get(n) ?? 0) + by;
+      if (left > 0) counts.set(n, left);
+      else counts.delete(n);
+    }
+  }
 }
 
 function filesOf(unit: Unit): string[] {
