@@ -746,19 +746,18 @@ export class Session {
     }
     // A check that ends meanwhile may have read files the set misses: the next release sees them.
     const checks = this.totalChecks;
-    for (const [file] of this.parsed) {
-      if (++n % RELEASED_PER_STEP === 0) {
-        yield;
-        if (this.totalChecks !== checks) return;
+    const sweeps: Array<[Map<FileId, unknown>, (file: FileId) => boolean]> = [
+      [this.parsed, (file) => this.open.has(file) || live.has(file)],
+      [this.previousParse, (file) => live.has(file)],
+    ];
+    for (const [files, stays] of sweeps) {
+      for (const file of files.keys()) {
+        if (++n % RELEASED_PER_STEP === 0) {
+          yield;
+          if (this.totalChecks !== checks) return;
+        }
+        if (!stays(file)) files.delete(file);
       }
-      if (!this.open.has(file) && !live.has(file)) this.parsed.delete(file);
-    }
-    for (const [file] of this.previousParse) {
-      if (++n % RELEASED_PER_STEP === 0) {
-        yield;
-        if (this.totalChecks !== checks) return;
-      }
-      if (!live.has(file)) this.previousParse.delete(file);
     }
   }
 
