@@ -20,6 +20,12 @@ async function warmUpLines(stderr: () => string, count: number): Promise<string[
   return lines();
 }
 
+/** Stops servers with SIGTERM; each exits 0. */
+async function stopped(...servers: Array<Awaited<ReturnType<typeof serveProcess>>>): Promise<void> {
+  for (const s of servers) s.child.kill('SIGTERM');
+  for (const s of servers) expect(await s.exited).toBe(0);
+}
+
 describe('mthds serve warm-up', () => {
   it('warms up by default, not with --no-warm-up, and answers /validate the same either way', async () => {
     const warm = await serveProcess(['--workers', '1', '--quiet']);
@@ -38,10 +44,7 @@ describe('mthds serve warm-up', () => {
       }
       expect(cold.stderr()).not.toContain('warm-up');
     } finally {
-      warm.child.kill('SIGTERM');
-      cold.child.kill('SIGTERM');
-      expect(await warm.exited).toBe(0);
-      expect(await cold.exited).toBe(0);
+      await stopped(warm, cold);
     }
   });
 
@@ -96,10 +99,7 @@ describe('mthds serve warm-up', () => {
       expect((await post(`${cold.url}/validate`, { mthds_contents: [HELLO] })).json.is_valid).toBe(true);
       expect(cold.stderr()).not.toContain('warm-up');
     } finally {
-      brief.child.kill('SIGTERM');
-      cold.child.kill('SIGTERM');
-      expect(await brief.exited).toBe(0);
-      expect(await cold.exited).toBe(0);
+      await stopped(brief, cold);
     }
   });
 });
