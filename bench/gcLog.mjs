@@ -29,16 +29,8 @@ if (file) {
  * `keystrokes`: `{ start, ms }` with `start` in ms since the epoch.
  */
 export function summarizeGc(logFile, keystrokes, p95) {
-  let text = '';
-  try {
-    text = readFileSync(logFile, 'utf8');
-  } catch {
-    return 'no collection was logged';
-  }
-  const pauses = text.split('\n').filter(Boolean).map((l) => {
-    const [at, kind, ms] = l.split(' ');
-    return { at: Number(at), kind, ms: Number(ms) };
-  });
+  const pauses = readPauses(logFile);
+  if (pauses === undefined) return 'no collection was logged';
   const byKind = new Map();
   let slow = 0;
   let slowWithGc = 0;
@@ -57,5 +49,31 @@ export function summarizeGc(logFile, keystrokes, p95) {
     }
   }
   const kinds = [...byKind].map(([kind, s]) => `${s.n} ${kind} (${s.total.toFixed(1)} ms, max ${s.max.toFixed(1)})`).join(', ');
-  return `collections during keystrokes: ${kinds || 'none'}; keystrokes >= p95 that waited on one: ${slowWithGc}/${slow}`;
+  // Every collection from the first keystroke to the end of the last, waited on or not: how often
+  // the typing itself fills the young generation.
+  const from = keystrokes[0]?.start ?? 0;
+  const to = keystrokes.reduce((end, k) => Math.max(end, k.start + k.ms), from);
+  const all = pauses.filter((p) => p.kind !== 'weak' && p.at >= from && p.at <= to);
+  const minors = all.filter((p) => p.kind === 'minor').length;
+  return `collections during keystrokes: ${kinds || 'none'}; keystrokes >= p95 that waited on one: ${slowWithGc}/${slow}; over the ${(to - from).toFixed(0)} ms of typing: ${minors} minor, ${all.length - minors} other`;
+}
+
+/** The logged collections, or undefined when nothing was logged. */
+function readPauses(logFile) {
+  let text;
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return text.split('\n').filter(Boolean).map((l) => {
+    const [at, kind, ms] = l.split(' ');
+    return { at: Number(at), kind, ms: Number(ms) };
+  });
+}
+
+/** Per sample (`{ start, ms }`, start in ms since the epoch), the collections that paused the server during it: `major 8.1 + minor 1.2`, or '' when none. */
+export function pausesDuring(logFile, samples) {
+  const pauses = readPauses(logFile) ?? [];
+  return samples.map((k) => pauses.filter((p) => p.kind !== 'weak' && p.at >= k.start && p.at <= k.start + k.ms).map((p) => `${p.kind} ${p.ms.toFixed(1)}`).join(' + '));
 }

@@ -19,7 +19,8 @@
 // the N slowest keystrokes and completions (their index, whether the keystroke broke the reference,
 // and the time since the server started: to find them in a CPU profile); TRACE=1 prints the
 // server's traces (each check, each preparation at idle) as they come; MTHDS_SERVER runs another
-// build's entry point (lspClient.mjs), to compare two builds under the same load.
+// build's entry point (lspClient.mjs), to compare two builds under the same load; GC_LOG=1 adds,
+// to each of the SLOWEST, the server's collections that paused it meanwhile (bench/gcLog.mjs).
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -28,12 +29,18 @@ import { pathToFileURL } from 'node:url';
 import { workspaceBundle } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
+import { pausesDuring, summarizeGc } from './gcLog.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const DEFAULT_EDITS = { packages: 300, 'one-package': 100 };
 const editsOf = (layout, name) => Number(process.env[name] ?? DEFAULT_EDITS[layout] ?? 300);
 const LAYOUTS = (process.env.LAYOUTS ?? 'packages,one-package').split(',');
 const PIPES = 5;
+const GC_LOG = process.env.GC_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gc-')), 'gc.log') : undefined;
+if (GC_LOG) {
+  process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${new URL('./gcLog.mjs', import.meta.url).href}`;
+  process.env.MTHDS_BENCH_GC_LOG = GC_LOG;
+}
 
 const CAPABILITIES = {
   window: { workDoneProgress: true },
@@ -159,6 +166,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
   };
   const keystrokeTimes = [];
   const keystrokeNotes = [];
+  const keystrokeSpans = [];
   const KEYSTROKES = editsOf(layout, 'KEYSTROKES');
   const COMPLETIONS = editsOf(layout, 'COMPLETIONS');
   for (let k = 0; k < KEYSTROKES; k++) {
@@ -169,6 +177,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
     await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
     const p = await done;
     keystrokeTimes.push(performance.now() - t);
+    keystrokeSpans.push({ start: performance.timeOrigin + t, ms: performance.now() - t });
     keystrokeNotes.push(`${change.text === 'X' ? 'breaks' : change.text === 'B' ? 'repairs' : 'types'}, at ${fmt((t - server.spawnedAt) / 1000, 3)} s`);
     if (broken !== p.diagnostics.some((d) => d.code === 'method.concept_unresolved')) throw new Error(`keystroke ${k}: the diagnostics do not follow the edit`);
   }
@@ -176,6 +185,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
   // Completion during typing: keystroke, then at once a completion of the concept reference.
   const completionTimes = [];
   const completionNotes = [];
+  const completionSpans = [];
   let items = 0;
   for (let k = 0; k < COMPLETIONS; k++) {
     version += 1;
@@ -187,6 +197,7 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
     const t = performance.now();
     const r = await connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: outPos, context: { triggerKind: 2, triggerCharacter: '"' } });
     completionTimes.push(performance.now() - t);
+    completionSpans.push({ start: performance.timeOrigin + t, ms: performance.now() - t });
     completionNotes.push(`at ${fmt((t - server.spawnedAt) / 1000, 3)} s`);
     items = r?.items?.length ?? (Array.isArray(r) ? r.length : 0);
     if (items < 10) throw new Error(`completion ${k}: ${items} items`);
@@ -194,8 +205,22 @@ async function typing(layout, ws, server, uri, setWaiting, startup) {
   }
   const afterTyping = memoryOf(server.child.pid);
   await stopServer(server);
+  let gc;
+  if (GC_LOG) {
+    gc = summarizeGc(GC_LOG, keystrokeSpans, percentile(keystrokeTimes, 95));
+    withPauses(keystrokeNotes, keystrokeSpans);
+    withPauses(completionNotes, completionSpans);
+    rmSync(GC_LOG, { force: true });
+  }
   const stats = (xs) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99), max: Math.max(...xs) });
-  return { layout, keystrokeCount: KEYSTROKES, completionCount: COMPLETIONS, ws, ...startup, openMs, keystrokes: stats(keystrokeTimes), completion: stats(completionTimes), items, afterTyping, slowest: { keystroke: slowest(keystrokeTimes, keystrokeNotes), completion: slowest(completionTimes, completionNotes) } };
+  return { layout, keystrokeCount: KEYSTROKES, completionCount: COMPLETIONS, ws, ...startup, openMs, keystrokes: stats(keystrokeTimes), completion: stats(completionTimes), items, afterTyping, gc, slowest: { keystroke: slowest(keystrokeTimes, keystrokeNotes), completion: slowest(completionTimes, completionNotes) } };
+}
+
+/** Appends to each note the collections that paused the server during its sample. */
+function withPauses(notes, spans) {
+  pausesDuring(GC_LOG, spans).forEach((gc, i) => {
+    if (gc) notes[i] += `; gc ${gc}`;
+  });
 }
 
 const SLOWEST = Number(process.env.SLOWEST ?? 0);
@@ -213,6 +238,8 @@ for (const layout of LAYOUTS) {
   console.log(`  didOpen -> first diagnostics: ${fmt(r.openMs)} ms`);
   console.log(`  keystroke -> publishDiagnostics (${r.keystrokeCount}): p50 ${fmt(r.keystrokes.p50)} ms, p95 ${fmt(r.keystrokes.p95)} ms, p99 ${fmt(r.keystrokes.p99)} ms, max ${fmt(r.keystrokes.max)} ms`);
   console.log(`  completion right after a keystroke (${r.completionCount}, ${r.items} items): p50 ${fmt(r.completion.p50)} ms, p95 ${fmt(r.completion.p95)} ms, p99 ${fmt(r.completion.p99)} ms, max ${fmt(r.completion.max)} ms`);
+  if (r.gc) console.log(`  ${r.gc}`);
   if (SLOWEST > 0) for (const [kind, list] of Object.entries(r.slowest)) console.log(`  slowest ${kind}s: ${list.join('; ')}`);
   console.log(`  ${load()}`);
 }
+if (GC_LOG) rmSync(path.dirname(GC_LOG), { recursive: true, force: true });

@@ -99,3 +99,17 @@ export function* prepareNameIndexes(tree: MethodTree, from: Bundle, kind: 'conce
   }
   if (kind === 'concepts') for (const index of conceptNameIndexes(tree, from).slice(0, 2)) warm(index);
 }
+
+/**
+ * Makes ahead, one domain per step, the index of every domain's concepts qualified (what
+ * `conceptNameIndexes` gives for a bundle of any other domain): the language server, once the
+ * workspace is checked, so that the first broken concept reference typed in any tree finds them
+ * made. While the lookup's code is cold, each index also runs a query whose answer is not kept.
+ */
+export function* prepareQualifiedConceptIndexes(tree: MethodTree): Generator<void, void> {
+  for (const [d, table] of tree.symbols) {
+    const index = qualifiedIndex(d, table, 'concepts');
+    if (suggestionsCold()) index.warm(`X${table.concepts.keys().next().value ?? 'Name'}`);
+    yield;
+  }
+}

@@ -23,7 +23,7 @@ import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
 import { runInSlices, runSlice, runSteps } from '../util/steps.js';
-import { IdleWork, OPENING_SLICE_MS, preparationSteps } from './idleWork.js';
+import { IdleWork, OPENING_SLICE_MS, preparationSteps, treePreparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { oneTurn } from './messageTurns.js';
 import { checkedText } from './views.js';
@@ -151,8 +151,16 @@ export class Diagnostics {
     return (this.options.pause ?? oneTurn)();
   }
 
+  /** How long ago a document was last opened or changed (ms; Infinity: never). */
+  msSinceDocumentChange(): number {
+    return performance.now() - this.lastDocumentChange;
+  }
+
+  private lastDocumentChange = -Infinity;
+
   /** A document was opened or changed: check its tree after the debounce delay. */
   documentChanged(file: FileId, id: TreeId): void {
+    this.lastDocumentChange = performance.now();
     this.touched.add(file);
     this.dropDryRun(id.key);
     // The runner's verdict was about the text before this change: its positions no longer hold.
@@ -199,6 +207,19 @@ export class Diagnostics {
       const handle = setTimeout(run, delay);
       this.timers.set(id.key, () => clearTimeout(handle));
     }
+  }
+
+  /**
+   * Makes ahead what the documents of these trees share (idleWork.ts `treePreparationSteps`), in
+   * slices that let messages through: the end of the workspace's first check.
+   */
+  async prepareTrees(ids: readonly TreeId[]): Promise<void> {
+    const t0 = performance.now();
+    const trees = ids.flatMap((id) => this.session.lastCheck(id.key)?.tree ?? []);
+    await runInSlices((function* () {
+      for (const tree of trees) yield* treePreparationSteps(tree);
+    })(), SLICE_MS, () => this.pause());
+    this.options.trace?.(`mthds: prepared what the documents of ${trees.length} tree${trees.length === 1 ? '' : 's'} share in ${(performance.now() - t0).toFixed(1)} ms`);
   }
 
   /** Checks a tree now, cancelling a pending delayed check, and publishes what changed. */

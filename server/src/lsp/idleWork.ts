@@ -6,10 +6,10 @@
 // a check would make on demand, through the same functions and caches, so nothing answers
 // differently for having been prepared.
 
-import { NATIVE_DOCUMENTATION, prepareCompletionList } from '../language/complete/index.js';
+import { NATIVE_DOCUMENTATION, prepareCompletionList, prepareSharedConceptLists } from '../language/complete/index.js';
 import type { Bundle } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
-import { prepareNameIndexes } from '../language/visibleNames.js';
+import { prepareNameIndexes, prepareQualifiedConceptIndexes } from '../language/visibleNames.js';
 import { markup, type MarkupFormat } from './markup.js';
 import { runSlice } from '../util/steps.js';
 
@@ -39,6 +39,19 @@ export function* preparationSteps(tree: MethodTree, bundles: readonly Bundle[], 
       yield;
     }
   }
+}
+
+/**
+ * What every document of a tree shares, made once the workspace is checked (before its progress
+ * ends), one domain per step: the suggestion indexes of the domains' concepts and the domains'
+ * parts of the concept lists. Made then, they are old by the time a document is opened and typed
+ * in: the preparation of a document opened makes only its own domain's part, and the first
+ * scavenges of the typing no longer copy a tree's worth of them (3 MB and 8 ms in one pause on a
+ * 5,000-bundle tree).
+ */
+export function* treePreparationSteps(tree: MethodTree): Generator<void, void> {
+  yield* prepareQualifiedConceptIndexes(tree);
+  yield* prepareSharedConceptLists(tree);
 }
 
 /** One piece of idle work at a time: a newer start or `cancel` makes the running one stop at its next pause. */

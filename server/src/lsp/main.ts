@@ -61,7 +61,7 @@ const connection = createConnection(ProposedFeatures.all, { messageStrategy: tur
 // Whatever escapes a handler is logged, never fatal: an editor keeps its server.
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
-startServer(connection, { turns });
+startServer(connection, { turns, collectAfterStartup: true });
 // Input read but not yet dispatched holds a pause open too (after listen: a listener of its own
 // before the connection's would take the first messages from it).
 if (args.includes('--stdio')) process.stdin.on('data', () => turns.arrived());

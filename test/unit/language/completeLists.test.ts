@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nativeMarkdown, writtenSignature } from '../../../server/src/language/describe.js';
 import type { Bundle, PipeDecl } from '../../../server/src/language/model.js';
-import { conceptCompletions, pipeCompletions, prepareCompletionList, type ConceptOptions, type PipeOptions } from '../../../server/src/language/complete/refs.js';
+import { conceptCompletions, pipeCompletions, prepareCompletionList, prepareSharedConceptLists, type ConceptOptions, type PipeOptions } from '../../../server/src/language/complete/refs.js';
 import type { Completion } from '../../../server/src/language/complete/types.js';
 import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../../../server/src/language/spec/lexical.js';
@@ -126,6 +126,44 @@ describe('concept and pipe lists', () => {
       ),
       { seed: 17, numRuns: 250 },
     );
+  });
+
+  it('with what every list of the tree shares made ahead (left at any step), hold what a request makes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(bundle, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.nat({ max: 6 }),
+        fc.record({ close: fc.constantFrom('', '"'), qualified: fc.boolean() }),
+        (trees, stop, o) => {
+          for (const bundles of trees) {
+            const tree = treeOf(Object.fromEntries(bundles.map((b, i) => [`b${i}.mthds`, text(b)])));
+            const steps = prepareSharedConceptLists(tree);
+            for (let k = 0; k < stop && !steps.next().done; k++);
+            for (const from of tree.bundles) {
+              const concepts: ConceptOptions = { range: { start: 3, end: 5 }, close: o.close, qualified: o.qualified };
+              expect(conceptCompletions(tree, from, concepts)).toEqual(bySortText(plainConcepts(tree, from, concepts)));
+            }
+          }
+        },
+      ),
+      { seed: 23, numRuns: 250 },
+    );
+  });
+
+  it('of two domains share the items of a third domain: a list makes only its own domain\'s', () => {
+    const many = (d: string): string => [`domain = "${d}"`, ...Array.from({ length: 5 }, (_, i) => `[concept.C${i}${d}]\ndescription = "c"`)].join('\n') + '\n';
+    const tree = treeOf({ 'a.mthds': many('legal'), 'b.mthds': many('hr'), 'c.mthds': many('fin') });
+    for (const g = prepareSharedConceptLists(tree); !g.next().done; );
+    const range = { start: 0, end: 0 };
+    const [fromLegal, fromHr] = [tree.bundles[0]!, tree.bundles[1]!];
+    const fin = (items: ReturnType<typeof conceptCompletions>) => items.filter((i) => i.label.startsWith('fin.')).map((i) => i.resolve);
+    const legalItems = conceptCompletions(tree, fromLegal, { range, close: '' });
+    const hrItems = conceptCompletions(tree, fromHr, { range, close: '' });
+    expect(fin(legalItems)).toHaveLength(5);
+    fin(legalItems).forEach((r, i) => expect(r).toBe(fin(hrItems)[i]));
+    // A domain's own items are its list's: bare from itself, qualified from the other.
+    expect(legalItems.filter((i) => i.label.endsWith('legal')).map((i) => i.label)).toEqual(['C0legal', 'C1legal', 'C2legal', 'C3legal', 'C4legal']);
+    expect(hrItems.filter((i) => i.label.startsWith('legal.'))).toHaveLength(5);
   });
 
   it('made ahead in full, are the lists a request then reads (nothing is made again)', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
 import type { Bundle } from '../../../server/src/language/model.js';
 import { symbolsOf, type MethodTree } from '../../../server/src/language/tree.js';
-import { conceptNameIndexes, pipeNameIndexes, prepareNameIndexes } from '../../../server/src/language/visibleNames.js';
+import { conceptNameIndexes, pipeNameIndexes, prepareNameIndexes, prepareQualifiedConceptIndexes } from '../../../server/src/language/visibleNames.js';
 import { suggest, suggestAmong } from '../../../server/src/util/suggest.js';
 import { treeOf } from '../../helpers/tree.js';
 
@@ -88,6 +88,28 @@ describe('visible names as indexes', () => {
     const prepared = conceptNameIndexes(tree, from);
     expect(conceptNameIndexes(tree, from)).toEqual(prepared);
     expect(pipeNameIndexes(tree, from).slice(1)).toEqual(pipeNameIndexes(tree, from).slice(1));
+  });
+
+  it('made ahead for the whole tree (left at any step), suggest the same from every bundle', () => {
+    fc.assert(
+      fc.property(fc.array(bundle, { minLength: 1, maxLength: 6 }), fc.nat({ max: 8 }), fc.array(fc.oneof(conceptCode, fc.constantFrom('legal.Summry', 'hr.Persn', 'Txt')), { minLength: 1, maxLength: 3 }), (bundles, stop, asked) => {
+        const tree = treeOf(Object.fromEntries(bundles.map((b, i) => [`b${i}.mthds`, text(b)])));
+        const steps = prepareQualifiedConceptIndexes(tree);
+        for (let k = 0; k < stop && !steps.next().done; k++);
+        for (const from of tree.bundles) {
+          for (const name of asked) expect(suggestAmong(name, conceptNameIndexes(tree, from))).toEqual(suggest(name, [...NATIVE_CONCEPTS.map((c) => c.code), ...visibleConceptCodes(tree, from)]));
+        }
+      }),
+      { seed: 13, numRuns: 200 },
+    );
+    // One step per domain, and every bundle's lookup then reads the indexes made (the same objects).
+    const tree = treeOf({ 'a.mthds': 'domain = "legal"\n[concept.Contract]\ndescription = "c"\n', 'b.mthds': 'domain = "hr"\n[concept.Person]\ndescription = "p"\n', 'c.mthds': 'domain = "fin"\n[concept.Bill]\ndescription = "b"\n' });
+    let steps = 0;
+    for (const g = prepareQualifiedConceptIndexes(tree); !g.next().done; ) steps += 1;
+    expect(steps).toBe(3);
+    const [fromLegal, fromHr] = [tree.bundles[0]!, tree.bundles[1]!];
+    // From legal: natives, legal bare, then hr and fin qualified; from hr: natives, hr bare, legal and fin qualified.
+    expect(conceptNameIndexes(tree, fromLegal)[3]).toBe(conceptNameIndexes(tree, fromHr)[3]);
   });
 
   it('follow an edit: a table of a new version is indexed again', () => {

@@ -11,7 +11,7 @@ import { bareCompletions, stringCompletions } from './values.js';
 
 export type { Completion, CompletionKind, CompletionRequest, LazyDocumentation } from './types.js';
 export { lazyDetail, lazyDocumentation } from './resolve.js';
-export { NATIVE_DOCUMENTATION, prepareCompletionList } from './refs.js';
+export { NATIVE_DOCUMENTATION, prepareCompletionList, prepareSharedConceptLists } from './refs.js';
 
 /** Which places a trigger character completes in (an invoked completion completes in all). */
 function triggered(place: CursorPlace, trigger: string | undefined): boolean {

@@ -11,6 +11,7 @@ import { NATIVE_CONCEPTS } from '../spec/natives.js';
 import { SPECIAL_OUTCOMES } from '../spec/lexical.js';
 import type { ModelCategory } from '../spec/values.js';
 import type { DomainSymbols, MethodTree } from '../tree.js';
+import { ObjectCache } from '../../util/objectCache.js';
 import { ResumableBuilds } from '../../util/resumable.js';
 import { runSteps } from '../../util/steps.js';
 import { fuzzyMatch, markNarrowed, MAX_ITEMS } from './narrow.js';
@@ -143,7 +144,7 @@ const keyOf = (t: { sortText?: string; label: string }): string => t.sortText ??
  * ones from the earlier run first (a stable merge keeps the order of the whole). Pauses after
  * every MERGED_PER_STEP items.
  */
-function* mergedSteps<T extends { sortText?: string; label: string }>(runs: readonly T[][]): Generator<void, T[]> {
+function* mergedSteps<T extends { sortText?: string; label: string }>(runs: ReadonlyArray<readonly T[]>): Generator<void, readonly T[]> {
   const byFirst = runs.filter((r) => r.length > 0).map((run, i) => ({ run, i, first: keyOf(run[0]!), last: keyOf(run[run.length - 1]!) }));
   byFirst.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.i - b.i));
   let work = 0;
@@ -160,7 +161,7 @@ function* mergedSteps<T extends { sortText?: string; label: string }>(runs: read
   let level = runs.filter((r) => r.length > 0);
   if (level.length === 0) return [];
   while (level.length > 1) {
-    const next: T[][] = [];
+    const next: Array<readonly T[]> = [];
     for (let r = 0; r < level.length; r += 2) {
       const a = level[r]!;
       const b = level[r + 1];
@@ -247,18 +248,46 @@ function* treeConceptTemplatesSteps(tree: MethodTree, domain: string | undefined
 }
 
 function* conceptListSteps(domains: readonly string[], domain: string | undefined, qualified: boolean, parts: ReadonlyArray<readonly ConceptEntry[]>): Generator<void, readonly ConceptTemplate[]> {
-  const runs: ConceptTemplate[][] = [NATIVE_SORTED];
+  const runs: Array<readonly ConceptTemplate[]> = [NATIVE_SORTED];
   let i = 0;
   for (const d of domains) {
-    const bare = d === domain && !qualified;
-    const rank = d === domain ? '0' : '2';
-    runs.push(sortedTemplates(parts[i++]!.map((c) => conceptTemplate(bare ? c.code : c.key, c.key, c.detail, rank))));
+    const entries = parts[i++]!;
+    const bare = !qualified;
+    runs.push(d === domain ? sortedTemplates(entries.map((c) => conceptTemplate(bare ? c.code : c.key, c.key, c.detail, '0'))) : othersRun(entries));
     if (i % DOMAINS_PER_STEP === 0) yield;
   }
   const templates = yield* mergedSteps(runs);
   treeConcepts.unshift({ domain, qualified, parts: [...parts], templates });
   if (treeConcepts.length > KEPT_LISTS) treeConcepts.pop();
   return templates;
+}
+
+// A domain's templates as every other domain's list has them (qualified, ranked after the natives),
+// sorted: made once per entries and shared by the lists of every domain, so that a domain's list
+// makes only its own domain's templates (a list of a 5,000-bundle tree made 5,000 templates each
+// time, alive until the next scavenges copied them: milliseconds of pause after a document opened).
+const othersRuns = new ObjectCache<readonly ConceptEntry[], readonly ConceptTemplate[]>('othersRuns');
+
+function othersRun(entries: readonly ConceptEntry[]): readonly ConceptTemplate[] {
+  let run = othersRuns.get(entries);
+  if (!run) {
+    run = sortedTemplates(entries.map((c) => conceptTemplate(c.key, c.key, c.detail, '2')));
+    othersRuns.set(entries, run);
+  }
+  return run;
+}
+
+/**
+ * Makes ahead, one domain per step, what every concept list of the tree shares: each domain's
+ * entries and its templates as the other domains see them (the language server, once the
+ * workspace is checked: a document opened then makes only its own domain's part of its list).
+ * They are what a list would make on demand: no answer changes.
+ */
+export function* prepareSharedConceptLists(tree: MethodTree): Generator<void, void> {
+  for (const [d, table] of tree.symbols) {
+    othersRun(conceptEntries(d, table));
+    yield;
+  }
 }
 
 export interface ConceptEntry {
