@@ -41,7 +41,7 @@ import { warmUp } from './warmUp.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { fileToUri, uriToFile } from './uris.js';
 import { VERSION } from '../version.js';
-import { collectNow } from '../heap.js';
+import { collectNow, heapInUse, startupCollection } from '../heap.js';
 
 export const LANGUAGE_ID = 'mthds';
 
@@ -74,9 +74,6 @@ export interface ServerOptions {
    */
   collectAfterStartup?: boolean;
 }
-
-/** How long no document must have changed for the start-up's collection to run (ms). */
-const QUIET_BEFORE_COLLECT_MS = 1000;
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const documents = new TextDocuments<TextDocument>(CLAMPED_TEXT_DOCUMENTS);
@@ -265,13 +262,16 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     // What the documents of these trees share, made before the progress ends: a document opened
     // and typed in at once finds it made (idleWork.ts treePreparationSteps).
     await diag.prepareTrees(trees);
-    // Its garbage collected before the progress ends, unless a document changed lately (someone
-    // is typing: the collection would stop a keystroke for its whole length). Else V8's first full
-    // collection of that heap runs in pieces during the first keystrokes (measured at 5,000
-    // bundles: steps of up to 12 ms, and the keystroke p99 over 16 ms in a third of the runs).
-    if (options.collectAfterStartup && diag.msSinceDocumentChange() >= QUIET_BEFORE_COLLECT_MS) {
+    // The check's garbage collected before the progress ends (heap.ts `startupCollection` says when).
+    // Else V8's first full collection of that heap runs in pieces during the first keystrokes
+    // (measured at 5,000 bundles: steps of up to 12 ms, and the keystroke p99 over 16 ms in a
+    // third of the runs).
+    if (options.collectAfterStartup) {
+      const inUse = heapInUse();
+      const verdict = startupCollection(diag.msSinceDocumentChange(), inUse);
       const t0 = performance.now();
-      if (collectNow()) connection.tracer.log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
+      if (verdict === 'too large') connection.tracer.log(`mthds: start-up garbage left to the collector (heap of ${Math.round(inUse / 2 ** 20)} MB)`);
+      else if (verdict === 'collect' && collectNow()) connection.tracer.log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
     }
     reporter?.done();
   }
