@@ -41,7 +41,7 @@ import { warmUp } from './warmUp.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { fileToUri, uriToFile } from './uris.js';
 import { VERSION } from '../version.js';
-import { collectNow, heapInUse, startupCollection } from '../heap.js';
+import { collectNow, heapInUse, startupCollection, SWEEP_AFTER_COLLECT_MS } from '../heap.js';
 
 export const LANGUAGE_ID = 'mthds';
 
@@ -271,7 +271,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const verdict = startupCollection(diag.msSinceDocumentChange(), inUse);
       const t0 = performance.now();
       if (verdict === 'too large') connection.tracer.log(`mthds: start-up garbage left to the collector (heap of ${Math.round(inUse / 2 ** 20)} MB)`);
-      else if (verdict === 'collect' && collectNow()) connection.tracer.log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
+      else if (verdict === 'collect' && collectNow()) {
+        connection.tracer.log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
+        // Messages are served meanwhile: only the end of the progress waits.
+        await new Promise((resolve) => setTimeout(resolve, SWEEP_AFTER_COLLECT_MS));
+      }
     }
     reporter?.done();
   }
