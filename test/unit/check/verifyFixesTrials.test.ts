@@ -117,6 +117,8 @@ describe('keepHarmlessFixes trials as updates', () => {
         pool.push({ file: OTHER, edit: edit(OTHER, other, other.indexOf('[pipe.o0]') + '[pipe.'.length, 2, 'zz') });
         const findings: Finding[] = pool.flatMap((p, i) => (taken[i] ? [makeFinding('method.syntax', { finding: `f${i}` }, p.file, p.edit.range, { fix: { title: `fix ${i}`, safe: true, edits: [p.edit] } })] : []));
         const chosen = chooseSafeFixes(findings, () => true, true);
+        // Nothing to try: an empty verdict.
+        if (chosen.length === 0) expect(keepHarmlessFixes(tree, undefined, chosen, new FixTrials())).toEqual({ kept: [], rolledBack: [] });
         const summary = (v: FixVerdict) => ({ kept: v.kept.map((k) => k.fix.title), rolledBack: v.rolledBack.map((r) => [r.fix.title, r.error.code, r.error.file, r.error.message]) });
         const expected = summary(verdictFromScratch(tree, chosen));
         if (expected.rolledBack.length > 0) rolledBackSeen++;
@@ -140,9 +142,10 @@ describe('keepHarmlessFixes trials as updates', () => {
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
           // Asked again for the same version (another document of the tree).
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
-          // The same trials, moved: never made anew.
+          // The same trials, moved: never made anew. With no fix chosen no verdict checked any
+          // trial: there is nothing to move (a random scenario chooses none about once in 35 runs).
           const now = keep.take(version);
-          expect(now).toBe(trials);
+          if (chosen.length > 0) expect(now).toBe(trials);
           keep.give(now);
         }
       }),
