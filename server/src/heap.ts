@@ -26,8 +26,6 @@ export function tuneHeap(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${LONG_LIVED_HEAP_GROWING_PERCENT}`);
 }
 
-let collector: (() => void) | null | undefined;
-
 /** How long no document must have changed for the start-up's collection to run (ms). */
 export const QUIET_BEFORE_COLLECT_MS = 1000;
 /**
@@ -59,6 +57,9 @@ export const SWEEP_AFTER_COLLECT_MS = 50;
 export function heapInUse(): number {
   return v8.getHeapStatistics().used_heap_size;
 }
+
+// `gc` once reached (null: this Node offers no way).
+let collector: (() => void) | null | undefined;
 
 /**
  * A full collection, now and at once (blocking: 150-300 ms on the heap of a 5,000-bundle

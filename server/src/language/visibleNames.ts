@@ -87,17 +87,9 @@ let pipesAsked = false;
  */
 export function* prepareNameIndexes(tree: MethodTree, from: Bundle, kind: 'concepts' | 'pipes'): Generator<void, void> {
   if (kind === 'pipes' && !pipesAsked) return;
-  const domain = from.domain?.value;
   const probe = `X${(kind === 'concepts' ? from.concepts[0]?.code : from.pipes[0]?.code) ?? 'Name'}`;
-  const warm = (index: NameIndex): void => {
-    if (suggestionsCold()) index.warm(probe);
-  };
-  for (const [d, table] of tree.symbols) {
-    if (d === domain) continue;
-    warm(qualifiedIndex(d, table, kind));
-    yield;
-  }
-  if (kind === 'concepts') for (const index of conceptNameIndexes(tree, from).slice(0, 2)) warm(index);
+  yield* qualifiedIndexSteps(tree, kind, from.domain?.value, () => probe);
+  if (kind === 'concepts') for (const index of conceptNameIndexes(tree, from).slice(0, 2)) if (suggestionsCold()) index.warm(probe);
 }
 
 /**
@@ -107,9 +99,15 @@ export function* prepareNameIndexes(tree: MethodTree, from: Bundle, kind: 'conce
  * made. While the lookup's code is cold, each index also runs a query whose answer is not kept.
  */
 export function* prepareQualifiedConceptIndexes(tree: MethodTree): Generator<void, void> {
+  yield* qualifiedIndexSteps(tree, 'concepts', undefined, (table) => `X${table.concepts.keys().next().value ?? 'Name'}`);
+}
+
+/** The qualified index of each domain but `except`, one per step; each warmed on `probe` while the lookup is cold. */
+function* qualifiedIndexSteps(tree: MethodTree, kind: 'concepts' | 'pipes', except: string | undefined, probe: (table: DomainSymbols) => string): Generator<void, void> {
   for (const [d, table] of tree.symbols) {
-    const index = qualifiedIndex(d, table, 'concepts');
-    if (suggestionsCold()) index.warm(`X${table.concepts.keys().next().value ?? 'Name'}`);
+    if (d === except) continue;
+    const index = qualifiedIndex(d, table, kind);
+    if (suggestionsCold()) index.warm(probe(table));
     yield;
   }
 }

@@ -161,12 +161,7 @@ export function suggestionsCold(): boolean {
 export function* warmSuggestionsSteps(names: readonly string[]): Generator<void, void> {
   if (names.length === 0) return;
   const byDomain = new Map<string, string[]>();
-  for (const name of names) {
-    const domain = name.slice(0, Math.max(0, name.lastIndexOf('.')));
-    const group = byDomain.get(domain);
-    if (group) group.push(name);
-    else byDomain.set(domain, [name]);
-  }
+  for (const name of names) pushAt(byDomain, name.slice(0, Math.max(0, name.lastIndexOf('.'))), name);
   const indexes = [...byDomain.values()].map((group) => new NameIndex(group));
   for (let i = 0; suggestionsCold() && i < names.length * 4; i++) {
     const name = names[(i * 7919) % names.length]!;
@@ -279,8 +274,8 @@ export class NameIndex {
 
 }
 
-function pushAt<K>(map: Map<K, number[]>, key: K, at: number): void {
+function pushAt<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
-  if (list) list.push(at);
-  else map.set(key, [at]);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

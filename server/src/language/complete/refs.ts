@@ -252,8 +252,8 @@ function* conceptListSteps(domains: readonly string[], domain: string | undefine
   let i = 0;
   for (const d of domains) {
     const entries = parts[i++]!;
-    const bare = !qualified;
-    runs.push(d === domain ? sortedTemplates(entries.map((c) => conceptTemplate(bare ? c.code : c.key, c.key, c.detail, '0'))) : othersRun(entries));
+    // The list's own domain: bare unless the reference typed so far is qualified.
+    runs.push(d === domain ? sortedTemplates(entries.map((c) => conceptTemplate(qualified ? c.key : c.code, c.key, c.detail, '0'))) : othersRun(entries));
     if (i % DOMAINS_PER_STEP === 0) yield;
   }
   const templates = yield* mergedSteps(runs);
