@@ -34,7 +34,9 @@ describe('sequences', () => {
   it('reports a step reading a value of another concept', () => {
     const c = func('count', 'invoice = "Line"', 'Text');
     const [f] = only(check(bundle(a, c, seq('doc = "Document"', 'Text', '{ pipe = "read", result = "invoice" }, { pipe = "count", result = "n" }'))), 'method.input_concept_mismatch');
-    expect(f!.params).toEqual({ pipe: 'count', input: 'invoice', declared: 'Invoice', expected: ['Line'] });
+    // `declared` is what the step's pipe declares, `expected` what the flow gives it (the registry's params).
+    expect(f!.params).toEqual({ pipe: 'count', input: 'invoice', declared: 'Line', expected: ['Invoice'] });
+    expect(f!.related?.map((r) => r.message)).toEqual(['`invoice` holds a single value here: step 1 (pipe `read`) stores it']);
   });
   it('checks the output against the last step, refinement-aware', () => {
     const found = check(bundle(a, seq('doc = "Document"', 'Line', '{ pipe = "read", result = "invoice" }')));
@@ -58,8 +60,10 @@ describe('sequences', () => {
   });
   it('requires batch_over to name a list and the step pipe to take the item', () => {
     const text = bundle(func('each', 'line = "Line"', 'Text'), seq('line = "Line"', 'Text[]', '{ pipe = "each", batch_over = "line", batch_as = "item", result = "r" }'));
-    const found = only(check(text), 'method.wiring_invalid').map((f) => f.params['variable_path']);
-    expect(found).toEqual(['line', 'item']);
+    const found = check(text);
+    // A batch over a single value is a read of the wrong multiplicity, as the runtime refuses it.
+    expect(only(found, 'method.input_concept_mismatch').map((f) => [f.params, textAt(text, f)])).toEqual([[{ pipe: 'each', input: 'item', declared: 'line[]', expected: ['Line'] }, '"line"']]);
+    expect(only(found, 'method.wiring_invalid').map((f) => f.params['variable_path'])).toEqual(['item']);
   });
   it('reports a maybe-absent last step escaping a non-optional output', () => {
     const text = bundle(func('use', 'note = "Text"', 'Text'), seq('note = "Text?"', 'Text', '{ pipe = "use", result = "r" }'));
@@ -134,5 +138,66 @@ describe('method.optional_unhandled at controller sites', () => {
     const text = bundle(func('total', 'doc = "Document"', 'Number?'), par(''));
     expect(only(check(text), 'method.optional_unhandled')[0]!.params).toEqual({ pipe: 'p', input: 'total', site: 'parallel_branch' });
     expect(only(check(bundle(func('total', 'doc = "Document"', 'Number'), par(''))), 'method.optional_unhandled')).toEqual([]);
+  });
+});
+
+describe('multiplicity through a sequence (runtime: input_stuff_spec_mismatch)', () => {
+  const citation = `[concept.Citation]\ndescription = "A citation"\n[concept.Citation.structure]\nquote = "The quote"\n`;
+  const mk = (...parts: string[]): string => bundle(citation, ...parts);
+  const mismatches = (text: string): Array<[unknown, string]> => only(check(text), 'method.input_concept_mismatch').map((f) => [f.params, textAt(text, f)]);
+  it('refuses a list read as one value, naming both multiplicities and who stored it', () => {
+    const text = mk(func('find', 'text = "Text"', 'Citation[]'), func('summarise', 'citations = "Citation"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "find", result = "citations" }, { pipe = "summarise", result = "summary" }'));
+    const found = only(check(text), 'method.input_concept_mismatch');
+    expect(found.map((f) => [f.params, textAt(text, f)])).toEqual([[{ pipe: 'summarise', input: 'citations', declared: 'Citation', expected: ['Citation[]'] }, 'summarise']]);
+    expect(found[0]!.message).toBe('The input citations of pipe summarise is declared as Citation, but its use accepts Citation[].');
+    expect(found[0]!.related!.map((r) => [r.message, text.slice(r.range.start, r.range.end)])).toEqual([['`citations` holds a list here: step 1 (pipe `find`) stores it', 'find']]);
+  });
+  it('refuses one value read as a list, and a fixed count read as another count', () => {
+    expect(mismatches(mk(func('one', 'text = "Text"', 'Citation'), func('all', 'c = "Citation[]"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "one", result = "c" }, { pipe = "all", result = "r" }')))).toEqual([
+      [{ pipe: 'all', input: 'c', declared: 'Citation[]', expected: ['Citation'] }, 'all'],
+    ]);
+    expect(mismatches(mk(func('three', 'text = "Text"', 'Citation[3]'), func('two', 'c = "Citation[2]"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "three", result = "c" }, { pipe = "two", result = "r" }')))).toEqual([
+      [{ pipe: 'two', input: 'c', declared: 'Citation[2]', expected: ['Citation[3]'] }, 'two'],
+    ]);
+  });
+  it('accepts a fixed count where a variable list is read, and `[1]` as one value', () => {
+    expect(mismatches(mk(func('three', 'text = "Text"', 'Citation[3]'), func('all', 'c = "Citation[]"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "three", result = "c" }, { pipe = "all", result = "r" }')))).toEqual([]);
+    expect(mismatches(mk(func('one', 'text = "Text"', 'Citation[1]'), func('use', 'c = "Citation"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "one", result = "c" }, { pipe = "use", result = "r" }')))).toEqual([]);
+  });
+  it('types what a step stores by its batch, nb_output and multiple_output', () => {
+    const use = func('use', 'c = "Citation"', 'Text');
+    const one = func('one', 'text = "Text"', 'Citation');
+    const batched = mk(one, use, func('split', 'text = "Text"', 'Text[]'), seq('text = "Text"', 'Text', '{ pipe = "split", result = "parts" }, { pipe = "one", batch_over = "parts", batch_as = "text", result = "c" }, { pipe = "use", result = "r" }'));
+    expect(mismatches(batched).map(([p]) => p)).toEqual([{ pipe: 'use', input: 'c', declared: 'Citation', expected: ['Citation[]'] }]);
+    const counted = mk(one, use, seq('text = "Text"', 'Text', '{ pipe = "one", nb_output = 3, result = "c" }, { pipe = "use", result = "r" }'));
+    expect(mismatches(counted).map(([p]) => p)).toEqual([{ pipe: 'use', input: 'c', declared: 'Citation', expected: ['Citation[3]'] }]);
+    const many = mk(one, use, seq('text = "Text"', 'Text', '{ pipe = "one", multiple_output = true, result = "c" }, { pipe = "use", result = "r" }'));
+    expect(mismatches(many).map(([p]) => p)).toEqual([{ pipe: 'use', input: 'c', declared: 'Citation', expected: ['Citation[]'] }]);
+    const countedList = mk(one, func('all', 'c = "Citation[]"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "one", nb_output = 3, result = "c" }, { pipe = "all", result = "r" }'));
+    expect(mismatches(countedList)).toEqual([]);
+    const overOne = mk(one, func('each', 'c = "Citation"', 'Text'), seq('text = "Text"', 'Text[]', '{ pipe = "one", result = "c" }, { pipe = "each", batch_over = "c", batch_as = "c", result = "r" }'));
+    expect(mismatches(overOne)).toEqual([[{ pipe: 'each', input: 'c', declared: 'Citation[]', expected: ['Citation'] }, '"c"']]);
+  });
+  it('types a binding by the lists its path crosses, native list fields included', () => {
+    const read = func('read', 'doc = "Document"', 'Invoice');
+    const lines = mk(read, func('one_line', 'line = "Line"', 'Text'), seq('doc = "Document"', 'Text', '{ pipe = "read", result = "invoice" }, { from = "invoice.lines", result = "line" }, { pipe = "one_line", result = "r" }'));
+    expect(mismatches(lines).map(([p]) => p)).toEqual([{ pipe: 'one_line', input: 'line', declared: 'Line', expected: ['Line[]'] }]);
+    const search = mk(func('search', 'q = "Text"', 'SearchResult'), func('one_doc', 'source = "Document"', 'Text'), seq('q = "Text"', 'Text', '{ pipe = "search", result = "found" }, { from = "found.sources", result = "source" }, { pipe = "one_doc", result = "r" }'));
+    expect(mismatches(search).map(([p]) => p)).toEqual([{ pipe: 'one_doc', input: 'source', declared: 'Document', expected: ['Document[]'] }]);
+    const all = mk(func('search', 'q = "Text"', 'SearchResult'), func('all_docs', 'source = "Document[]"', 'Text'), seq('q = "Text"', 'Text', '{ pipe = "search", result = "found" }, { from = "found.sources", result = "source" }, { pipe = "all_docs", result = "r" }'));
+    expect(mismatches(all)).toEqual([]);
+  });
+  it("holds the sequence's declared inputs to the steps that read them", () => {
+    const text = mk(func('use', 'c = "Citation"', 'Text'), seq('c = "Citation[]"', 'Text', '{ pipe = "use", result = "r" }'));
+    const [f] = only(check(text), 'method.input_concept_mismatch');
+    expect(f!.params).toEqual({ pipe: 'use', input: 'c', declared: 'Citation', expected: ['Citation[]'] });
+    expect(f!.related![0]!.message).toBe('`c` holds a list here: the sequence `s` declares it');
+  });
+  it('lets a flexible need take anything, and a pipe step\'s Anything satisfy a concept but not a multiplicity', () => {
+    expect(mismatches(mk(func('many', 'text = "Text"', 'Citation[]'), func('any', 'c = "Anything"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "many", result = "c" }, { pipe = "any", result = "r" }')))).toEqual([]);
+    expect(mismatches(mk(func('vague', 'text = "Text"', 'Anything'), func('use', 'c = "Citation"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "vague", result = "c" }, { pipe = "use", result = "r" }')))).toEqual([]);
+    expect(mismatches(mk(func('vague', 'text = "Text"', 'Anything[]'), func('use', 'c = "Citation"', 'Text'), seq('text = "Text"', 'Text', '{ pipe = "vague", result = "c" }, { pipe = "use", result = "r" }'))).map(([p]) => p)).toEqual([
+      { pipe: 'use', input: 'c', declared: 'Citation', expected: ['Anything[]'] },
+    ]);
   });
 });

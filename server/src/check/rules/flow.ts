@@ -15,7 +15,7 @@ import { resolvePipe } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
-import { makeFinding, type Fix } from '../finding.js';
+import { makeFinding, type Fix, type RelatedLocation } from '../finding.js';
 import { removeInputEdit } from './templateInputs.js';
 
 /** What a name holds in working memory at some point of a flow. */
@@ -26,12 +26,29 @@ interface Slot {
   maybeAbsent: boolean;
   /** Who stored it, for messages: `input`, or the step's result. */
   origin: string;
+  /**
+   * Where the value was stored and by what (a step, or the sequence's declaration), for the
+   * related location of a mismatch. Absent for values whose store has no place of its own.
+   */
+  storedBy?: { label: string; file: string; range: Range };
+  /** Stored by a pipe that does not resolve: nothing types it, so every read of it is assumed to fit. */
+  untyped?: boolean;
+  /**
+   * Stored by a pipe step: an `Anything` or `Dynamic` concept is then known only when the run
+   * produces it and satisfies any read, while the caller's declared input or a binding's value is
+   * held to its concept (the multiplicity is checked whatever stored it).
+   */
+  fromPipe?: boolean;
 }
 
 const SINGLE: Multiplicity = { kind: 'single' };
 const LIST: Multiplicity = { kind: 'list' };
 
-/** Whether a value of multiplicity `source` fits a slot declared `target` (§7.8). */
+/**
+ * Whether a value of multiplicity `source` fits a slot declared `target` (§7.8): a single value
+ * only a single slot, a fixed count a variable list or the same count, a variable list only a
+ * variable list (`[1]` is single when parsed).
+ */
 function multiplicityFits(source: Multiplicity, target: Multiplicity): boolean {
   if (target.kind === 'single') return source.kind === 'single';
   if (target.kind === 'list') return source.kind !== 'single';
@@ -131,7 +148,7 @@ function bindingStepInvalid(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, s
 function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   const slots = new Map<string, Slot>();
   const declared = new Map(pipe.inputs.map((i) => [i.name, i]));
-  for (const input of pipe.inputs) slots.set(input.name, inputSlot(ctx, bundle, input));
+  for (const input of pipe.inputs) slots.set(input.name, { ...inputSlot(ctx, bundle, input), storedBy: { label: `the sequence \`${pipe.code}\` declares it`, file: bundle.file, range: input.range } });
   const needed = new Map<string, Range>();
   const used = new Set<string>();
   const domain = bundle.domain?.value;
@@ -155,8 +172,10 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
       const root = step.from.value.split('.')[0]!;
       const slot = read(root, step.from.range);
       const derived = slot ? walkPath(ctx, bundle, pipe, step.from.value, slot, step.from.range) : undefined;
-      const stored: Slot = derived ?? { multiplicity: SINGLE, maybeAbsent: false, origin: step.result?.value ?? '' };
-      if (step.result) slots.set(step.result.value, { ...stored, origin: step.result.value });
+      // A root nothing types (stored by a pipe that does not resolve) types nothing it binds.
+      const stored: Slot = derived ?? { multiplicity: SINGLE, maybeAbsent: false, origin: step.result?.value ?? '', untyped: slot === undefined || slot.untyped === true || slot.concept === undefined };
+      const by = { label: `step ${step.index + 1} (binding \`${step.from.value}\`) binds it`, file: bundle.file, range: step.from.range };
+      if (step.result) slots.set(step.result.value, { ...stored, origin: step.result.value, storedBy: by });
       last = stored;
       lastRange = step.node.range;
       continue;
@@ -167,7 +186,7 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
       // A pipe of another package (or unresolved): its needs are unknown, its result is stored.
       incomplete = true;
       unknownStores = true;
-      if (step.result) slots.set(step.result.value, { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value });
+      if (step.result) slots.set(step.result.value, { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value, untyped: true });
       last = undefined;
       continue;
     }
@@ -180,8 +199,17 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
       const root = over.split('.')[0]!;
       const list = read(root, step.batchOver.range);
       const listSlot = list && over.includes('.') ? walkPath(ctx, bundle, pipe, over, list, step.batchOver.range) : list;
-      if (listSlot && listSlot.multiplicity.kind === 'single') {
-        ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: over, finding: `\`batch_over\` must name a list, but \`${over}\` holds a single value` }, bundle.file, step.batchOver.range));
+      // The runtime refuses a batch over a single value as it refuses any read of the wrong
+      // multiplicity (input_stuff_spec_mismatch): the list is read as a list of the item input.
+      if (listSlot && !listSlot.untyped && listSlot.multiplicity.kind === 'single') {
+        const item = callee.inputs.find((i) => i.name === step.batchAs!.value);
+        const itemWant = item ? inputSlot(ctx, callee.bundle, item) : undefined;
+        const wanted = itemWant?.concept ? `${displayConcept(itemWant.concept, domain)}[]` : `${over}[]`;
+        ctx.out.push(
+          makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: step.batchAs.value, declared: wanted, expected: [shownSlot(listSlot, over, domain)] }, bundle.file, step.batchOver.range, {
+            related: storedByRelated(listSlot, over),
+          }),
+        );
       }
       itemSlot = listSlot ? { ...listSlot, multiplicity: SINGLE, maybeAbsent: false } : undefined;
       if (!callee.inputs.some((i) => i.name === step.batchAs!.value)) {
@@ -190,16 +218,18 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
     }
     for (const input of callee.inputs) {
       const want = inputSlot(ctx, callee.bundle, input);
-      const have = itemSlot && input.name === step.batchAs?.value ? itemSlot : read(input.name, siteRange(step.pipe));
+      const isItem = itemSlot !== undefined && input.name === step.batchAs?.value;
+      const have = isItem ? itemSlot : read(input.name, siteRange(step.pipe));
       if (!have) continue;
       // A plain input reading a maybe-absent value lifts the step; `!` fails the run instead.
       if (have.maybeAbsent && input.ref?.io?.marker === undefined) liftable = true;
-      // Concepts only: the reference runtime accepts a list where one item is read and the reverse.
-      const conceptOk = isOpen(have.concept) || isOpen(want.concept) || isCompatible(ctx.tree, have.concept!, want.concept!);
-      if (!conceptOk) {
-        const shown = have.concept ? `${displayConcept(have.concept, domain)}${formatM(have.multiplicity)}` : input.name;
+      // Each item is read by its concept alone: the runtime compares the list's concept with the
+      // item input's, whatever multiplicity the item input declares.
+      if (!readFits(ctx, have, isItem ? { ...want, multiplicity: have.multiplicity } : want)) {
         ctx.out.push(
-          makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: input.name, declared: shown, expected: [want.concept ? `${displayConcept(want.concept, domain)}${formatM(want.multiplicity)}` : input.name] }, bundle.file, siteRange(step.pipe)),
+          makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: input.name, declared: shownSlot(want, input.name, domain), expected: [shownSlot(have, input.name, domain)] }, bundle.file, siteRange(step.pipe), {
+            related: storedByRelated(have, input.name),
+          }),
         );
       }
     }
@@ -210,8 +240,10 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
     else if (step.multipleOutput?.value) stored = { ...stored, multiplicity: LIST };
     if (liftable && stored.multiplicity.kind === 'single') stored = { ...stored, maybeAbsent: true };
     if (stored.multiplicity.kind !== 'single') stored = { ...stored, maybeAbsent: false };
-    for (const [name, slot] of alwaysStored(ctx, callee)) slots.set(name, slot);
-    if (step.result) slots.set(step.result.value, { ...stored, origin: step.result.value });
+    // A batched step runs its pipe on copies of the memory: what the pipe stores stays there.
+    if (!step.batchOver) for (const [name, slot] of alwaysStored(ctx, callee)) slots.set(name, slot);
+    const by = { label: `step ${step.index + 1} (pipe \`${callee.code}\`) stores it`, file: bundle.file, range: siteRange(step.pipe) };
+    if (step.result) slots.set(step.result.value, { ...stored, origin: step.result.value, storedBy: by, fromPipe: true });
     last = stored;
     lastRange = siteRange(step.pipe);
   }
@@ -224,6 +256,35 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
 /** The reference inside its quotes. */
 function siteRange(site: PipeRefSite): Range {
   return site.ref ? stringSliceRange(site.node, site.ref.refStart, site.ref.refEnd) : site.node.range;
+}
+
+/**
+ * Whether a value satisfies a read as the input `want` declares it, as the runtime judges a step's
+ * read: a flexible need (`Anything`, `Dynamic`) takes anything; otherwise the multiplicity must fit,
+ * then the concept be compatible, a pipe step's `Anything`/`Dynamic` store assumed to fit.
+ */
+function readFits(ctx: CheckContext, have: Slot, want: Slot): boolean {
+  if (have.untyped || isFlexible(want.concept) || want.concept === undefined) return true;
+  if (!multiplicityFits(have.multiplicity, want.multiplicity)) return false;
+  if (have.concept === undefined) return true;
+  if (have.fromPipe && isFlexible(have.concept)) return true;
+  return isCompatible(ctx.tree, have.concept, want.concept);
+}
+
+/** `Anything` or `Dynamic`: a concept known only when a run produces it. */
+function isFlexible(c: Concept | undefined): boolean {
+  return c !== undefined && c.kind === 'native' && (c.native.code === 'Anything' || c.native.code === 'Dynamic');
+}
+
+/** A slot as an author writes it: concept and multiplicity (the name when the concept is unknown). */
+function shownSlot(slot: Slot, name: string, domain: string | undefined): string {
+  return slot.concept ? `${displayConcept(slot.concept, domain)}${formatM(slot.multiplicity)}` : `${name}${formatM(slot.multiplicity)}`;
+}
+
+/** Where the value a mismatched read gets was stored, and by what. */
+function storedByRelated(slot: Slot, name: string): RelatedLocation[] {
+  if (!slot.storedBy) return [];
+  return [{ file: slot.storedBy.file, range: slot.storedBy.range, message: `\`${name}\` holds ${slot.multiplicity.kind === 'single' ? 'a single value' : slot.multiplicity.kind === 'list' ? 'a list' : `a list of ${slot.multiplicity.count}`} here: ${slot.storedBy.label}` }];
 }
 
 function formatM(m: Multiplicity): string {
@@ -240,7 +301,7 @@ function alwaysStored(ctx: CheckContext, pipe: PipeDecl, depth = 0): Array<[stri
       const target = step.pipe?.ref ? resolvePipe(ctx.tree, pipe.bundle, step.pipe.ref) : undefined;
       if (target?.kind === 'pipe') out.push(...alwaysStored(ctx, target.decl, depth + 1));
       const slot = target?.kind === 'pipe' ? outputOf(ctx, target.decl) : undefined;
-      out.push([step.result.value, slot ? { ...slot, origin: step.result.value } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value }]);
+      out.push([step.result.value, slot ? { ...slot, origin: step.result.value, fromPipe: true } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value, untyped: true }]);
     }
   } else if (pipe.spec?.name === 'PipeParallel') {
     const add = getEntry(pipe.table, 'add_each_output')?.value;
@@ -249,7 +310,7 @@ function alwaysStored(ctx: CheckContext, pipe: PipeDecl, depth = 0): Array<[stri
         if (!step.result || !step.pipe?.ref) continue;
         const target = resolvePipe(ctx.tree, pipe.bundle, step.pipe.ref);
         const slot = target.kind === 'pipe' ? outputOf(ctx, target.decl) : undefined;
-        out.push([step.result.value, slot ? { ...slot, origin: step.result.value } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value }]);
+        out.push([step.result.value, slot ? { ...slot, origin: step.result.value, fromPipe: true } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value, untyped: true }]);
       }
     }
   }
@@ -508,7 +569,7 @@ function checkBatch(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   } else if (list?.concept) {
     const want = inputSlot(ctx, callee.bundle, itemInput);
     if (want.concept && !isOpen(want.concept) && !isCompatible(ctx.tree, list.concept, want.concept)) {
-      ctx.out.push(makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: itemInput.name, declared: displayConcept(list.concept, domain), expected: [displayConcept(want.concept, domain)] }, bundle.file, siteRange(branch!)));
+      ctx.out.push(makeFinding('method.input_concept_mismatch', { pipe: callee.code, input: itemInput.name, declared: displayConcept(want.concept, domain), expected: [displayConcept(list.concept, domain)] }, bundle.file, siteRange(branch!)));
     }
   }
   // The branch's other inputs come from the batch's own inputs.
