@@ -201,3 +201,92 @@ describe('multiplicity through a sequence (runtime: input_stuff_spec_mismatch)',
     ]);
   });
 });
+
+describe("controllers' declared inputs against their children's needs (the runtime's equality rule)", () => {
+  const par = (inputs: string, branches: string): string => `[pipe.p]\ntype = "PipeParallel"\ndescription = "d"\ninputs = { ${inputs} }\noutput = "Composite"\nbranches = [${branches}]\n`;
+  const cond = (inputs: string, output: string, outcomes: string, fallback: string): string =>
+    `[pipe.c]\ntype = "PipeCondition"\ndescription = "d"\ninputs = { ${inputs} }\noutput = "${output}"\nexpression = "doc.filename"\noutcomes = { ${outcomes} }\ndefault_outcome = "${fallback}"\n`;
+  it('a parallel declares each input as its branches read it: concept and multiplicity', () => {
+    const use = func('use', 'note = "Text"', 'Text');
+    expect(check(bundle(use, par('note = "Text"', '{ pipe = "use", result = "a" }')))).toEqual([]);
+    const text = bundle(use, par('note = "Summary"', '{ pipe = "use", result = "a" }'));
+    const [f] = only(check(text), 'method.input_concept_mismatch');
+    expect([f!.params, textAt(text, f!)]).toEqual([{ pipe: 'p', input: 'note', declared: 'Summary', expected: ['Text'] }, '"Summary"']);
+    expect(f!.related![0]!.message).toContain('`use` reads `note` as Text');
+    expect(only(check(bundle(use, par('note = "Text[]"', '{ pipe = "use", result = "a" }'))), 'method.input_concept_mismatch').map((x) => x.params['expected'])).toEqual([['Text']]);
+    // A flexible need takes any declaration.
+    expect(only(check(bundle(func('any', 'note = "Anything"', 'Text'), par('note = "Summary[]"', '{ pipe = "any", result = "a" }'))), 'method.input_concept_mismatch')).toEqual([]);
+  });
+  it('a parallel branch may batch: it needs the list in place of the item', () => {
+    const each = func('each', 'line = "Line"', 'Text');
+    expect(check(bundle(each, par('lines = "Line[]"', '{ pipe = "each", batch_over = "lines", batch_as = "line", result = "texts" }')))).toEqual([]);
+    const wrong = check(bundle(each, par('lines = "Line"', '{ pipe = "each", batch_over = "lines", batch_as = "line", result = "texts" }')));
+    expect(only(wrong, 'method.input_concept_mismatch').map((f) => f.params)).toEqual([{ pipe: 'p', input: 'lines', declared: 'Line', expected: ['Line[]'] }]);
+    expect(only(check(bundle(each, par('lines = "Line[]"', '{ pipe = "each", batch_over = "lines", batch_as = "row", result = "texts" }'))), 'method.wiring_invalid').map((f) => f.params['variable_path'])).toEqual(['row']);
+  });
+  it("a condition declares each input as its outcomes read it", () => {
+    const r = func('read', 'doc = "Document"', 'Invoice');
+    expect(check(bundle(r, cond('doc = "Document"', 'Invoice', 'a = "read"', 'read')))).toEqual([]);
+    expect(only(check(bundle(r, cond('doc = "Document[]"', 'Invoice', 'a = "read"', 'read'))), 'method.input_concept_mismatch').map((f) => f.params)).toEqual([
+      { pipe: 'c', input: 'doc', declared: 'Document[]', expected: ['Document'] },
+    ]);
+  });
+  it("a condition's output is its outcomes' concept exactly, or Anything; never Dynamic", () => {
+    const r = func('read', 'doc = "Document"', 'Invoice');
+    const found = (output: string, outcomes = 'a = "read"', fallback = 'read'): string[] => only(check(bundle(r, func('other', 'doc = "Document"', 'Line'), cond('doc = "Document"', output, outcomes, fallback))), 'method.output_concept_mismatch').map((f) => String(f.params['expected']));
+    expect(found('Invoice')).toEqual([]);
+    expect(found('Anything')).toEqual([]);
+    expect(found('Dynamic')).toEqual(['Invoice,Anything']);
+    // Mixed outcomes: only Anything.
+    expect(found('Invoice', 'a = "read"', 'other')).toEqual(['Anything']);
+    expect(found('Dynamic', 'a = "read"', 'other')).toEqual(['Anything']);
+    expect(found('Anything', 'a = "read"', 'other')).toEqual([]);
+    // The multiplicities are not compared.
+    expect(found('Invoice[]')).toEqual([]);
+  });
+  it("a `?` input an outcome reads plainly makes the condition's output maybe absent", () => {
+    const r = func('read', 'doc = "Document"', 'Invoice');
+    const text = bundle(r, cond('doc = "Document?"', 'Invoice', 'a = "read"', 'read'));
+    expect(only(check(text), 'method.optional_unhandled').map((f) => f.params)).toEqual([{ pipe: 'c', input: 'read', site: 'condition' }]);
+    expect(only(check(bundle(r, cond('doc = "Document?"', 'Invoice?', 'a = "read"', 'read'))), 'method.optional_unhandled')).toEqual([]);
+    // A list output is never absent (an empty list instead).
+    expect(only(check(bundle(func('read', 'doc = "Document"', 'Invoice[]'), cond('doc = "Document?"', 'Invoice[]', 'a = "read"', 'read'))), 'method.optional_unhandled')).toEqual([]);
+  });
+  it('names every outcome stores are visible after the condition; names one stores, or a batched step stores, are not', () => {
+    const inner = (code: string, result: string): string => `[pipe.${code}]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { doc = "Document" }\noutput = "Invoice"\nsteps = [{ pipe = "read", result = "${result}" }]\n`;
+    const r = func('read', 'doc = "Document"', 'Invoice');
+    const sum = func('summarize', 'invoice = "Invoice"', 'Summary');
+    const outer = (fallback: string): string => seq('doc = "Document"', 'Summary', `{ pipe = "c", result = "chosen" }, { pipe = "summarize", result = "s" }`) + cond('doc = "Document"', 'Invoice', 'a = "one"', fallback);
+    expect(check(bundle(r, sum, inner('one', 'invoice'), inner('two', 'invoice'), outer('two')))).toEqual([]);
+    const some = check(bundle(r, sum, inner('one', 'invoice'), inner('two', 'other'), outer('two')));
+    expect(only(some, 'method.input_undeclared').map((f) => [f.params['pipe'], f.params['variables']])).toEqual([['s', ['invoice']]]);
+    const batched = bundle(r, sum, inner('one', 'invoice'), seq('docs = "Document[]"', 'Summary', '{ pipe = "one", batch_over = "docs", batch_as = "doc", result = "all" }, { pipe = "summarize", result = "s" }'));
+    expect(only(check(batched), 'method.input_undeclared').map((f) => [f.params['pipe'], f.params['variables']])).toEqual([['s', ['invoice']]]);
+  });
+});
+
+describe('binding walks and asked counts', () => {
+  it('refuses a walk into Anything, Composite and a list without item_type', () => {
+    const concepts = `[concept.Bag]\ndescription = "d"\n[concept.Bag.structure]\nthing = { type = "concept", concept_ref = "Anything", description = "t" }\nitems = { type = "list", description = "untyped" }\n`;
+    const get = func('get', 'doc = "Document"', 'Bag');
+    const walk = (from: string, out = 'Text'): string[] => only(check(bundle(concepts, get, seq('doc = "Document"', out, `{ pipe = "get", result = "bag" }, { from = "${from}", result = "x" }`))), 'method.field_path_unresolved').map((f) => String(f.params['segment']));
+    expect(walk('bag.thing', 'Anything')).toEqual([]);
+    expect(walk('bag.thing.name')).toEqual(['name']);
+    expect(walk('bag.items', 'Anything[]')).toEqual(['items']);
+    expect(walk('bag.items.name')).toEqual(['name']);
+    const par = `[pipe.p]\ntype = "PipeParallel"\ndescription = "d"\ninputs = { doc = "Document" }\noutput = "Composite"\nbranches = [{ pipe = "get", result = "bag" }]\n`;
+    const composite = only(check(bundle(concepts, get, par, seq('doc = "Document"', 'Text', '{ pipe = "p", result = "both" }, { from = "both.bag", result = "x" }'))), 'method.field_path_unresolved');
+    expect(composite.map((f) => [f.params['segment'], f.related?.[0]?.message])).toEqual([['bag', 'Composite has no structure to walk']]);
+  });
+  it('refuses a count asked of a sequence that ends with a binding it does not bind', () => {
+    const r = func('read', 'doc = "Document"', 'Invoice');
+    const inner = `[pipe.total_of]\ntype = "PipeSequence"\ndescription = "d"\ninputs = { doc = "Document" }\noutput = "Number"\nsteps = [{ pipe = "read", result = "invoice" }, { from = "invoice.total", result = "total" }]\n`;
+    const asked = (extra: string): Array<[unknown, string]> => {
+      const text = bundle(r, inner, seq('doc = "Document"', 'Number[]', `{ pipe = "total_of", ${extra}result = "totals" }`));
+      return only(check(text), 'method.output_multiplicity_mismatch').filter((f) => f.params['pipe'] === 'total_of').map((f) => [f.params, textAt(text, f)]);
+    };
+    expect(asked('nb_output = 3, ')).toEqual([[{ pipe: 'total_of', declared: 'Number[3]', expected: 'single' }, 'nb_output']]);
+    expect(asked('multiple_output = true, ')).toEqual([[{ pipe: 'total_of', declared: 'Number[]', expected: 'single' }, 'multiple_output']]);
+    expect(asked('')).toEqual([]);
+  });
+});

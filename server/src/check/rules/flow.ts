@@ -39,6 +39,8 @@ interface Slot {
    * held to its concept (the multiplicity is checked whatever stored it).
    */
   fromPipe?: boolean;
+  /** The outcomes of a condition store it under different specs: its concept is known only at run time. */
+  disagreeing?: boolean;
 }
 
 const SINGLE: Multiplicity = { kind: 'single' };
@@ -145,7 +147,7 @@ function bindingStepInvalid(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, s
 // ---------------------------------------------------------------------------------------------
 // Sequences.
 
-function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
+function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, depth = 0): Slot | undefined {
   const slots = new Map<string, Slot>();
   const declared = new Map(pipe.inputs.map((i) => [i.name, i]));
   for (const input of pipe.inputs) slots.set(input.name, { ...inputSlot(ctx, bundle, input), storedBy: { label: `the sequence \`${pipe.code}\` declares it`, file: bundle.file, range: input.range } });
@@ -191,6 +193,7 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
       continue;
     }
     const callee = target.decl;
+    checkAskedCount(ctx, bundle, pipe, step, callee, depth);
     let liftable = false;
     // Inline batching: the step runs once per item of `batch_over`, the item named `batch_as`.
     let itemSlot: Slot | undefined;
@@ -233,11 +236,7 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
         );
       }
     }
-    const out = outputOf(ctx, callee);
-    let stored: Slot = out ?? { multiplicity: SINGLE, maybeAbsent: false, origin: callee.code };
-    if (step.batchOver) stored = { ...stored, multiplicity: LIST, maybeAbsent: false };
-    else if (step.nbOutput) stored = { ...stored, multiplicity: step.nbOutput.value === 1 ? SINGLE : { kind: 'fixed', count: step.nbOutput.value } };
-    else if (step.multipleOutput?.value) stored = { ...stored, multiplicity: LIST };
+    let stored: Slot = storedSlot(outputOf(ctx, callee), step, step.batchOver !== undefined) ?? { multiplicity: SINGLE, maybeAbsent: false, origin: callee.code };
     if (liftable && stored.multiplicity.kind === 'single') stored = { ...stored, maybeAbsent: true };
     if (stored.multiplicity.kind !== 'single') stored = { ...stored, maybeAbsent: false };
     // A batched step runs its pipe on copies of the memory: what the pipe stores stays there.
@@ -251,6 +250,50 @@ function checkSequence(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
   reportNeeds(ctx, bundle, pipe, needed, used, !incomplete);
   const declaredOut = outputOf(ctx, pipe);
   if (last && declaredOut && pipe.output) compareOutput(ctx, bundle, pipe, last, declaredOut, lastRange, 'sequence_step');
+  return pipe.steps.at(-1)?.from ? last : undefined;
+}
+
+/**
+ * What a sequence ending with a binding step binds, undefined when its last step runs a pipe (or
+ * the binding is untyped). Its own findings are its own check's: they are not reported here.
+ */
+function finalBinding(ctx: CheckContext, sequence: PipeDecl, depth: number): Slot | undefined {
+  if (depth > 8 || !sequence.steps.at(-1)?.from) return undefined;
+  const bound = checkSequence({ tree: ctx.tree, out: [] }, sequence.bundle, sequence, depth + 1);
+  return bound?.untyped || bound?.concept === undefined ? undefined : bound;
+}
+
+/**
+ * A step asking a sequence that ends with a binding for a count (`nb_output`, `multiple_output`):
+ * a binding binds what its path derives, whatever its caller asks, so the count must fit it.
+ */
+function checkAskedCount(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, step: StepDecl, callee: PipeDecl, depth: number): void {
+  const asked = step.nbOutput ?? (step.multipleOutput?.value ? step.multipleOutput : undefined);
+  if (!asked || step.batchOver || callee.spec?.name !== 'PipeSequence') return;
+  const bound = finalBinding(ctx, callee, depth);
+  if (!bound) return;
+  const requested: Multiplicity = step.nbOutput ? (step.nbOutput.value === 1 ? SINGLE : { kind: 'fixed', count: step.nbOutput.value }) : LIST;
+  if (multiplicityFits(bound.multiplicity, requested)) return;
+  const concept = callee.output?.io ? `${callee.output.raw.replace(/\[\d*\]$/, '')}` : callee.code;
+  ctx.out.push(
+    makeFinding('method.output_multiplicity_mismatch', { pipe: callee.code, declared: `${concept}${formatM(requested)}`, expected: multiplicityName(bound.multiplicity) }, bundle.file, getEntry(step.node, step.nbOutput ? 'nb_output' : 'multiple_output')?.keyRange ?? siteRange(step.pipe!), {
+      related: [{ file: callee.bundle.file, range: callee.steps.at(-1)!.node.range, message: `\`${callee.code}\` ends with a binding step, which binds ${shownSlot(bound, callee.code, bundle.domain?.value)} whatever count its caller asks for` }],
+    }),
+  );
+}
+
+/**
+ * What a step stores under its result, from its pipe's output (the runtime's result spec): a
+ * batched step a variable list whatever it asks, else the pipe's multiplicity as `nb_output` or
+ * `multiple_output` override it. A plural result is never absent.
+ */
+function storedSlot(out: Slot | undefined, step: StepDecl, batched: boolean): Slot | undefined {
+  if (!out) return undefined;
+  let stored = out;
+  if (batched) stored = { ...stored, multiplicity: LIST };
+  else if (step.nbOutput) stored = { ...stored, multiplicity: step.nbOutput.value === 1 ? SINGLE : { kind: 'fixed', count: step.nbOutput.value } };
+  else if (step.multipleOutput?.value) stored = { ...stored, multiplicity: LIST };
+  return stored.multiplicity.kind === 'single' ? stored : { ...stored, maybeAbsent: false };
 }
 
 /** The reference inside its quotes. */
@@ -268,7 +311,18 @@ function readFits(ctx: CheckContext, have: Slot, want: Slot): boolean {
   if (!multiplicityFits(have.multiplicity, want.multiplicity)) return false;
   if (have.concept === undefined) return true;
   if (have.fromPipe && isFlexible(have.concept)) return true;
-  return isCompatible(ctx.tree, have.concept, want.concept);
+  return valueCompatible(ctx, have.concept, want.concept);
+}
+
+/**
+ * The runtime's compatibility of a value with a declaration where no flexible need applies (a
+ * sequence's output against its last step): `Dynamic` on either side fits; `Anything`, which has
+ * no structure to compare, fits only `Anything`.
+ */
+function valueCompatible(ctx: CheckContext, tested: Concept, wanted: Concept): boolean {
+  if (isNative(tested, 'Dynamic') || isNative(wanted, 'Dynamic')) return true;
+  if (isNative(tested, 'Anything') || isNative(wanted, 'Anything')) return tested.key === wanted.key;
+  return isCompatible(ctx.tree, tested, wanted);
 }
 
 /** `Anything` or `Dynamic`: a concept known only when a run produces it. */
@@ -303,6 +357,25 @@ function alwaysStored(ctx: CheckContext, pipe: PipeDecl, depth = 0): Array<[stri
       const slot = target?.kind === 'pipe' ? outputOf(ctx, target.decl) : undefined;
       out.push([step.result.value, slot ? { ...slot, origin: step.result.value, fromPipe: true } : { multiplicity: SINGLE, maybeAbsent: false, origin: step.result.value, untyped: true }]);
     }
+  } else if (pipe.spec?.name === 'PipeCondition') {
+    // A name is stored on every run only when every outcome that can run stores it; a reachable
+    // `continue` stores nothing. Outcomes storing it differently leave it untyped.
+    const alternatives: Array<Map<string, Slot>> = [];
+    for (const site of pipe.pipeRefs) {
+      if (site.special) {
+        if (site.raw === 'continue') alternatives.push(new Map());
+        continue;
+      }
+      const target = site.ref ? resolvePipe(ctx.tree, pipe.bundle, site.ref) : undefined;
+      if (target?.kind === 'pipe') alternatives.push(new Map(alwaysStored(ctx, target.decl, depth + 1)));
+    }
+    const [first, ...rest] = alternatives;
+    for (const [name, slot] of first ?? []) {
+      const others = rest.map((alt) => alt.get(name));
+      if (others.some((o) => o === undefined)) continue;
+      const agree = others.every((o) => o!.concept?.key === slot.concept?.key && sameMultiplicity(o!.multiplicity, slot.multiplicity));
+      out.push([name, agree ? { ...slot, maybeAbsent: slot.maybeAbsent || others.some((o) => o!.maybeAbsent) } : { multiplicity: slot.multiplicity, maybeAbsent: false, origin: name, untyped: true, disagreeing: true }]);
+    }
   } else if (pipe.spec?.name === 'PipeParallel') {
     const add = getEntry(pipe.table, 'add_each_output')?.value;
     if (add?.type === 'boolean' && add.value) {
@@ -315,6 +388,39 @@ function alwaysStored(ctx: CheckContext, pipe: PipeDecl, depth = 0): Array<[stri
     }
   }
   return out;
+}
+
+/** What a child of a controller needs under a name: the slot its pipe declares, and which pipe. */
+interface Need {
+  slot: Slot;
+  by: string;
+  range: Range;
+}
+
+/**
+ * A parallel's or a condition's declared inputs against what its children need, by the runtime's
+ * own rule for controllers, stricter than compatibility: the same concept and the same
+ * multiplicity, unless the need is flexible (`Anything`, `Dynamic`). Presence markers are not
+ * compared. Reported on the declaration, naming the child that needs it otherwise.
+ */
+function checkDeclaredAgainstNeeds(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, needs: Map<string, Need>): void {
+  const domain = bundle.domain?.value;
+  for (const input of pipe.inputs) {
+    const need = needs.get(input.name);
+    if (!need || need.slot.concept === undefined || isFlexible(need.slot.concept)) continue;
+    const declared = inputSlot(ctx, bundle, input);
+    if (declared.concept === undefined) continue;
+    if (declared.concept.key === need.slot.concept.key && sameMultiplicity(declared.multiplicity, need.slot.multiplicity)) continue;
+    ctx.out.push(
+      makeFinding('method.input_concept_mismatch', { pipe: pipe.code, input: input.name, declared: shownSlot(declared, input.name, domain), expected: [shownSlot(need.slot, input.name, domain)] }, bundle.file, input.ref?.node.range ?? input.range, {
+        related: [{ file: bundle.file, range: need.range, message: `\`${need.by}\` reads \`${input.name}\` as ${shownSlot(need.slot, input.name, domain)}: a ${pipe.spec!.name} declares each input exactly as its children read it` }],
+      }),
+    );
+  }
+}
+
+function sameMultiplicity(a: Multiplicity, b: Multiplicity): boolean {
+  return a.kind === b.kind && (a.kind !== 'fixed' || a.count === (b as { count: number }).count);
 }
 
 /** Needed names against the declaration: undeclared needs, and declared inputs nothing needs. */
@@ -336,9 +442,9 @@ function reportNeeds(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, needed: 
 function compareOutput(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, produced: Slot, declared: Slot, range: Range, site: 'sequence_step' | 'condition'): void {
   const domain = bundle.domain?.value;
   const raw = pipe.output!.raw;
-  if (produced.concept && declared.concept && !isOpen(declared.concept) && !isOpen(produced.concept) && !isCompatible(ctx.tree, produced.concept, declared.concept)) {
+  if (produced.concept && declared.concept && !valueCompatible(ctx, produced.concept, declared.concept)) {
     ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: raw, pipe_type: pipe.spec!.name, expected: [displayConcept(produced.concept, domain)] }, bundle.file, pipe.output!.node.range));
-  } else if (!multiplicityFits(produced.multiplicity, declared.multiplicity) && !isOpen(produced.concept)) {
+  } else if (produced.concept && !produced.untyped && !multiplicityFits(produced.multiplicity, declared.multiplicity)) {
     ctx.out.push(makeFinding('method.output_multiplicity_mismatch', { pipe: pipe.code, declared: raw, expected: multiplicityName(produced.multiplicity) }, bundle.file, pipe.output!.node.range));
   }
   if (produced.maybeAbsent && !declared.maybeAbsent) {
@@ -355,17 +461,26 @@ function walkPath(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, path: strin
   let concept = root.concept;
   let crossedList = root.multiplicity.kind !== 'single';
   let maybeAbsent = root.maybeAbsent;
+  const unresolved = (segment: string, available: string[], why?: string): undefined => {
+    const related = why ? [{ file: bundle.file, range, message: why }] : [];
+    ctx.out.push(makeFinding('method.field_path_unresolved', { pipe: pipe.code, path, segment, available_fields: available }, bundle.file, range, { related }));
+    return undefined;
+  };
+  if (root.disagreeing && segments.length > 1) return unresolved(segments[1]!, [], `the outcomes of a condition store \`${segments[0]}\` under different concepts: its fields are known only when it runs`);
   for (let i = 1; i < segments.length; i++) {
-    if (!concept || isOpen(concept) || (concept.kind === 'native' && concept.native.code === 'Composite')) return undefined;
-    const fields = contentFields(ctx.tree, concept);
+    if (!concept) return undefined;
     const segment = segments[i]!;
+    // Anything, Dynamic and Composite hold no structure a path can walk (a parallel's result included).
+    if (concept.kind === 'native' && concept.native.structureless) return unresolved(segment, [], `${concept.native.code} has no structure to walk`);
+    const fields = contentFields(ctx.tree, concept);
     const field = fields?.find((f) => f.name === segment);
-    if (!field) {
-      ctx.out.push(makeFinding('method.field_path_unresolved', { pipe: pipe.code, path, segment, available_fields: (fields ?? []).map((f) => f.name) }, bundle.file, range));
-      return undefined;
-    }
+    if (!field) return unresolved(segment, (fields ?? []).map((f) => f.name));
     if (!field.required && !field.hasDefault) maybeAbsent = true;
     if (field.type === 'list') crossedList = true;
+    if (field.type === 'list' && !field.itemType && !field.concept) {
+      // A list that declares no item type derives nothing: ending on it or walking through it.
+      return unresolved(segments[i + 1] ?? segment, [], `the list \`${segment}\` declares no item_type`);
+    }
     if (field.type === 'dict') concept = nativeConcept('JSON');
     else if (field.concept) concept = field.concept;
     else concept = nativeConcept(scalarNative(field.itemType ?? field.type));
@@ -417,13 +532,7 @@ function parallelOutputFields(ctx: CheckContext, declared: Slot | undefined): Co
 function branchMaybeAbsent(ctx: CheckContext, bundle: Bundle, parallel: PipeDecl, callee: PipeDecl, out: Slot | undefined): boolean {
   if (out && out.multiplicity.kind !== 'single') return false;
   if (out?.maybeAbsent) return true;
-  return callee.inputs.some((input) => {
-    if (input.ref?.io?.marker !== undefined) return false;
-    const fed = parallel.inputs.find((i) => i.name === input.name);
-    if (!fed) return false;
-    const slot = inputSlot(ctx, bundle, fed);
-    return slot.maybeAbsent && slot.multiplicity.kind === 'single';
-  });
+  return liftedByOptionalInput(ctx, bundle, parallel, callee);
 }
 
 function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
@@ -432,23 +541,36 @@ function checkParallel(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void 
   const results = new Map<string, { slot: Slot | undefined; maybeAbsent: boolean; range: Range }>();
   const declared = outputOf(ctx, pipe);
   const domain = bundle.domain?.value;
+  const needs = new Map<string, Need>();
   for (const step of pipe.steps) {
     if (!step.pipe?.ref) continue;
     const target = resolvePipe(ctx.tree, bundle, step.pipe.ref);
     if (target.kind !== 'pipe') continue;
+    // A batched branch needs the list its item comes from (as a list of the item input's concept)
+    // in place of the item; a dotted `batch_over` is refused in a branch (binding_step_invalid).
+    const batch = step.batchOver && step.batchAs && !step.batchOver.value.includes('.') ? { list: step.batchOver.value, item: step.batchAs.value } : undefined;
+    if (batch && !target.decl.inputs.some((i) => i.name === batch.item)) {
+      ctx.out.push(makeFinding('method.wiring_invalid', { pipe: pipe.code, variable_path: batch.item, finding: `the branch pipe \`${target.decl.code}\` has no input named \`${batch.item}\` to receive each item` }, bundle.file, step.batchAs!.range));
+    }
     for (const input of target.decl.inputs) {
-      used.add(input.name);
-      if (!needed.has(input.name)) needed.set(input.name, siteRange(step.pipe));
+      const name = batch && input.name === batch.item ? batch.list : input.name;
+      const range = batch && name === batch.list ? step.batchOver!.range : siteRange(step.pipe);
+      used.add(name);
+      if (!needed.has(name)) needed.set(name, range);
+      const need = inputSlot(ctx, target.decl.bundle, input);
+      // The runtime keeps one need per name, the last branch's.
+      needs.set(name, { slot: name === input.name ? need : { ...need, multiplicity: LIST }, by: target.decl.code, range });
     }
     if (step.result) {
       if (results.has(step.result.value)) {
         ctx.out.push(makeFinding('method.name_conflict', { name: step.result.value, conflict: 'duplicate_declaration' }, bundle.file, step.result.range));
       }
-      const slot = outputOf(ctx, target.decl);
+      const slot = storedSlot(outputOf(ctx, target.decl), step, batch !== undefined);
       results.set(step.result.value, { slot, maybeAbsent: branchMaybeAbsent(ctx, bundle, pipe, target.decl, slot), range: step.result.range });
     }
   }
   reportNeeds(ctx, bundle, pipe, needed, used, true);
+  checkDeclaredAgainstNeeds(ctx, bundle, pipe, needs);
   const fields = parallelOutputFields(ctx, declared);
   if (!fields) return;
   const fieldsStart = ctx.out.length;
@@ -500,6 +622,7 @@ function checkCondition(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void
     }
   }
   const outcomes: PipeDecl[] = [];
+  const needs = new Map<string, Need>();
   let reachesContinue = false;
   let allFail = true;
   for (const site of pipe.pipeRefs) {
@@ -516,9 +639,11 @@ function checkCondition(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void
     for (const input of target.decl.inputs) {
       used.add(input.name);
       if (!needed.has(input.name)) needed.set(input.name, siteRange(site));
+      needs.set(input.name, { slot: inputSlot(ctx, target.decl.bundle, input), by: target.decl.code, range: siteRange(site) });
     }
   }
   reportNeeds(ctx, bundle, pipe, needed, used, true);
+  checkDeclaredAgainstNeeds(ctx, bundle, pipe, needs);
   const declared = outputOf(ctx, pipe);
   if (!pipe.output || !declared) return;
   const range = pipe.output.node.range;
@@ -529,21 +654,41 @@ function checkCondition(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void
     ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: pipe.code, site: 'condition_output' }, bundle.file, range));
   }
   const outs = outcomes.map((o) => ({ pipe: o, slot: outputOf(ctx, o) }));
-  if (outs.some((o) => o.slot?.maybeAbsent) && !declared.maybeAbsent) {
-    const culprit = outs.find((o) => o.slot?.maybeAbsent)!;
-    ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: culprit.pipe.code, site: 'condition' }, bundle.file, range));
+  if (!declared.maybeAbsent) {
+    // An outcome that may give nothing: its output is `?`, or it reads plainly a `?` single input
+    // of the condition (it is lifted when chosen with that input absent) and gives one value.
+    const culprit = outs.find((o) => o.slot?.maybeAbsent) ?? outs.find((o) => o.slot?.multiplicity.kind === 'single' && liftedByOptionalInput(ctx, bundle, pipe, o.pipe));
+    if (culprit) ctx.out.push(makeFinding('method.optional_unhandled', { pipe: pipe.code, input: culprit.pipe.code, site: 'condition' }, bundle.file, range));
   }
+  // The runtime's rule is equality, not compatibility: one concept across the outcomes is declared
+  // as that very concept or `Anything`; several need `Anything`. `Dynamic` is no way out, and the
+  // multiplicities are not compared.
   const concepts = outs.map((o) => o.slot?.concept).filter((c): c is Concept => c !== undefined);
-  if (concepts.length === 0 || concepts.length < outs.length || !declared.concept || isOpen(declared.concept)) return;
+  if (concepts.length === 0 || concepts.length < outs.length || !declared.concept || isNative(declared.concept, 'Anything')) return;
   const keys = new Set(concepts.map((c) => c.key));
   const domain = bundle.domain?.value;
   if (keys.size === 1) {
-    if (!isCompatible(ctx.tree, concepts[0]!, declared.concept)) {
+    if (concepts[0]!.key !== declared.concept.key) {
       ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output.raw, pipe_type: 'PipeCondition', expected: [displayConcept(concepts[0]!, domain), 'Anything'] }, bundle.file, range));
     }
-  } else if (!concepts.every((c) => isCompatible(ctx.tree, c, declared.concept!))) {
+  } else {
     ctx.out.push(makeFinding('method.output_concept_mismatch', { pipe: pipe.code, declared: pipe.output.raw, pipe_type: 'PipeCondition', expected: ['Anything'] }, bundle.file, range));
   }
+}
+
+function isNative(c: Concept, code: string): boolean {
+  return c.kind === 'native' && c.native.code === code;
+}
+
+/** Whether a pipe reads plainly (no `?`, no `!`) an input its controller declares `?` and single. */
+function liftedByOptionalInput(ctx: CheckContext, bundle: Bundle, controller: PipeDecl, callee: PipeDecl): boolean {
+  return callee.inputs.some((input) => {
+    if (input.ref?.io?.marker !== undefined) return false;
+    const fed = controller.inputs.find((i) => i.name === input.name);
+    if (!fed) return false;
+    const slot = inputSlot(ctx, bundle, fed);
+    return slot.maybeAbsent && slot.multiplicity.kind === 'single';
+  });
 }
 
 function checkBatch(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
