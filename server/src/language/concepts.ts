@@ -149,7 +149,8 @@ function declaredField(tree: MethodTree, bundle: Bundle, f: StructureField): Con
 /**
  * Whether a value of concept `tested` is accepted where `wanted` is expected. The refinement chain
  * of the standard, plus what the reference runtime accepts: Dynamic both ways, Anything wanted,
- * Text-based concepts among themselves, and siblings refining the same concept.
+ * Text-based concepts among themselves, siblings refining the same concept, and concepts whose
+ * contents have the same shape.
  */
 export function isCompatible(tree: MethodTree, tested: Concept, wanted: Concept): boolean {
   if (tested.key === wanted.key) return true;
@@ -160,7 +161,25 @@ export function isCompatible(tree: MethodTree, tested: Concept, wanted: Concept)
   if (isTextBased(tree, tested) && isTextBased(tree, wanted)) return true;
   const testedParent = parentOf(tree, tested);
   const wantedParent = parentOf(tree, wanted);
-  return testedParent !== undefined && wantedParent !== undefined && testedParent.key === wantedParent.key;
+  if (testedParent !== undefined && wantedParent !== undefined && testedParent.key === wantedParent.key) return true;
+  return sameStructure(tree, tested, wanted);
+}
+
+/**
+ * Whether two concepts' contents have the same shape, as the runtime compares their classes'
+ * schemas (descriptions aside): the same field names, each with the same type, item type, concept
+ * and requiredness, and a default on both or neither. So a parent's value fits where a refinement
+ * adding no field is declared, and two concepts declaring identical structures fit each other.
+ */
+function sameStructure(tree: MethodTree, a: Concept, b: Concept): boolean {
+  const fa = runtimeFields(tree, a);
+  const fb = runtimeFields(tree, b);
+  if (fa === undefined || fb === undefined || fa.length !== fb.length || fa.length === 0) return false;
+  const byName = new Map(fb.map((f) => [f.name, f]));
+  return fa.every((f) => {
+    const g = byName.get(f.name);
+    return g !== undefined && g.type === f.type && g.itemType === f.itemType && g.required === f.required && g.hasDefault === f.hasDefault && g.concept?.key === f.concept?.key;
+  });
 }
 
 /** The name written in messages: bare for natives and for the domain of `from`. */

@@ -290,3 +290,36 @@ describe('binding walks and asked counts', () => {
     expect(asked('')).toEqual([]);
   });
 });
+
+describe('outputs holding an image, date defaults, and what the runtime finds compatible', () => {
+  const llm = (output: string): string => `[pipe.o]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "${output}"\nprompt = "$a"\n`;
+  const photo = (required: boolean): string => `[concept.Photo]\ndescription = "d"\n[concept.Photo.structure]\ncaption = "The caption"\npicture = { type = "concept", concept_ref = "Image", description = "p", required = ${required} }\n`;
+  it('a PipeLLM output that holds an Image, required or not, or Page, is refused; a list of images is not seen', () => {
+    const codes = (text: string): unknown[] => only(check(text), 'method.output_concept_mismatch').map((f) => f.params['declared']);
+    expect(codes(bundle(photo(true), llm('Photo')))).toEqual(['Photo']);
+    expect(codes(bundle(photo(false), llm('Photo')))).toEqual(['Photo']);
+    expect(codes(bundle(llm('Page')))).toEqual(['Page']);
+    expect(codes(bundle(llm('TextAndImages')))).toEqual([]);
+    expect(codes(bundle(llm('Invoice')))).toEqual([]);
+  });
+  it('date and time defaults are TOML dates and times, never strings', () => {
+    const field = (type: string, value: string): string => `[concept.Event]\ndescription = "d"\n[concept.Event.structure]\nwhen = { type = "${type}", description = "w", default_value = ${value} }\n`;
+    const bad = (type: string, value: string): number => only(check(bundle(field(type, value))), 'method.concept_invalid').length;
+    expect(bad('date', '2024-01-31')).toBe(0);
+    expect(bad('date', '"2024-01-31"')).toBe(1);
+    expect(bad('date', '"2024-02-30"')).toBe(1);
+    expect(bad('date', '2024-01-31T10:00:00')).toBe(1);
+    expect(bad('datetime', '2024-01-31T10:00:00Z')).toBe(0);
+    expect(bad('datetime', '2024-01-31')).toBe(1);
+    expect(bad('time', '10:30:00')).toBe(0);
+    expect(bad('time', '"25:99"')).toBe(1);
+  });
+  it('accepts a parent value where a refinement adding no field is read, and concepts of identical structures', () => {
+    const more = `[concept.Bill]\ndescription = "A bill"\nrefines = "Invoice"\n[concept.Twin]\ndescription = "Same fields"\n[concept.Twin.structure]\ntotal = { type = "number", description = "Total", required = true }\nnote = { type = "text", description = "A note" }\nlines = { type = "list", item_type = "concept", item_concept_ref = "Line", description = "Lines" }\n`;
+    const read = func('read', 'doc = "Document"', 'Invoice');
+    const mismatches = (want: string): number => only(check(bundle(more, read, func('use', `x = "${want}"`, 'Text'), seq('doc = "Document"', 'Text', '{ pipe = "read", result = "x" }, { pipe = "use", result = "r" }'))), 'method.input_concept_mismatch').length;
+    expect(mismatches('Bill')).toBe(0);
+    expect(mismatches('Twin')).toBe(0);
+    expect(mismatches('Line')).toBe(1);
+  });
+});

@@ -66,12 +66,14 @@ function matchesType(type: string, node: LValue): boolean {
       return node.type === 'integer' || node.type === 'float';
     case 'boolean':
       return node.type === 'boolean';
+    // Dates and times are TOML's own literals, which the parser has proved real (the runtime
+    // refuses a string, and a date-time where a date is typed: the time would be dropped).
     case 'date':
-      return (node.type === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(node.value)) || (node.type === 'datetime' && node.kind === 'local-date');
+      return node.type === 'datetime' && node.kind === 'local-date';
     case 'datetime':
-      return node.type === 'string' || (node.type === 'datetime' && node.kind !== 'local-time' && node.kind !== 'local-date');
+      return node.type === 'datetime' && (node.kind === 'offset-datetime' || node.kind === 'local-datetime');
     case 'time':
-      return node.type === 'string' || (node.type === 'datetime' && node.kind === 'local-time');
+      return node.type === 'datetime' && node.kind === 'local-time';
     case 'list':
       return node.type === 'array';
     case 'dict':

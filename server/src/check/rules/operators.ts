@@ -2,7 +2,7 @@
 // (method.output_concept_mismatch, method.output_multiplicity_mismatch, method.input_concept_mismatch,
 // method.wiring_invalid for the one-input operators).
 
-import { displayConcept, isRefinementOf, isTextBased, lookupConcept, type Concept } from '../../language/concepts.js';
+import { displayConcept, isRefinementOf, isTextBased, lookupConcept, runtimeFields, type Concept } from '../../language/concepts.js';
 import type { Bundle, PipeDecl } from '../../language/model.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { CheckContext } from '../context.js';
@@ -36,7 +36,9 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   }
   switch (type) {
     case 'PipeLLM': {
-      if (is(ctx, output, 'Image')) outputMismatch(ctx, bundle, pipe, ['Text', 'a structured concept']);
+      // The runtime refuses an output its non-strict compatibility relates to Image: Image or a
+      // refinement, and a structure with a field holding one (Page's `page_view` included).
+      if (is(ctx, output, 'Image') || holdsImage(ctx, output)) outputMismatch(ctx, bundle, pipe, ['Text', 'a structured concept without an Image field']);
       const method = getEntry(pipe.table, 'structuring_method')?.value;
       if (method?.type === 'string' && method.value === 'preliminary_text' && output.kind === 'native' && output.native.code === 'Text') outputMismatch(ctx, bundle, pipe, ['a structured concept']);
       break;
@@ -84,6 +86,11 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
     default:
       break;
   }
+}
+
+/** A structure with a field (required or not, never a list) that holds an Image. */
+function holdsImage(ctx: CheckContext, c: Concept): boolean {
+  return (runtimeFields(ctx.tree, c) ?? []).some((f) => f.type === 'concept' && f.concept !== undefined && is(ctx, f.concept, 'Image'));
 }
 
 function is(ctx: CheckContext, c: Concept | undefined, native: string): boolean {
