@@ -560,7 +560,7 @@ function checkBundle(ctx: CheckContext, bundle: Bundle): void {
   checkBundleShape(bundle, ctx.out);
   checkIdentifiers(bundle, ctx.out);
   checkMarkers(bundle, ctx.out);
-  checkConcepts(bundle, ctx.out);
+  checkConcepts(bundle, ctx.out, ctx.tree.hostStructures);
   checkReferences(ctx, bundle);
   checkTemplateShorthands(bundle, ctx.out);
   checkTemplateInputs(ctx, bundle);

@@ -56,8 +56,10 @@ export function buildHostStructures(file: string, doc: TomlDocument): HostStruct
  * its own domain first, then one for any domain.
  */
 export function hostStructureOf(structures: HostStructures | undefined, decl: ConceptDecl): HostStructure | undefined {
-  if (!structures || decl.structure || decl.refines || decl.structureString) return undefined;
+  if (!structures || decl.structure || decl.refines) return undefined;
+  // `structure = "Name"` names the registered class; a description-only concept binds its own name.
+  const code = decl.structureString?.value ?? decl.code;
   const domain = decl.bundle.domain?.value;
-  const matching = structures.structures.filter((s) => s.code === decl.code);
+  const matching = structures.structures.filter((s) => s.code === code);
   return matching.find((s) => s.domain !== undefined && s.domain === domain) ?? matching.find((s) => s.domain === undefined);
 }

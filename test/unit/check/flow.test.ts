@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HEADER, check, only, textAt } from '../../helpers/tree.js';
+import { HEADER, check, only, textAt, treeOf } from '../../helpers/tree.js';
+import { checkTree } from '../../../server/src/check/index.js';
+import type { Finding } from '../../../server/src/check/finding.js';
+import { buildHostStructures } from '../../../server/src/language/hostStructures.js';
+import { parseToml } from '../../../server/src/syntax/document.js';
 
 const CONCEPTS = `[concept.Invoice]
 description = "An invoice"
@@ -285,8 +289,8 @@ describe('binding walks and asked counts', () => {
       const text = bundle(r, inner, seq('doc = "Document"', 'Number[]', `{ pipe = "total_of", ${extra}result = "totals" }`));
       return only(check(text), 'method.output_multiplicity_mismatch').filter((f) => f.params['pipe'] === 'total_of').map((f) => [f.params, textAt(text, f)]);
     };
-    expect(asked('nb_output = 3, ')).toEqual([[{ pipe: 'total_of', declared: 'Number[3]', expected: 'single' }, 'nb_output']]);
-    expect(asked('multiple_output = true, ')).toEqual([[{ pipe: 'total_of', declared: 'Number[]', expected: 'single' }, 'multiple_output']]);
+    expect(asked('nb_output = 3, ')).toEqual([[{ pipe: 'total_of', declared: 'Number', expected: 'fixed' }, 'nb_output']]);
+    expect(asked('multiple_output = true, ')).toEqual([[{ pipe: 'total_of', declared: 'Number', expected: 'list' }, 'multiple_output']]);
     expect(asked('')).toEqual([]);
   });
 });
@@ -321,5 +325,22 @@ describe('outputs holding an image, date defaults, and what the runtime finds co
     expect(mismatches('Bill')).toBe(0);
     expect(mismatches('Twin')).toBe(0);
     expect(mismatches('Line')).toBe(1);
+  });
+});
+
+describe('a structure named as a host class', () => {
+  const text = `${HEADER}[concept.Expense]\ndescription = "An expense"\nstructure = "Expense"\n[pipe.o]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { a = "Text" }\noutput = "Expense"\nprompt = "$a"\n`;
+  const withHost = (structures: string): Finding[] => {
+    const tree = treeOf({ 'main.mthds': text });
+    tree.hostStructures = buildHostStructures('/virtual/structures.toml', parseToml(structures));
+    return checkTree(tree);
+  };
+  it('is a warning without a structures file, the checker knowing nothing of the host', () => {
+    const found = only(check(text), 'method.concept_invalid');
+    expect(found.map((f) => [f.severity, f.message])).toEqual([['warning', expect.stringContaining('names a class the host program must register')]]);
+  });
+  it('binds the structures file\'s class of that name, and is an error when the file lacks it', () => {
+    expect(withHost('[Expense]\namount = { type = "number", description = "Amount", required = true }\n').filter((f) => f.severity === 'error')).toEqual([]);
+    expect(only(withHost('[Other]\nx = "X"\n'), 'method.concept_invalid').map((f) => f.severity)).toEqual(['error']);
   });
 });

@@ -6,7 +6,7 @@ import { checkTomlSyntax } from './syntax.js';
 import { FIELD_TYPES } from '../../language/spec/bundle.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LValue, Range } from '../../syntax/types.js';
-import { makeFinding, type Finding } from '../finding.js';
+import { makeFinding, type Finding, type Severity } from '../finding.js';
 
 const SCALAR_ITEM_TYPES = ['text', 'integer', 'number', 'boolean', 'date', 'datetime', 'time'];
 
@@ -34,25 +34,28 @@ export function checkHostStructures(structures: HostStructures): Finding[] {
   return out;
 }
 
-export function checkConcepts(bundle: Bundle, out: Finding[]): void {
+export function checkConcepts(bundle: Bundle, out: Finding[], host: HostStructures | undefined): void {
   for (const concept of bundle.concepts) {
-    const report = (finding: string, range: Range): void => {
-      out.push(makeFinding('method.concept_invalid', { concept: concept.code, finding }, bundle.file, range));
+    const report = (finding: string, range: Range, severity?: Severity): void => {
+      out.push(makeFinding('method.concept_invalid', { concept: concept.code, finding }, bundle.file, range, severity ? { severity } : {}));
     };
-    if (concept.form === 'table') checkConceptTable(concept, report);
+    if (concept.form === 'table') checkConceptTable(concept, report, host);
     for (const field of concept.structure ?? []) checkField(field, report);
   }
 }
 
-function checkConceptTable(concept: ConceptDecl, report: (finding: string, range: Range) => void): void {
+function checkConceptTable(concept: ConceptDecl, report: (finding: string, range: Range, severity?: Severity) => void, host: HostStructures | undefined): void {
   const table = concept.node.type === 'table' ? concept.node : undefined;
   if (!table) return;
   const structure = getEntry(table, 'structure');
   const refines = getEntry(table, 'refines');
   if (structure && refines) report('`refines` and `structure` cannot be used together: a refining concept inherits its structure', refines.keyRange);
-  // A single PascalCase word was, in older runtimes, the name of a registered class: not available here.
-  if (concept.structureString && /^[A-Z][A-Za-z0-9]*$/.test(concept.structureString.value)) {
-    report(`the structure "${concept.structureString.value}" names a class that cannot be found; declare the fields in a structure table`, concept.structureString.range);
+  // A single PascalCase word names a class the host program registers: the runtime refuses it when
+  // none is registered. Known only from a structures file; without one, the checker cannot tell.
+  const named = concept.structureString?.value;
+  if (named !== undefined && /^[A-Z][A-Za-z0-9]*$/.test(named) && !host?.structures.some((s) => s.code === named)) {
+    if (host) report(`the structure "${named}" names a class the structures file does not declare; declare it there, or the fields in a structure table`, concept.structureString!.range);
+    else report(`the structure "${named}" names a class the host program must register (give its fields with a structures file to check against them), else declare the fields in a structure table`, concept.structureString!.range, 'warning');
   }
 }
 

@@ -274,9 +274,8 @@ function checkAskedCount(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, step
   if (!bound) return;
   const requested: Multiplicity = step.nbOutput ? (step.nbOutput.value === 1 ? SINGLE : { kind: 'fixed', count: step.nbOutput.value }) : LIST;
   if (multiplicityFits(bound.multiplicity, requested)) return;
-  const concept = callee.output?.io ? `${callee.output.raw.replace(/\[\d*\]$/, '')}` : callee.code;
   ctx.out.push(
-    makeFinding('method.output_multiplicity_mismatch', { pipe: callee.code, declared: `${concept}${formatM(requested)}`, expected: multiplicityName(bound.multiplicity) }, bundle.file, getEntry(step.node, step.nbOutput ? 'nb_output' : 'multiple_output')?.keyRange ?? siteRange(step.pipe!), {
+    makeFinding('method.output_multiplicity_mismatch', { pipe: callee.code, declared: callee.output?.raw ?? callee.code, expected: multiplicityName(requested) }, bundle.file, getEntry(step.node, step.nbOutput ? 'nb_output' : 'multiple_output')?.keyRange ?? siteRange(step.pipe!), {
       related: [{ file: callee.bundle.file, range: callee.steps.at(-1)!.node.range, message: `\`${callee.code}\` ends with a binding step, which binds ${shownSlot(bound, callee.code, bundle.domain?.value)} whatever count its caller asks for` }],
     }),
   );

@@ -4,12 +4,15 @@
 
 import { failure, childPipe, finishOutput, runPipe, setting, type PipeRunner } from '../engine.js';
 import { coerceToField } from '../contents.js';
+import { runBatch } from './batch.js';
 
 export const runPipeParallel: PipeRunner = async (ctx, pipe, memory, inv, target) => {
   const results = await Promise.all(
     pipe.steps.map(async (step) => {
       const child = childPipe(ctx, pipe, step.pipe);
-      const out = await runPipe(ctx, child, memory.clone(), { path: `${inv.path}/branches.${step.index}`, depth: inv.depth + 1 });
+      const branchInv = { path: `${inv.path}/branches.${step.index}`, depth: inv.depth + 1 };
+      // A branch may batch over a list of the parallel's inputs, as a sequence step does.
+      const out = step.batchOver && step.batchAs ? await runBatch(ctx, pipe, child, memory.clone(), step.batchOver.value, step.batchAs.value, branchInv) : await runPipe(ctx, child, memory.clone(), branchInv);
       return { name: step.result?.value ?? child.code, out };
     }),
   );
