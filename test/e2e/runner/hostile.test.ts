@@ -1316,6 +1316,7 @@ describe('hostile input: URL inputs and callbacks (server-side request forgery)'
   it('guards what a provider downloads for a run at connection time (a URL produced by a model)', async () => {
     // A server on loopback standing for an internal service; the model (a fake OpenAI-compatible
     // endpoint) answers a card whose picture points at it, and the next step attaches the picture.
+    // The pictures are a list: a PipeLLM output with a field holding one Image is refused.
     const hits: string[] = [];
     const internal = http.createServer((req, res) => {
       hits.push(req.url ?? '');
@@ -1332,7 +1333,7 @@ description = "A card"
 
 [concept.Card.structure]
 title = { type = "text", description = "Title", required = true }
-picture = { type = "concept", concept_ref = "Image", description = "The picture", required = true }
+pictures = { type = "list", item_type = "concept", item_concept_ref = "Image", description = "The pictures", required = true }
 
 [pipe.make]
 type = "PipeLLM"
@@ -1357,7 +1358,7 @@ steps = [{ pipe = "make", result = "card" }, { pipe = "look", result = "seen" }]
 `;
     const run = async (host: string, network: { allow_private?: boolean }): Promise<{ reply: Reply; fake: FakeOpenAI }> => {
       const fake = await startFakeOpenAI((q) =>
-        q.body?.response_format ? { json: chatCompletion(JSON.stringify({ title: 'Cat', picture: { url: `http://${host}:${port}/internal.png` } })) } : { json: chatCompletion('a cat') },
+        q.body?.response_format ? { json: chatCompletion(JSON.stringify({ title: 'Cat', pictures: [{ url: `http://${host}:${port}/internal.png` }] })) } : { json: chatCompletion('a cat') },
       );
       const runner = await withRunner({ network, models: { providers: [{ name: 'fake', base_url: fake.url, models: [{ name: 'fake-llm', type: 'llm' }] }] } });
       try {
