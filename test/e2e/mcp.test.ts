@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, REPO } from '../helpers/files.js';
+import { startRunner } from '../../server/src/runner/index.js';
 
 const BIN = path.join(REPO, 'server/bin/mthds.js');
 const TOOLS = ['check', 'explain', 'fix', 'format', 'graph', 'pipe_io', 'run'];
@@ -21,9 +22,10 @@ interface ToolAnswer {
   structuredContent?: Record<string, any>;
 }
 
-async function connect(root: string, args: string[] = []): Promise<Client> {
+async function connect(root: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'mthds-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', root, ...args], stderr: 'pipe' }));
+  const environment = Object.assign({}, process.env as Record<string, string>, env);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', root, ...args], stderr: 'pipe', env: environment }));
   return client;
 }
 
@@ -163,6 +165,24 @@ describe('mthds mcp over stdio', () => {
     const wrong = await call(repo, 'run', { path: 'examples/news', inputs: { articel: 'x' } });
     expect(wrong.isError).toBe(true);
     expect(wrong.content[0]!.text).toMatch(/takes no input 'articel'\. It takes: article/);
+  }, 60_000);
+
+  it('run goes to the runner --runner names, with the token of --token-env', async () => {
+    const runner = await startRunner({ host: '127.0.0.1', port: 0, auth: { env: false, tokens: [{ token: 'secret-token-1' }] }, log: () => undefined, request_log: () => undefined });
+    try {
+      const client = await connect(REPO, ['--runner', runner.url, '--token-env', 'MCP_TEST_TOKEN'], { MCP_TEST_TOKEN: 'secret-token-1' });
+      const ok = await call(client, 'run', { path: 'examples/news', inputs: { article: { text: 'x' } } });
+      await client.close();
+      expect(ok.isError).toBeFalsy();
+      expect(ok.structuredContent!['pipe_ref']).toBe('news.brief_article');
+      const anonymous = await connect(REPO, ['--runner', runner.url]);
+      const refused = await call(anonymous, 'run', { path: 'examples/news', inputs: { article: { text: 'x' } } });
+      await anonymous.close();
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]!.text).toMatch(/^auth\./);
+    } finally {
+      await runner.close();
+    }
   }, 60_000);
 
   it('answers bad arguments with tool errors and keeps serving', async () => {
