@@ -342,17 +342,26 @@ function fieldNode(catalog: ConceptCatalog, field: ShapeField, path: Set<string>
 // ---------------------------------------------------------------------------------------------
 // For people: one line per input, as the hover and the run prompt show it
 
-/** `name: domain.Concept[]?` lines, in authored order, with the output last. */
-export function pipeIoLines(contract: PipeIoContract, form: InputFormDescriptor): string[] {
-  const lines: string[] = [];
-  for (const field of form.fields) {
-    const c = field.name !== undefined ? contract.inputs[field.name] : undefined;
-    if (!c) continue;
-    lines.push(`${field.name}: ${refText(c.concept_ref, c.multiplicity, c.item_count)}${c.presence === 'optional' ? ' (optional)' : ''} — ${field.kind}`);
-  }
-  return lines;
+/** One `name: domain.Concept[] (optional) — kind` line per input, in authored order. */
+export function pipeIoLines(form: InputFormDescriptor): string[] {
+  return form.fields.map((field) => {
+    const element = field.kind === 'list' && field.item ? field.item : field;
+    const plural = field.kind === 'list' ? `[${field.item_count ?? ''}]` : '';
+    const kind = field.kind === 'list' ? `list of ${element.kind}` : field.kind;
+    return `${field.name ?? '?'}: ${field.concept_ref ?? '?'}${plural}${field.presence === 'optional' ? ' (optional)' : ''} — ${kind}`;
+  });
 }
 
-export function refText(conceptRef: string, multiplicity: IoMultiplicity, count: number | null): string {
-  return `${conceptRef}${multiplicity === 'variable' ? '[]' : multiplicity === 'fixed' ? `[${count}]` : ''}`;
+/** The hover's and the completion documentation's section on what a pipe takes and gives. */
+export function pipeIoMarkdown(catalog: ConceptCatalog, pipe: PipeDecl): string {
+  const lines = pipeIoLines(inputFormOf(catalog, pipe)).map((l) => `- ${markdownLine(l)}`);
+  const output = outputFormOf(catalog, pipe).field;
+  const gives = output.kind === 'list' ? `${output.concept_ref ?? '?'}[${output.item_count ?? ''}] — list of ${output.item?.kind ?? 'unknown'}` : `${output.concept_ref ?? '?'} — ${output.kind}`;
+  return [`**Takes**${lines.length === 0 ? ' nothing' : ''}`, ...lines, '', `**Gives** ${markdownLine(gives)}`].join('\n');
+}
+
+/** The concept part as code, the rest as prose. */
+function markdownLine(line: string): string {
+  const dash = line.lastIndexOf(' — ');
+  return `\`${line.slice(0, dash)}\`${line.slice(dash)}`;
 }

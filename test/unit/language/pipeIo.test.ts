@@ -174,9 +174,10 @@ template = "$a $b $c $d $e $f $g $h $i $j"
 
   it('writes one line per input for people', () => {
     const a = artifacts();
-    const lines = pipeIoLines(a.pipe_io_contracts['legal.summarize_contract']!, a.input_form['legal.summarize_contract']!);
+    const lines = pipeIoLines(a.input_form['legal.summarize_contract']!);
     expect(lines[0]).toBe('contract: legal.Contract — document');
     expect(lines[1]).toBe('instructions: native.Text (optional) — prose');
-    expect(lines[2]).toBe('clauses: legal.Clause[] — list');
+    expect(lines[2]).toBe('clauses: legal.Clause[] — list of object');
+    expect(lines[3]).toBe('pair: legal.Clause[2] — list of object');
   });
 });

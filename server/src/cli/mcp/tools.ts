@@ -353,7 +353,7 @@ function registerPipeIo(server: McpServer, ctx: ToolContext): void {
       const artifacts = pipeIoArtifacts(new ConceptCatalog(loaded.tree), pipes);
       const text = Object.keys(artifacts.pipe_io_contracts).map((ref) => {
         const c = artifacts.pipe_io_contracts[ref]!;
-        const lines = pipeIoLines(c, artifacts.input_form[ref]!);
+        const lines = pipeIoLines(artifacts.input_form[ref]!);
         return [`${ref} -> ${c.output.concept_ref}${c.output.multiplicity === 'single' ? '' : '[]'}`, ...(lines.length > 0 ? lines.map((l) => `  ${l}`) : ['  (no inputs)'])].join('\n');
       });
       return answer(text.join('\n'), { pipe_ref: chosen ? pipeRefOf(chosen) : null, pipe_io_contracts: artifacts.pipe_io_contracts, input_form: artifacts.input_form, output_form: artifacts.output_form });
