@@ -365,3 +365,40 @@ function markdownLine(line: string): string {
   const dash = line.lastIndexOf(' — ');
   return `\`${line.slice(0, dash)}\`${line.slice(dash)}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The run prompt: what an editor asks for, one input at a time, before running a pipe
+
+/** One input to ask for. `key`: the content is `{ [key]: the value typed }`; absent: the value is JSON. */
+export interface RunPromptField {
+  name: string;
+  concept: string;
+  kind: FieldKind;
+  required: boolean;
+  key?: string;
+  /** How the typed text becomes the value: as is, a number, or a yes/no. */
+  value?: 'text' | 'number' | 'boolean';
+}
+
+/** The single member a tabled native's content is typed into, by the node's kind. */
+const PROMPT_KEYS: Partial<Record<FieldKind, { key: string; value: RunPromptField['value'] }>> = {
+  prose: { key: 'text', value: 'text' },
+  document: { key: 'url', value: 'text' },
+  image: { key: 'url', value: 'text' },
+  date: { key: 'date', value: 'text' },
+  number: { key: 'number', value: 'number' },
+  boolean: { key: 'yes_no', value: 'boolean' },
+};
+
+export function runPrompt(form: InputFormDescriptor): RunPromptField[] {
+  return form.fields.map((field) => {
+    const out: RunPromptField = { name: field.name ?? '', concept: field.concept_ref ?? 'native.Anything', kind: field.kind, required: field.gating === true };
+    // Prose reached through Html, or Time, is not one text member: typed as JSON like objects and lists.
+    const typed = field.kind === 'text' && field.format === 'time' ? { key: 'time', value: 'text' as const } : field.refines?.includes('native.Html') || field.concept_ref === 'native.Html' ? undefined : PROMPT_KEYS[field.kind];
+    if (typed) {
+      out.key = typed.key;
+      if (typed.value) out.value = typed.value;
+    }
+    return out;
+  });
+}
