@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, REPO } from '../helpers/files.js';
 import { startRunner } from '../../server/src/runner/index.js';
@@ -196,5 +197,21 @@ describe('mthds mcp over stdio', () => {
     const unknownCode = await call(repo, 'fix', { codes: ['nope.nope'], dry_run: true });
     expect(unknownCode.isError).toBe(true);
     expect((await call(repo, 'explain', { code: 'method.syntax' })).isError).toBeFalsy();
+  });
+});
+
+describe("the README's agent configurations", () => {
+  it('start `mthds mcp`: Codex (TOML), Cursor and other mcpServers clients (JSON), Claude Code (the marketplace)', () => {
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n## Agents\n');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const block = (lang: string): string => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)![1]!;
+    expect((parseToml(block('toml')) as { mcp_servers: Record<string, unknown> }).mcp_servers['mthds']).toEqual({ command: 'mthds', args: ['mcp'] });
+    expect((JSON.parse(block('json')) as { mcpServers: Record<string, unknown> }).mcpServers['mthds']).toEqual({ command: 'mthds', args: ['mcp'] });
+    const plugin = JSON.parse(readFileSync(path.join(REPO, 'editors/claude-code/.claude-plugin/plugin.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+    expect(plugin.mcpServers['mthds']).toEqual({ command: 'mthds', args: ['mcp'] });
+    const marketplace = JSON.parse(readFileSync(path.join(REPO, '.claude-plugin/marketplace.json'), 'utf8')) as { name: string; plugins: Array<{ name: string; source: string }> };
+    expect(block('sh')).toContain(`claude plugin install mthds@${marketplace.name}`);
+    expect(marketplace.plugins).toEqual([expect.objectContaining({ name: 'mthds', source: './editors/claude-code' })]);
   });
 });
