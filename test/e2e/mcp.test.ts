@@ -163,6 +163,8 @@ describe('mthds mcp over stdio', () => {
     expect(JSON.stringify(r.structuredContent!['pipe_output'])).toContain('headline');
     const explicit = await call(repo, 'run', { path: 'examples/news', pipe: 'news.summarize_article', inputs: { article: { concept: 'news.Article', content: { text: 'x' } } } });
     expect(explicit.isError).toBeFalsy();
+    const noInputs = await call(repo, 'run', { path: 'examples/news' });
+    expect(noInputs.isError).toBe(true);
     const wrong = await call(repo, 'run', { path: 'examples/news', inputs: { articel: 'x' } });
     expect(wrong.isError).toBe(true);
     expect(wrong.content[0]!.text).toMatch(/takes no input 'articel'\. It takes: article/);

@@ -367,7 +367,7 @@ function registerRun(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Run a method',
       description: `Runs a pipe of a method on the configured runner (${ctx.runner.describe()}) and returns its output, or the problem (a registry code and message). path: a bundle or package. pipe: a pipe code or domain.pipe_code (default: the main pipe). inputs: input name -> value; a value is {concept, content}, or the content alone (its concept is then the one the pipe declares: see pipe_io), e.g. {"topic": {"text": "tides"}}.`,
-      inputSchema: z.object({ path: z.string(), pipe: z.string().optional(), inputs: z.record(z.string(), z.unknown()).optional() }),
+      inputSchema: z.object({ path: z.string(), pipe: z.string().optional(), inputs: z.record(z.string(), z.unknown()).describe('Input name -> value ({} for a pipe that takes none).') }),
       outputSchema: z.looseObject({ pipe_ref: z.string(), pipeline_run_id: z.string(), pipe_output: z.unknown() }),
       annotations: { openWorldHint: true },
     },
@@ -378,7 +378,7 @@ function registerRun(server: McpServer, ctx: ToolContext): void {
       const ref = pipeRefOf(chosen);
       const contract = pipeIoArtifacts(new ConceptCatalog(loaded.tree), [chosen]).pipe_io_contracts[ref]!;
       const wire: Record<string, { concept: string; content: unknown }> = {};
-      for (const [name, value] of Object.entries(inputs ?? {})) {
+      for (const [name, value] of Object.entries(inputs)) {
         const declared = contract.inputs[name];
         if (!declared) throw new ToolError(`The pipe ${ref} takes no input '${name}'. It takes: ${Object.keys(contract.inputs).join(', ') || 'nothing'}.`);
         const explicit = typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Record<string, unknown>)['concept'] === 'string' && 'content' in value;
