@@ -39,12 +39,16 @@ export function promptOf(args: readonly unknown[]): PromptField[] | undefined {
 /** The question of an input box. */
 export function promptText(field: PromptField): string {
   const how = field.key === undefined ? 'as JSON' : field.value === 'boolean' ? 'yes or no' : field.value === 'number' ? 'a number' : field.key === 'url' ? 'a URL' : 'text';
-  return `${field.name}: ${field.concept} (${field.kind}), ${how}${field.required ? '' : '; empty: left out'}`;
+  return `${field.name}: ${field.concept} (${field.kind}), ${how}${field.required ? '' : field.kind === 'list' ? '; empty: no items' : '; empty: left out'}`;
 }
 
 /** An answer as the input's value: `undefined` input when left out, or the reason it is refused. */
 export function inputOf(field: PromptField, typed: string): { ok: true; input?: RunInput } | { ok: false; message: string } {
-  if (typed.trim() === '') return field.required ? { ok: false, message: `${field.name} is required.` } : { ok: true };
+  if (typed.trim() === '') {
+    if (field.required) return { ok: false, message: `${field.name} is required.` };
+    // A list is never left out: empty, it is the empty list (which the method accepts).
+    return field.kind === 'list' ? { ok: true, input: { concept: field.concept, content: [] } } : { ok: true };
+  }
   if (field.key === undefined) {
     try {
       return { ok: true, input: { concept: field.concept, content: JSON.parse(typed) as unknown } };

@@ -23,10 +23,11 @@ describe('the run prompt of the code lens', () => {
     expect(inputOf(items, '[oops')).toEqual({ ok: false, message: 'Not valid JSON.' });
   });
 
-  it('leaves out an empty optional input and refuses an empty required one', () => {
+  it('leaves out an empty optional input, gives an empty list for an empty list, and refuses an empty required one', () => {
     expect(inputOf(count, '')).toEqual({ ok: true });
+    expect(inputOf(items, ' ')).toEqual({ ok: true, input: { concept: 'shop.Item', content: [] } });
     expect(inputOf(text, '  ')).toEqual({ ok: false, message: 'article is required.' });
     expect(promptText(count)).toBe('n: native.Number (number), a number; empty: left out');
-    expect(promptText(items)).toBe('items: shop.Item (list), as JSON; empty: left out');
+    expect(promptText(items)).toBe('items: shop.Item (list), as JSON; empty: no items');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConceptCatalog } from '../../../server/src/language/jsonSchema.js';
-import { describedPipes, pipeIoArtifacts, pipeIoLines, type FormField } from '../../../server/src/language/pipeIo.js';
+import { describedPipes, pipeIoArtifacts, pipeIoLines, runPrompt, type FormField } from '../../../server/src/language/pipeIo.js';
 import { treeOf } from '../../helpers/tree.js';
 
 const LEGAL = `domain = "legal"
@@ -179,5 +179,36 @@ template = "$a $b $c $d $e $f $g $h $i $j"
     expect(lines[1]).toBe('instructions: native.Text (optional) — prose');
     expect(lines[2]).toBe('clauses: legal.Clause[] — list of object');
     expect(lines[3]).toBe('pair: legal.Clause[2] — list of object');
+  });
+});
+
+describe('the run prompt', () => {
+  it('names the content member each typed answer goes into, JSON for the rest', () => {
+    const tree = treeOf({
+      'n.mthds': `domain = "n"
+description = "natives"
+
+[pipe.all]
+type = "PipeCompose"
+description = "All"
+inputs = { a = "Number", b = "YesNo", c = "Date", d = "Time", e = "Image", f = "Html", g = "Text?", h = "Page", i = "Text[]" }
+output = "Text"
+template = "$a $b $c $d $e $f $h $i @?g"
+`,
+    });
+    const prompt = runPrompt(pipeIoArtifacts(new ConceptCatalog(tree), describedPipes(tree)).input_form['n.all']!);
+    expect(prompt.map((p) => `${p.name}:${p.key ?? 'json'}:${p.value ?? ''}:${p.required}`)).toEqual([
+      'a:number:number:true',
+      'b:yes_no:boolean:true',
+      'c:date:text:true',
+      'd:time:text:true',
+      'e:url:text:true',
+      'f:json::true',
+      'g:text:text:false',
+      'h:json::true',
+      // A variable list never gates a run: it may be left empty.
+      'i:json::false',
+    ]);
+    expect(prompt[0]).toMatchObject({ concept: 'native.Number', kind: 'number' });
   });
 });
