@@ -22,6 +22,7 @@ import { readFormatSettings, withFormatOptions } from './format.js';
 import { GraphPanel, graphBackend } from './graph/panel.js';
 import { MESSAGE_ERROR, MESSAGE_WARNING, MessageGate } from './messages.js';
 import { formatRunAnswer } from './runs.js';
+import { inputOf, promptOf, promptText, type PromptField, type RunInput } from './runInputs.js';
 import { RUN_STATUS_NOTIFICATION, RunsView, type RunStatusParams } from './runStatus.js';
 import { DOCUMENT_SELECTOR, serverModuleOptions, SERVER_MODULE } from './serverOptions.js';
 import { RunnerStatus, type Answer } from './status.js';
@@ -73,6 +74,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       workspace: { configuration: configurationMiddleware(tokens) },
       executeCommand: async (command, args, next) => {
         const sent = withDefaultArgs(command, args, activeDocument());
+        // "Run" from a code lens: ask for the pipe's inputs first (Escape cancels the run).
+        const prompt = command === SERVER_COMMANDS.execute ? promptOf(sent) : undefined;
+        if (prompt && prompt.length > 0) {
+          const inputs = await askInputs(prompt);
+          if (!inputs) return { ok: false, message: 'Run cancelled.' };
+          sent[0] = Object.assign({}, sent[0], { inputs });
+        }
         const answer: unknown = await next(command, sent);
         if (RUNNER_COMMANDS.has(command)) {
           runs.appendLine(formatRunAnswer(command, sent, answer, new Date()).join('\n'));
@@ -189,4 +197,24 @@ export async function deactivate(): Promise<void> {
   const c = client;
   client = undefined;
   if (c?.isRunning()) await c.stop();
+}
+
+/** One input box per input of the pipe; undefined when the user cancels. */
+async function askInputs(fields: readonly PromptField[]): Promise<Record<string, RunInput> | undefined> {
+  const inputs: Record<string, RunInput> = {};
+  for (const [i, field] of fields.entries()) {
+    const typed = await vscode.window.showInputBox({
+      title: `Run: input ${i + 1} of ${fields.length}`,
+      prompt: promptText(field),
+      ignoreFocusOut: true,
+      validateInput: (value) => {
+        const r = inputOf(field, value);
+        return r.ok ? undefined : r.message;
+      },
+    });
+    if (typed === undefined) return undefined;
+    const r = inputOf(field, typed);
+    if (r.ok && r.input) inputs[field.name] = r.input;
+  }
+  return inputs;
 }

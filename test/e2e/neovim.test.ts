@@ -39,6 +39,8 @@ interface Report {
   diagnostics: { code: string; line: number; col: number; severity: number; message: string }[];
   completion: { status: 'ok' | 'skipped' | 'error'; reason?: string; count?: number; labels?: string[] };
   definition: { status: 'ok' | 'skipped' | 'error'; reason?: string; locations?: { uri: string; line: number; character: number }[] };
+  calls: { status: 'ok' | 'skipped' | 'error'; reason?: string; item?: string; outgoing?: { name: string; line: number }[] };
+  implementation: { status: 'ok' | 'skipped' | 'error'; reason?: string; count?: number };
 }
 
 function runNeovim(file: string, result: string, home: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
@@ -98,6 +100,10 @@ describe.skipIf(!version)(`Neovim ${version ?? '(missing)'} with the language se
       // In `pipe = "|sugest_recipe"` the pipes of the bundle are offered, the intended one among them.
       expect(report.completion.labels).toContain('suggest_recipe');
     }
+    // The call hierarchy and implementation are served: Neovim asks them as any client would.
+    expect(report.capabilities).toEqual(expect.arrayContaining(['callHierarchyProvider', 'implementationProvider']));
+    expect(report.calls, report.calls.reason).toMatchObject({ status: 'ok', item: 'plan_dinner', outgoing: [{ name: 'suggest_recipe', line: 23 }] });
+    expect(report.implementation, report.implementation.reason).toEqual({ status: 'ok', count: 0 });
     if (report.definition.status === 'ok') {
       console.log(`neovim.test.ts: definition ok — ${JSON.stringify(report.definition.locations)}`);
       // `Recipe` in `output = "Recipe"` is defined by [concept.Recipe] (line 5, 0-based 4).

@@ -45,7 +45,7 @@ type RawPosition = { kind: PositionKind; at: number };
 type RawRange = { start: RawPosition; end: RawPosition };
 type Change = { range: RawRange; text: string };
 
-const REQUESTS = ['completion', 'hover', 'definition', 'references', 'highlight', 'rename', 'formatting', 'rangeFormatting', 'semanticTokens', 'semanticTokensRange', 'inlayHint', 'selectionRange', 'documentSymbol', 'codeAction'] as const;
+const REQUESTS = ['completion', 'hover', 'definition', 'references', 'highlight', 'rename', 'formatting', 'rangeFormatting', 'semanticTokens', 'semanticTokensRange', 'inlayHint', 'selectionRange', 'documentSymbol', 'codeAction', 'implementation', 'callHierarchy'] as const;
 
 type Step =
   | { kind: 'insert'; at: number; text: string }
@@ -290,7 +290,16 @@ describe.runIf(existsSync(BUILT))('fuzzing the language server over stdio', () =
               else if (s.kind === 'semanticTokensRange') request('textDocument/semanticTokens/range', { textDocument, range: lspRange }, tokens);
               else if (s.kind === 'inlayHint') request('textDocument/inlayHint', { textDocument, range: lspRange });
               else if (s.kind === 'selectionRange') request('textDocument/selectionRange', { textDocument, positions: [position, positionIn(doc, s.range.start)] });
-              else if (s.kind === 'codeAction') {
+              else if (s.kind === 'implementation') request('textDocument/implementation', { textDocument, position });
+              else if (s.kind === 'callHierarchy') {
+                // prepare, then both directions on what the server prepared (as an editor does).
+                void request('textDocument/prepareCallHierarchy', { textDocument, position }).then((items) => {
+                  for (const item of (items as unknown[] | null) ?? []) {
+                    request('callHierarchy/incomingCalls', { item });
+                    request('callHierarchy/outgoingCalls', { item });
+                  }
+                });
+              } else if (s.kind === 'codeAction') {
                 const diagnostics = client.diagnostics.get(uri)?.diagnostics ?? [];
                 request('textDocument/codeAction', { textDocument, range: s.at % 2 === 0 ? range(0, length) : lspRange, context: { diagnostics } });
               } else {

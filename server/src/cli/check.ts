@@ -10,6 +10,7 @@ import { isDirectory } from '../workspace/discover.js';
 import { readStructures } from '../workspace/structures.js';
 import type { HostStructures } from '../language/hostStructures.js';
 import { treeFileReader } from '../workspace/treeFiles.js';
+import { loadTreeWithBuffers, type Buffers } from '../workspace/buffers.js';
 import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
 import { fixTrees } from './checkFix.js';
@@ -73,7 +74,12 @@ Examples:
   mthds check -L ../shared-methods --structures structures.toml methods/
   mthds check --fix --no-dry-run src/methods/`;
 
-export async function runCheck(args: string[], stdout: Writable, stderr: Writable): Promise<number> {
+/** What a caller inside the process adds: unsaved buffers that win over the disk (the MCP server's `check`). */
+export interface CheckContext {
+  buffers?: Buffers;
+}
+
+export async function runCheck(args: string[], stdout: Writable, stderr: Writable, context: CheckContext = {}): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: CHECK_OPTIONS });
@@ -120,7 +126,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const dependencies: DependencyOptions = { cache: new PackageCache(), workspace, libraries };
   if (parsed.values.packages !== undefined) dependencies.packagesDir = path.resolve(parsed.values.packages);
   const load = (plan: TreePlan): ReturnType<typeof loadTree> => {
-    const loaded = loadTree(plan);
+    const loaded = context.buffers ? loadTreeWithBuffers(plan, context.buffers) : loadTree(plan);
     if (structures) loaded.tree.hostStructures = structures;
     loaded.findings.push(...resolveDependencies(loaded.tree, dependencies));
     return loaded;

@@ -20,6 +20,13 @@ export interface AppliedFixRecord {
   column: number;
   code: string;
   title: string;
+  /** With `recordEdits`: the edits, 0-based positions in the text the fix was computed on. */
+  edits?: Array<{ range: { start: Position; end: Position }; newText: string }>;
+}
+
+interface Position {
+  line: number;
+  character: number;
 }
 
 /** A safe fix left out because the re-check found an error it brought. */
@@ -42,6 +49,12 @@ export interface FixOptions {
   passes?: number;
   /** Hooks of the guarded writer (tests). */
   hooks?: GuardedWriteHooks;
+  /** Only the fixes of findings of these codes. */
+  codes?: ReadonlySet<string>;
+  /** Write nothing: one pass, whose fixes are reported as they would be made. */
+  dryRun?: boolean;
+  /** Give each fixed record its edits. */
+  recordEdits?: boolean;
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -58,7 +71,7 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
       const texts = treeTexts(tree);
       const focus = plan.focus;
       const all = checkTree(tree);
-      const findings = all.filter((f) => !focus || focus.has(f.file));
+      const findings = all.filter((f) => (!focus || focus.has(f.file)) && (!options.codes || options.codes.has(f.code)));
       // A fix whose result has an error the tree did not have is not safe after all: rolled back.
       const verdict = keepHarmlessFixes(tree, all, chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file))));
       for (const r of verdict.rolledBack) {
@@ -101,6 +114,10 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
         }
         const text = applyEdits(seen, fixes.flatMap((c) => c.fix.edits));
         if (text === seen) continue;
+        if (options.dryRun) {
+          record(outcome, file, seen, fixes, options);
+          continue;
+        }
         const hasBom = snapshot.bytes.subarray(0, 3).equals(BOM);
         const bytes = hasBom ? Buffer.concat([BOM, Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8');
         const result = writeGuarded(snapshot, bytes, options.hooks);
@@ -114,14 +131,20 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
           continue;
         }
         wrote = true;
-        const starts = computeLineStarts(seen);
-        for (const c of fixes) {
-          const at = offsetToPosition(starts, c.finding.range.start);
-          outcome.fixed.push({ file, line: at.line + 1, column: at.character + 1, code: c.finding.code, title: c.fix.title });
-        }
+        record(outcome, file, seen, fixes, options);
       }
     }
     if (!wrote) break;
   }
   return outcome;
+}
+
+function record(outcome: FixOutcome, file: string, seen: string, fixes: ReturnType<typeof keepHarmlessFixes>['kept'], options: FixOptions): void {
+  const starts = computeLineStarts(seen);
+  for (const c of fixes) {
+    const at = offsetToPosition(starts, c.finding.range.start);
+    const fixed: AppliedFixRecord = { file, line: at.line + 1, column: at.character + 1, code: c.finding.code, title: c.fix.title };
+    if (options.recordEdits) fixed.edits = c.fix.edits.map((e) => ({ range: { start: offsetToPosition(starts, e.range.start), end: offsetToPosition(starts, e.range.end) }, newText: e.newText }));
+    outcome.fixed.push(fixed);
+  }
 }

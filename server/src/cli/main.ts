@@ -4,6 +4,7 @@ import cluster from 'node:cluster';
 import { runCheck } from './check.js';
 import { runFormat } from './format.js';
 import { runGraph } from './graph.js';
+import { runMcp } from './mcp.js';
 import { runServe } from './serve.js';
 import { runWorker } from './worker.js';
 import { VERSION } from '../version.js';
@@ -22,6 +23,7 @@ Commands:
   serve                Serve the MTHDS runner protocol over HTTP (POST /execute, /start, /validate),
                        in-process or on a Redis queue (--queue redis://HOST:PORT).
   worker               Run the started runs of a Redis queue (--queue redis://HOST:PORT).
+  mcp                  Serve the tools of this command line to coding agents (MCP over stdio).
 
   mthds <command> --help shows a command's options, exit status and examples.
 
@@ -53,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'worker') return runWorker(rest, process.stdout, process.stderr);
   if (command === 'format') return runFormat(rest, process.stdout, process.stderr);
   if (command === 'graph') return runGraph(rest, process.stdout, process.stderr);
+  if (command === 'mcp') return runMcp(rest, process.stdout, process.stderr);
   process.stderr.write(`mthds: unknown command '${command}'\n\n${USAGE}\n`);
   return 2;
 }

@@ -14,6 +14,8 @@ import { RETIRED_PIPE_TYPES, type PipeTypeSpec } from './spec/pipeTypes.js';
 import { describeSpec, type FieldSpec } from './spec/values.js';
 import { inputTypes, outputType } from './stepTypes.js';
 import type { MethodTree } from './tree.js';
+import { ConceptCatalog } from './jsonSchema.js';
+import { pipeIoMarkdown } from './pipeIo.js';
 import { ObjectCache } from '../util/objectCache.js';
 
 /** Escapes text for a markdown table cell. */
@@ -114,6 +116,8 @@ export function pipeMarkdown(tree: MethodTree, pipe: PipeDecl, fromDomain?: stri
   const parts = [`**${pipe.code}** — ${kind}${domain !== undefined && domain !== fromDomain ? ` of domain \`${domain}\`` : ''}`];
   parts.push('```\n' + pipeSignature(tree, pipe, fromDomain) + '\n```');
   if (pipe.description) parts.push(pipe.description.value);
+  // What it takes and gives, as the MTHDS standard describes it (the run prompt asks for the same).
+  parts.push(pipeIoMarkdown(new ConceptCatalog(tree), pipe));
   parts.push(`Defined in \`${whereDefined(tree, pipe.bundle, pipe.codeRange.start)}\``);
   return parts.join('\n\n');
 }

@@ -18,6 +18,7 @@ import { foldingRanges } from './folding.js';
 import { formattingEdits } from './formatting.js';
 import { METHOD_GRAPH_REQUEST, methodGraphResult, type MethodGraphParams } from './graphRequest.js';
 import { definition, documentHighlights, references } from './navigation.js';
+import { callHierarchyIncoming, callHierarchyOutgoing, implementation, prepareCallHierarchy } from './callHierarchy.js';
 import { prepareRenameLsp, renameLsp } from './rename.js';
 import { selectionRanges } from './selection.js';
 import { documentSymbols, workspaceSymbols } from './symbols.js';
@@ -26,6 +27,8 @@ export const NAVIGATION_CAPABILITIES: ServerCapabilities = {
   definitionProvider: true,
   declarationProvider: true,
   referencesProvider: true,
+  implementationProvider: true,
+  callHierarchyProvider: true,
   documentHighlightProvider: true,
   renameProvider: { prepareProvider: true },
   documentSymbolProvider: { label: 'MTHDS' },
@@ -70,6 +73,10 @@ export function registerNavigationFeatures(connection: Connection, host: Feature
   connection.onDefinition(safe('definition', null, (p) => definition(ctx, p, 'definition')));
   connection.onDeclaration(safe('declaration', null, (p) => definition(ctx, p, 'declaration')));
   connection.onReferences(safe('references', null, (p) => references(ctx, p)));
+  connection.onImplementation(safe('implementation', null, (p) => implementation(ctx, p)));
+  connection.languages.callHierarchy.onPrepare(safe('prepareCallHierarchy', null, (p) => prepareCallHierarchy(ctx, p)));
+  connection.languages.callHierarchy.onIncomingCalls(safe('incomingCalls', null, (p) => callHierarchyIncoming(ctx, p)));
+  connection.languages.callHierarchy.onOutgoingCalls(safe('outgoingCalls', null, (p) => callHierarchyOutgoing(ctx, p)));
   connection.onDocumentHighlight(safe('highlight', null, (p) => documentHighlights(ctx, p)));
   connection.onPrepareRename(safe('prepareRename', null, (p) => prepareRenameLsp(ctx, p)));
   connection.onRenameRequest(safe('rename', null, (p) => renameLsp(ctx, p)));

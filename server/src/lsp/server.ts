@@ -358,8 +358,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     guard('code lenses', [], (params: CodeLensParams) => {
       const file = ourFile(params.textDocument.uri);
       if (!diagnostics || file === undefined || path.basename(file) === MANIFEST_FILE) return [];
-      const bundle = views.viewOf(file)?.bundle;
-      return bundle ? pipeCodeLenses(bundle, params.textDocument.uri) : [];
+      const view = views.viewOf(file);
+      return view ? pipeCodeLenses(view.bundle, params.textDocument.uri, view.tree) : [];
     }),
   );
 

@@ -6,6 +6,7 @@ import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest } from '../language/manifest.js';
 import type { Bundle, PipeDecl } from '../language/model.js';
 import { parsePipeRef } from '../language/references.js';
+import { pipeRefOf } from '../language/pipeIo.js';
 import { createTree, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
 import { suggest } from '../util/suggest.js';
@@ -136,10 +137,8 @@ export function methodFileText(method: LoadedMethod, rel: string): { file: strin
   return text === undefined ? undefined : { file: `${method.tree.root}/${rel}`, text };
 }
 
-export function qualifiedPipeRef(pipe: PipeDecl): string {
-  const domain = pipe.bundle.domain?.value;
-  return domain === undefined ? pipe.code : `${domain}.${pipe.code}`;
-}
+/** The namespaced ref a pipe is keyed by (one definition: language/pipeIo.ts). */
+export const qualifiedPipeRef: (pipe: PipeDecl) => string = pipeRefOf;
 
 function allPipes(tree: MethodTree): PipeDecl[] {
   // A loop, not flatMap (V8's flatMap is a slow builtin; /validate selects a pipe on every request).

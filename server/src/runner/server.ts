@@ -28,8 +28,9 @@ import { validateMethod, type ValidateOptions } from './validate.js';
 import { loadMethod, loadOptionsOf } from './method.js';
 import { VerdictCache } from './verdictCache.js';
 import { materializeMethod } from './methodRef.js';
+import { parsePipeIoRequest, pipeIoReport } from './pipeIoRoute.js';
 
-type RouteName = 'execute' | 'start' | 'validate' | 'models' | 'version' | 'run_status' | 'run_results' | 'health';
+type RouteName = 'execute' | 'start' | 'validate' | 'pipe_io' | 'models' | 'version' | 'run_status' | 'run_results' | 'health';
 
 interface Route {
   name: RouteName;
@@ -43,6 +44,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   '/execute': { name: 'execute', methods: ['POST'], scope: 'run' },
   '/start': { name: 'start', methods: ['POST'], scope: 'run' },
   '/validate': { name: 'validate', methods: ['POST'], scope: 'validate' },
+  '/pipe-io': { name: 'pipe_io', methods: ['POST'], scope: 'validate' },
   '/models': { name: 'models', methods: ['GET', 'HEAD'], scope: 'discovery' },
   '/version': { name: 'version', methods: ['GET', 'HEAD'] },
 };
@@ -170,7 +172,7 @@ const VERSION_BODY = JSON.stringify({
   implementation: 'mthds-language-server',
   implementation_version: VERSION,
   error_registry_version: CORE_REGISTRY_VERSION,
-  extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref', 'run_lifecycle'],
+  extensions: ['mthds_sources', 'files', 'callback_url', 'idempotency_key', 'input_form', 'method_ref', 'run_lifecycle', 'pipe_io'],
 });
 
 function handleVersion(): Answer {
@@ -191,6 +193,15 @@ async function handleValidate(state: RunnerState, body: Record<string, unknown>)
   const answer = jsonAnswer(200, await validateMethod(method, options));
   if (key !== undefined) state.verdicts.set(key, method, answer.body);
   return answer;
+}
+
+async function handlePipeIo(state: RunnerState, body: Record<string, unknown>): Promise<Answer> {
+  const request = parsePipeIoRequest(body, state.config);
+  const source = await materializeMethod(request.method, state.config);
+  const loadOptions = loadOptionsOf(state.config);
+  const options: ValidateOptions = Object.assign({}, loadOptions);
+  if (state.functions) options.functions = state.functions.catalog;
+  return jsonAnswer(200, await pipeIoReport(loadMethod(source, loadOptions), request, options));
 }
 
 async function handleExecute(state: RunnerState, body: Record<string, unknown>, identity: Identity, requestId: string, instance: string): Promise<Answer> {
@@ -349,6 +360,9 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
           break;
         case 'validate':
           answer = await handleValidate(state, await readJson(state, req, res));
+          break;
+        case 'pipe_io':
+          answer = await handlePipeIo(state, await readJson(state, req, res));
           break;
         case 'execute': {
           const body = await readJson(state, req, res);

@@ -8,8 +8,9 @@
 import path from 'node:path';
 import { checkTree, type Finding } from '../check/index.js';
 import { pendingSignatures } from '../check/rules/signatures.js';
-import { ConceptCatalog, nativeBase, type ConceptInfo, type ShapeField } from '../language/jsonSchema.js';
-import type { Bundle, PipeDecl } from '../language/model.js';
+import { ConceptCatalog } from '../language/jsonSchema.js';
+import { inputFormOf, type FormField, type InputForm } from '../language/pipeIo.js';
+import type { Bundle } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { checkEnvironment, type FunctionCatalog } from '../check/rules/functions.js';
@@ -44,26 +45,10 @@ export interface ValidationErrorItem {
   field_path?: string;
 }
 
-export interface InputFormField {
-  kind: string;
-  name?: string;
-  concept_ref?: string;
-  refines?: string[];
-  description?: string;
-  required: boolean;
-  presence?: 'optional' | 'plain' | 'force';
-  gating?: boolean;
-  datetime?: boolean;
-  integer?: boolean;
-  format?: string;
-  choices?: string[];
-  fields?: InputFormField[];
-  item?: InputFormField;
-  item_count?: number;
-  default_value?: unknown;
-}
+/** The input-form descriptor's node (language/pipeIo.ts). */
+export type InputFormField = FormField;
 
-export type InputForm = Record<string, { fields: InputFormField[] }>;
+export type { InputForm };
 
 export interface ValidVerdict {
   is_valid: true;
@@ -284,101 +269,5 @@ function invalid(errors: ValidationErrorItem[], warnings: ValidationErrorItem[],
 
 export function inputForm(tree: MethodTree, catalog: ConceptCatalog, pipeCode?: string): InputForm | undefined {
   const pipe = selectedPipe(tree, pipeCode);
-  if (!pipe) return undefined;
-  const fields: InputFormField[] = [];
-  for (const input of pipe.inputs) {
-    const io = input.ref?.io;
-    if (!io) continue;
-    const info = catalog.resolve(io, pipe.bundle);
-    const presence = io.marker === '?' ? 'optional' : io.marker === '!' ? 'force' : 'plain';
-    const node = info ? conceptNode(catalog, info, new Set(), 0) : ({ kind: 'unknown', required: true } as InputFormField);
-    let field: InputFormField;
-    // Key order is for readers of the JSON: kind and name first.
-    if (io.multiplicity.kind === 'single') field = Object.assign({ kind: node.kind, name: input.name }, node);
-    else {
-      field = { kind: 'list', name: input.name, required: true, item: Object.assign({}, node, { required: true }) };
-      if (info) field.concept_ref = info.ref;
-      if (io.multiplicity.kind === 'fixed') field.item_count = io.multiplicity.count;
-    }
-    field.required = presence !== 'optional';
-    field.presence = presence;
-    field.gating = presence !== 'optional' && (io.multiplicity.kind !== 'list');
-    fields.push(field);
-  }
-  return { [qualifiedPipeRef(pipe)]: { fields } };
-}
-
-const NATIVE_KINDS: Readonly<Record<string, Partial<InputFormField>>> = {
-  Text: { kind: 'prose' },
-  Html: { kind: 'prose' },
-  Number: { kind: 'number', integer: false },
-  YesNo: { kind: 'boolean' },
-  Date: { kind: 'date', datetime: false },
-  Time: { kind: 'text', format: 'time' },
-  Document: { kind: 'document' },
-  Image: { kind: 'image' },
-};
-
-// Nodes are new objects, completed in place (Object.assign, not spreads followed by members: V8's slow path).
-function conceptNode(catalog: ConceptCatalog, info: ConceptInfo, path: Set<string>, depth: number): InputFormField {
-  const node: InputFormField = { kind: 'unknown', concept_ref: info.ref, required: true };
-  if (info.lineage.length > 1) node.refines = info.lineage.slice(1);
-  if (info.description) node.description = info.description;
-  const native = nativeBase(info);
-  if (native && NATIVE_KINDS[native.code] && (info.native || !info.decl?.structure)) return Object.assign(node, NATIVE_KINDS[native.code]);
-  if (info.shape === 'text') return Object.assign(node, { kind: 'prose' });
-  if (info.shape === 'open' || native?.code === 'JSON') return node;
-  if (path.has(info.ref) || depth > 4) return Object.assign(node, { kind: 'object', fields: [] });
-  path.add(info.ref);
-  const fields = info.fields.map((f) => fieldNode(catalog, f, path, depth));
-  path.delete(info.ref);
-  return Object.assign(node, { kind: 'object', fields });
-}
-
-function fieldNode(catalog: ConceptCatalog, field: ShapeField, path: Set<string>, depth: number): InputFormField {
-  let node: InputFormField;
-  switch (field.type) {
-    case 'text':
-      node = { kind: 'text', required: field.required };
-      break;
-    case 'integer':
-    case 'number':
-      node = { kind: 'number', integer: field.type === 'integer', required: field.required };
-      break;
-    case 'boolean':
-      node = { kind: 'boolean', required: field.required };
-      break;
-    case 'date':
-    case 'datetime':
-      node = { kind: 'date', datetime: field.type === 'datetime', required: field.required };
-      break;
-    case 'time':
-      node = { kind: 'text', format: 'time', required: field.required };
-      break;
-    case 'choices':
-      node = { kind: 'enum', choices: [...(field.choices ?? [])], required: field.required };
-      break;
-    case 'concept': {
-      const target = field.concept ? catalog.byRef(field.concept) : undefined;
-      node = target ? Object.assign(conceptNode(catalog, target, path, depth + 1), { required: field.required }) : { kind: 'unknown', required: field.required };
-      break;
-    }
-    case 'list': {
-      let item: InputFormField;
-      if (field.itemType === 'concept') {
-        const target = field.concept ? catalog.byRef(field.concept) : undefined;
-        item = target ? conceptNode(catalog, target, path, depth + 1) : { kind: 'unknown', required: true };
-      } else item = fieldNode(catalog, { name: field.name, required: true, type: field.itemType ?? 'text' }, path, depth);
-      delete item.name;
-      node = { kind: 'list', item: Object.assign(item, { required: true }), required: field.required };
-      break;
-    }
-    default:
-      node = { kind: 'unknown', required: field.required };
-  }
-  node = Object.assign({ kind: node.kind, name: field.name }, node);
-  if (field.description) node.description = field.description;
-  if (field.choices && node.kind !== 'enum') node.choices = [...field.choices];
-  if (field.defaultValue !== undefined) node.default_value = field.defaultValue;
-  return node;
+  return pipe ? { [qualifiedPipeRef(pipe)]: inputFormOf(catalog, pipe) } : undefined;
 }

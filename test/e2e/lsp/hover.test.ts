@@ -65,6 +65,15 @@ describe('hover', () => {
     expect(section.value).toContain('extract_pages(document: Document) -> Page[]');
   });
 
+  it('says what a pipe takes and gives, by the pipe I/O description', async () => {
+    const { uri, text } = await openTree('invoices/check.mthds');
+    const hover = (await hoverAt(uri, positionOf(text, 'pipe = "read_invoice"', 9)))!;
+    expect(hover.value).toContain('**Takes**\n- `pages: native.Page[]` — list of object');
+    expect(hover.value).toContain('**Gives** `invoices.Invoice` — object');
+    const section = (await hoverAt(uri, positionOf(text, '[pipe.extract_pages]', 8)))!;
+    expect(section.value).toContain('- `document: native.Document` — document');
+  });
+
   it('documents keys and pipe types from the language description', async () => {
     const { uri, text } = await openTree('invoices/check.mthds');
     const key = (await hoverAt(uri, positionOf(text, 'question    =', 2)))!;

@@ -2,6 +2,7 @@
 // errors as diagnostics of source "runner" at exact ranges, runs, code lenses, and every kind of
 // failure of a configured runner (fake runners on loopback).
 
+import { inputOf, promptOf } from '../../../client/src/runInputs.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -149,7 +150,26 @@ describe('runner commands with the built-in runner', () => {
     const pipeLines = text.split('\n').flatMap((l, i) => (l.startsWith('[pipe.') ? [i] : []));
     expect(lenses.filter((l) => l.command?.title === 'Run').map((l) => l.range.start.line)).toEqual(pipeLines);
     expect(lenses.filter((l) => l.command?.title === 'Validate').map((l) => l.range.start.line)).toEqual(pipeLines);
-    expect(lenses.find((l) => l.command?.title === 'Run')!.command!.arguments).toEqual([{ uri, pipe: 'news.brief_article' }]);
+    // With what to ask for before running: the pipe's inputs, from its pipe I/O description.
+    expect(lenses.find((l) => l.command?.title === 'Run')!.command!.arguments).toEqual([
+      { uri, pipe: 'news.brief_article', prompt: [{ name: 'article', concept: 'news.Article', kind: 'prose', required: true, key: 'text', value: 'text' }] },
+    ]);
+  });
+
+  it('runs a lens with the inputs the client asked for', async () => {
+    const ws = examples();
+    client = await startClient({ folders: [ws] });
+    const file = path.join(ws, 'news/news.mthds');
+    const uri = uriOf(file);
+    client.open(uri, readFileSync(file, 'utf8'));
+    const lenses = (await client.connection.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as CodeLens[];
+    const args = lenses.find((l) => l.command?.title === 'Run')!.command!.arguments!;
+    const fields = promptOf(args)!;
+    const inputs = Object.fromEntries(fields.map((f) => [f.name, (inputOf(f, 'A storm hit the coast.') as { input: unknown }).input]));
+    expect(inputs).toEqual({ article: { concept: 'news.Article', content: { text: 'A storm hit the coast.' } } });
+    const answer = await client.executeCommand<{ ok: boolean; pipe: string; pipe_output: unknown }>('mthds.runner.execute', Object.assign({}, args[0], { inputs }));
+    expect(answer).toMatchObject({ ok: true, pipe: 'news.brief_article' });
+    expect(JSON.stringify(answer.pipe_output)).toContain('headline');
   });
 });
 

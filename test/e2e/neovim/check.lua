@@ -8,11 +8,11 @@
 -- Neovim 0.8+ has vim.lsp.start (what the README shows); Debian 12 ships 0.7.2, which has only
 -- vim.lsp.start_client + vim.lsp.buf_attach_client: the script uses whichever exists and records
 -- which. With MTHDS_CONFIG (a Lua file: a README snippet) the script starts nothing itself: the
--- config's autocmd must start the server. Completion and definition are asked only when the
--- server advertises them; otherwise the result says "skipped" with the reason (and it is printed),
+-- config's autocmd must start the server. Completion, definition, the call hierarchy and
+-- implementation are asked only when the server advertises them; otherwise the result says "skipped" with the reason (and it is printed),
 -- never silently.
 
-local result = { steps = {}, completion = {}, definition = {} }
+local result = { steps = {}, completion = {}, definition = {}, calls = {}, implementation = {} }
 local out_path = os.getenv('MTHDS_RESULT')
 
 local function say(line)
@@ -192,6 +192,37 @@ local ok, err = pcall(function()
     end
     result.definition.locations = locations
     step('definition')
+  end
+
+  -- Call hierarchy: the typo of the step fixed in the buffer (sent as the editor sends edits),
+  -- then plan_dinner prepared from its header and its outgoing calls asked until the server has
+  -- the edit: suggest_recipe, from the step's pipe reference.
+  local step_at = find('pipe = "sugest_recipe"', 'sugest_recipe')
+  local step_line = lines[step_at.line + 1]
+  vim.api.nvim_buf_set_lines(bufnr, step_at.line, step_at.line + 1, false, { (step_line:gsub('sugest_recipe', 'suggest_recipe')) })
+  lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local plan_at = find('^%[pipe.plan_dinner%]', 'plan_dinner')
+  local items = ask('textDocument/prepareCallHierarchy', 'callHierarchyProvider', plan_at, result.calls)
+  if items ~= nil and items[1] then
+    result.calls.item = items[1].name
+    local outgoing
+    vim.wait(10000, function()
+      local answers = vim.lsp.buf_request_sync(bufnr, 'callHierarchy/outgoingCalls', { item = items[1] }, 5000)
+      local answer = answers and answers[client_id]
+      outgoing = answer and answer.result
+      return outgoing ~= nil and #outgoing > 0
+    end, 100)
+    result.calls.outgoing = {}
+    for _, call in ipairs(outgoing or {}) do
+      table.insert(result.calls.outgoing, { name = call.to.name, line = call.fromRanges[1].start.line })
+    end
+    step('calls')
+  end
+  -- Implementation of a pipe that has no signature: asked, answered empty.
+  local impl = ask('textDocument/implementation', 'implementationProvider', find('^%[pipe.suggest_recipe%]', 'suggest_recipe'), result.implementation)
+  if result.implementation.status == 'ok' then
+    result.implementation.count = impl == nil and 0 or #impl
+    step('implementation')
   end
 
   vim.lsp.stop_client(client_id)
