@@ -10,6 +10,7 @@ import { answerStoreCalls, isListening, primaryStores, PrimaryLeases, workerExec
 import { RateLimiter } from '../runner/rateLimit.js';
 import { ConfigError, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
 import { localStores } from '../runner/sharedStores.js';
+import { MemoryRunStore } from '../runner/lifecycle/store.js';
 
 /** Set by the primary in the environment of the workers it forks. */
 const WORKER_ENV = 'MTHDS_SERVE_WORKER';
@@ -203,7 +204,8 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     stderr.write(`mthds serve: ${describe(error)}\n`);
     return 2;
   }
-  const stores = localStores(config);
+  // One run store for every worker: a run started through one is read through any other.
+  const stores = { ...localStores(config), runs: new MemoryRunStore(config.runs.retentionSeconds) };
   const leases = config.rateLimit ? new PrimaryLeases(new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds)) : undefined;
   let url: string | undefined;
   // The URL is printed once every worker of the first set listens (each warms up first), so that

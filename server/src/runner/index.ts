@@ -58,8 +58,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
   }
   const queue = config.runs.queue ? await RedisQueue.open(queueSettings(config, config.runs.queue)) : undefined;
   const state = createState(config, functions, stores, queue);
-  // A request holds its key at most as long as a queued /execute waits, plus its admission.
-  if (queue) state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
+  if (queue) state.idempotency = queue.idempotency(config.idempotency);
   if (config.warmUp > 0) {
     const done = await warmUp(config, functions, { cpuBudgetMs: config.warmUp });
     config.log(`warm-up: ${done.requests} /validate requests in ${Math.round(done.ms)} ms (CPU ${Math.round(done.cpuMs)} ms)${done.failed > 0 ? `, ${done.failed} not answered 200` : ''}`);

@@ -16,6 +16,7 @@ import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
 import { jsonAnswer, jsonTextAnswer, problemAnswer, send, type Answer } from './http/respond.js';
+import { IN_FLIGHT_RENEW_MS } from './idempotency.js';
 import { localStores, type IdempotencyBackend, type RateLimitBackend, type SharedStores } from './sharedStores.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
@@ -80,7 +81,7 @@ export function createState(config: ResolvedConfig, functions?: FunctionRegistry
   const runs = new RunRegistry(config.limits.max_runs_in_flight);
   const background = new Set<Promise<unknown>>();
   const log = (error: unknown): void => void internal({ config }, error, 'background');
-  queue ??= new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}) });
+  queue ??= new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}), ...(stores.runs ? { store: stores.runs } : {}) });
   const state: RunnerState = {
     config,
     deck,
@@ -269,6 +270,11 @@ async function idempotent(
       break;
   }
   let answer: Answer;
+  // The key's short lease runs out unless renewed: a process that dies here frees it soon.
+  const renewal = setInterval(() => {
+    void Promise.resolve(state.idempotency.renew(storeKey, digest)).catch(() => undefined);
+  }, IN_FLIGHT_RENEW_MS);
+  renewal.unref();
   try {
     answer = await handler();
   } catch (error) {
@@ -278,6 +284,8 @@ async function idempotent(
     if (isRefusal(error) && status < 500) await state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
     else await state.idempotency.abandon(storeKey);
     throw error;
+  } finally {
+    clearInterval(renewal);
   }
   // Recorded before the answer leaves, so that a retry arriving at another process sees it.
   if (answer.status >= 500) await state.idempotency.abandon(storeKey);
