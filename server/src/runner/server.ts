@@ -116,6 +116,11 @@ function route(state: RunnerState, pathname: string, method: string): Route {
 }
 
 function checkContentType(req: IncomingMessage): void {
+  // A compressed body would be read as JSON and refused as such: say what is not supported.
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new Refusal('request.unsupported', { field: 'Content-Encoding', reason: 'content_encoding' }, { detail: `The request body must be sent without Content-Encoding (got ${JSON.stringify(encoding.slice(0, 40))}): this runner reads plain JSON.` });
+  }
   const header = req.headers['content-type'];
   if (header === undefined) return;
   const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
