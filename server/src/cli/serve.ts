@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerStoreCalls, isListening, primaryStores, PrimaryLeases, workerExecArgv, type ListeningMessage } from '../runner/cluster.js';
 import { RateLimiter } from '../runner/rateLimit.js';
-import { ConfigError, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
+import { ConfigError, configWarnings, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
 import { localStores } from '../runner/sharedStores.js';
 import { MemoryRunStore } from '../runner/lifecycle/store.js';
 
@@ -205,6 +205,7 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     return 2;
   }
   // One run store for every worker: a run started through one is read through any other.
+  for (const line of configWarnings(config)) stderr.write(`warning: ${line}\n`);
   const stores = { ...localStores(config), runs: new MemoryRunStore(config.runs.retentionSeconds) };
   const leases = config.rateLimit ? new PrimaryLeases(new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds)) : undefined;
   let url: string | undefined;
@@ -274,7 +275,7 @@ async function serveWorker(options: RunnerOptions, stderr: Writable): Promise<nu
   let runner;
   try {
     const config = resolveConfig(options);
-    runner = await startRunner(options, primaryStores(config.rateLimit));
+    runner = await startRunner({ ...options, startup_warnings: false }, primaryStores(config.rateLimit));
   } catch (error) {
     stderr.write(`mthds serve: ${describe(error)}\n`);
     leaveCluster();

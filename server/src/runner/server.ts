@@ -77,7 +77,7 @@ export interface RunnerState {
 
 /** `queue`: where /start runs go when one is configured (Redis); in this process otherwise. */
 export function createState(config: ResolvedConfig, functions?: FunctionRegistry, stores: SharedStores = localStores(config), queue?: RunQueue): RunnerState {
-  const deck = new ModelDeck(config.models, config.env, config.network);
+  const deck = new ModelDeck(config.models, config.env, config.network, config.log);
   const runs = new RunRegistry(config.limits.max_runs_in_flight);
   const background = new Set<Promise<unknown>>();
   const log = (error: unknown): void => void internal({ config }, error, 'background');
