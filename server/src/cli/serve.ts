@@ -3,6 +3,7 @@
 // SIGINT / SIGTERM stop it gracefully: no new connections, requests in flight finish.
 
 import cluster, { type Worker } from 'node:cluster';
+import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -172,6 +173,12 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   else options.warm_up ??= true;
 
   if (cluster.isWorker && process.env[WORKER_ENV] === '1') return serveWorker(options, stderr);
+  // A port taken is found before any warm-up (seconds of it), not after.
+  const taken = await portTaken(options.host ?? '127.0.0.1', options.port ?? 8080);
+  if (taken) {
+    stderr.write(`mthds serve: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 8080}: ${taken}\n`);
+    return 2;
+  }
   if (workers > 1) return servePrimary(options, workers, stdout, stderr);
 
   let runner;
@@ -184,6 +191,19 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   stdout.write(`${runner.url}\n`);
   stderr.write(`mthds runner listening on ${runner.url}\n`);
   return untilSignal('serve', stderr, () => runner.close());
+}
+
+/**
+ * Why `host:port` cannot be listened on (in use, not an address of this machine, not allowed), or
+ * undefined when it can: a listener opened and closed at once. Port 0 is always free.
+ */
+export function portTaken(host: string, port: number): Promise<string | undefined> {
+  if (port === 0 || typeof host !== 'string' || typeof port !== 'number') return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE' ? 'the port is in use (EADDRINUSE)' : error.message));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
 
 /** An error of startup for stderr: a configuration's problems one after the other (`separator`). */
@@ -209,9 +229,10 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
   const stores = { ...localStores(config), runs: new MemoryRunStore(config.runs.retentionSeconds) };
   const leases = config.rateLimit ? new PrimaryLeases(new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds)) : undefined;
   let url: string | undefined;
-  // The URL is printed once every worker of the first set listens (each warms up first), so that
-  // the first clients do not all land on the one that was ready first.
+  // The URL is printed as soon as a worker listens: from then on the port serves (the cluster hands
+  // connections only to workers that listen), and the others join as their warm-up ends.
   const pending = new Set<Worker>();
+  let allListen = false;
   let stopping = false;
   let status = 0;
   return new Promise<number>((resolve) => {
@@ -223,12 +244,17 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
       leases?.attach(worker);
       answerStoreCalls(worker, stores, leases);
       worker.on('message', (message: unknown) => {
-        if (!isListening(message) || url !== undefined) return;
+        if (!isListening(message)) return;
         pending.delete(worker);
-        if (pending.size > 0) return;
-        url = message.url;
-        stdout.write(`${url}\n`);
-        stderr.write(`mthds runner listening on ${url} (${workers} worker processes)\n`);
+        if (url === undefined) {
+          url = message.url;
+          stdout.write(`${url}\n`);
+          stderr.write(`mthds runner listening on ${url} (${workers} worker processes)\n`);
+        }
+        if (pending.size === 0 && !allListen) {
+          allListen = true;
+          stderr.write(`mthds serve: all ${workers} worker processes listen\n`);
+        }
       });
       worker.on('exit', (code, signal) => {
         live.delete(worker);
@@ -236,9 +262,9 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
           if (live.size === 0) resolve(status);
           return;
         }
-        if (url === undefined) {
-          // A worker that never listened: the port, the host or a function module is at fault, and
-          // every other worker meets the same fault. Its own message is on stderr already.
+        if (url === undefined || pending.has(worker)) {
+          // A worker of the first set that never listened: the port, the host or a function module
+          // is at fault, and every other worker meets the same fault. Its own message is on stderr already.
           stopping = true;
           status = 2;
           for (const other of live) other.process.kill('SIGTERM');
