@@ -61,12 +61,13 @@ Options:
                        here; run state, results and idempotency keys live in Redis, so any server
                        answers reads for any run.
   --workers N          Serve with N processes on one port (default: the number of cores; 1 serves
-                       in this process alone). Idempotency keys and rate limits are held by the
-                       primary process and shared by all workers.
+                       in this process alone). Idempotency keys, rate limits and started runs are
+                       held by the primary process and shared by all workers: any worker answers
+                       the reads of any run. The URL is printed when the first worker listens.
   --no-warm-up         Listen at once: skip the warm-up, in which each serving process first runs
-                       /validate on generated bundles (2.5 s of CPU; config: warm_up = MS sets
-                       it) so that its first clients do not wait on the compiler (config:
-                       warm_up = false).
+                       /validate on generated bundles (2.5 s of CPU, 5 s at most however busy
+                       the cores; config: warm_up = MS sets the CPU budget) so that its first
+                       clients do not wait on the compiler (config: warm_up = false).
   -q, --quiet          Leave out the per-request log lines (faults and lifecycle lines stay).
   -h, --help           Show this help.
 
@@ -76,7 +77,8 @@ Environment:
 
 Exit status:
   0  stopped by SIGINT or SIGTERM
-  2  usage error, unreadable configuration, or the port could not be opened
+  2  usage error, unreadable configuration (an unknown key included), or the port could not be
+     opened (a taken port is found before the warm-up)
   130  a second signal while stopping
 
 Examples:
