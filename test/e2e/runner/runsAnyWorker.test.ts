@@ -40,7 +40,8 @@ const workers = Math.max(2, availableParallelism());
 beforeAll(async () => {
   // No --workers on a machine of 2 cores or more: the default is what operators run.
   served = await serveProcess(['--no-warm-up', '--quiet', ...(availableParallelism() < 2 ? ['--workers', '2'] : [])], { MTHDS_MOCK_LATENCY_MS: '150' });
-  while (!served.stderr().includes('worker processes)')) await new Promise((r) => setTimeout(r, 20));
+  // Every worker listens before the reads: otherwise they could all land on the first one.
+  while (!served.stderr().includes('worker processes listen')) await new Promise((r) => setTimeout(r, 20));
 }, 60_000);
 
 afterAll(() => {
@@ -94,7 +95,7 @@ describe(`started runs under mthds serve's default workers (${workers})`, () => 
     // A fixed port: with --port 0, workers forked after all others died would listen on a new one.
     const slow = await serveProcess(['--no-warm-up', '--quiet', '--workers', '2', '--port', String(await freePort())], { MTHDS_MOCK_LATENCY_MS: '60000' });
     try {
-      while (!slow.stderr().includes('worker processes)')) await new Promise((r) => setTimeout(r, 20));
+      while (!slow.stderr().includes('worker processes listen')) await new Promise((r) => setTimeout(r, 20));
       const id = (await post(`${slow.url}/start`, run, CLOSE)).json.pipeline_run_id as string;
       await new Promise((r) => setTimeout(r, 300));
       const pids = readFileSync(`/proc/${slow.child.pid}/task/${slow.child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
