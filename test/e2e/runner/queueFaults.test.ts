@@ -94,6 +94,11 @@ describe.runIf(hasRedis)('a queued runner under faults (processes, real Redis)',
       await wait(1_000);
       expect(ids.map((id) => cb.accepted.get(id))).toEqual(ids.map(() => 1));
       for (const id of ids) expect((await get(`${server.line}/runs/${id}/status`)).json.status).toBe('COMPLETED');
+      // A line per run taken up, per callback refused (left to the queue), per callback delivered.
+      expect(first.stderr()).toContain(`run ${ids[0]}: taken up`);
+      expect(first.stderr()).toMatch(new RegExp(`run ${ids[0]}: the completion callback to http://127\\.0\\.0\\.1:\\d+ was not accepted; the queue tries again`));
+      const delivered = [first, second, third].map((w) => w.stderr()).join('');
+      for (const id of ids) expect(delivered).toContain(`run ${id}: callback delivered to http://127.0.0.1:`);
     } finally {
       await cb.close();
     }
@@ -164,6 +169,7 @@ describe.runIf(hasRedis)('a queued runner under faults (processes, real Redis)',
       await holder.kill('SIGKILL');
       await until(async () => (await status()).attempts > attempts, 3 * stall, 'the run taken up again');
       takeovers.push(Date.now() - killedAt);
+      expect(holder.stderr()).toContain(`run ${id}: taken up`);
       await Promise.all([next.kill('SIGKILL'), server.kill('SIGKILL'), redis.stop()]);
     }
     expect(Math.max(...takeovers), `takeovers: ${takeovers.join(', ')} ms`).toBeLessThanOrEqual(stall + 500);
