@@ -37,7 +37,7 @@ Environment:
   (and the variables the config file names: providers' api_key_env, callbacks.secret_env)
 
 Exit status:
-  0    stopped by SIGINT or SIGTERM (the runs in hand finished)
+  0    stopped by SIGINT or SIGTERM (the runs in hand finished; or before Redis answered)
   2    usage error or unreadable configuration
   130  a second signal while stopping
 
@@ -74,12 +74,22 @@ export async function runWorker(args: string[], stdout: Writable, stderr: Writab
   }
   const options = commonOptions('worker', parsed.values, stderr);
   if (!options) return 2;
+  // Until Redis answers the worker holds no run: a signal then just stops it (status 0).
+  const early = (signal: NodeJS.Signals): void => {
+    stderr.write(`mthds worker: ${signal} received before Redis answered, stopping\n`);
+    process.exit(0);
+  };
+  process.once('SIGINT', early);
+  process.once('SIGTERM', early);
   let worker;
   try {
     worker = await startWorker(options, concurrency);
   } catch (error) {
     stderr.write(`mthds worker: ${describe(error)}\n`);
     return 2;
+  } finally {
+    process.off('SIGINT', early);
+    process.off('SIGTERM', early);
   }
   stdout.write(`worker ready (concurrency ${concurrency})\n`);
   return untilSignal('worker', stderr, () => worker.close());

@@ -5,7 +5,8 @@
 // retry), a killed worker's run taken up within runs.stall_timeout_ms, and `mthds worker` ready
 // only once Redis answers. Needs `npm run build` first.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { get, HELLO, post } from './helpers.js';
 import { startServe, startWorkerProcess, writeConfig, type Proc } from './queueProcesses.js';
 import { freePort, redisAvailable, startRedis, type RedisServer } from './redis.js';
 
+const BIN = path.resolve(__dirname, '../../../server/bin/mthds.js');
 const run = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };
 
 const hasRedis = redisAvailable();
@@ -192,6 +194,14 @@ describe.runIf(hasRedis)('a queued runner under faults (processes, real Redis)',
     expect(log.match(/unreachable/g)).toHaveLength(1);
     expect(log).toContain(`Redis at redis://127.0.0.1:${port} unreachable`);
     expect(log).toMatch(/reachable again after \d+ s/);
+    // Stopped while it waits for Redis: status 0, at once.
+    const waiting = spawn(process.execPath, [BIN, 'worker', '--queue', `redis://127.0.0.1:${await freePort()}`, '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let waitingErr = '';
+    waiting.stderr!.on('data', (d: Buffer) => (waitingErr += d.toString()));
+    while (!waitingErr.includes('unreachable')) await wait(50);
+    waiting.kill('SIGTERM');
+    expect(await new Promise((r) => waiting.once('exit', (code) => r(code)))).toBe(0);
+    expect(waitingErr).toContain('SIGTERM received before Redis answered, stopping');
     // An outage while it works: one line, then one when Redis is back.
     await redis.stop();
     await wait(4_000);
