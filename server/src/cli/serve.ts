@@ -3,13 +3,15 @@
 // SIGINT / SIGTERM stop it gracefully: no new connections, requests in flight finish.
 
 import cluster, { type Worker } from 'node:cluster';
+import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerStoreCalls, isListening, primaryStores, PrimaryLeases, workerExecArgv, type ListeningMessage } from '../runner/cluster.js';
 import { RateLimiter } from '../runner/rateLimit.js';
-import { ConfigError, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
+import { ConfigError, configWarnings, readConfigFile, resolveConfig, startRunner, type RunnerOptions } from '../runner/index.js';
 import { localStores } from '../runner/sharedStores.js';
+import { MemoryRunStore } from '../runner/lifecycle/store.js';
 
 /** Set by the primary in the environment of the workers it forks. */
 const WORKER_ENV = 'MTHDS_SERVE_WORKER';
@@ -59,12 +61,13 @@ Options:
                        here; run state, results and idempotency keys live in Redis, so any server
                        answers reads for any run.
   --workers N          Serve with N processes on one port (default: the number of cores; 1 serves
-                       in this process alone). Idempotency keys and rate limits are held by the
-                       primary process and shared by all workers.
+                       in this process alone). Idempotency keys, rate limits and started runs are
+                       held by the primary process and shared by all workers: any worker answers
+                       the reads of any run. The URL is printed when the first worker listens.
   --no-warm-up         Listen at once: skip the warm-up, in which each serving process first runs
-                       /validate on generated bundles (2.5 s of CPU; config: warm_up = MS sets
-                       it) so that its first clients do not wait on the compiler (config:
-                       warm_up = false).
+                       /validate on generated bundles (2.5 s of CPU, 5 s at most however busy
+                       the cores; config: warm_up = MS sets the CPU budget) so that its first
+                       clients do not wait on the compiler (config: warm_up = false).
   -q, --quiet          Leave out the per-request log lines (faults and lifecycle lines stay).
   -h, --help           Show this help.
 
@@ -74,7 +77,8 @@ Environment:
 
 Exit status:
   0  stopped by SIGINT or SIGTERM
-  2  usage error, unreadable configuration, or the port could not be opened
+  2  usage error, unreadable configuration (an unknown key included), or the port could not be
+     opened (a taken port is found before the warm-up)
   130  a second signal while stopping
 
 Examples:
@@ -171,6 +175,12 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   else options.warm_up ??= true;
 
   if (cluster.isWorker && process.env[WORKER_ENV] === '1') return serveWorker(options, stderr);
+  // A port taken is found before any warm-up (seconds of it), not after.
+  const taken = await portTaken(options.host ?? '127.0.0.1', options.port ?? 8080);
+  if (taken) {
+    stderr.write(`mthds serve: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 8080}: ${taken}\n`);
+    return 2;
+  }
   if (workers > 1) return servePrimary(options, workers, stdout, stderr);
 
   let runner;
@@ -183,6 +193,19 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   stdout.write(`${runner.url}\n`);
   stderr.write(`mthds runner listening on ${runner.url}\n`);
   return untilSignal('serve', stderr, () => runner.close());
+}
+
+/**
+ * Why `host:port` cannot be listened on (in use, not an address of this machine, not allowed), or
+ * undefined when it can: a listener opened and closed at once. Port 0 is always free.
+ */
+export function portTaken(host: string, port: number): Promise<string | undefined> {
+  if (port === 0 || typeof host !== 'string' || typeof port !== 'number') return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE' ? 'the port is in use (EADDRINUSE)' : error.message));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(undefined)));
+  });
 }
 
 /** An error of startup for stderr: a configuration's problems one after the other (`separator`). */
@@ -203,12 +226,15 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
     stderr.write(`mthds serve: ${describe(error)}\n`);
     return 2;
   }
-  const stores = localStores(config);
+  // One run store for every worker: a run started through one is read through any other.
+  for (const line of configWarnings(config)) stderr.write(`warning: ${line}\n`);
+  const stores = { ...localStores(config), runs: new MemoryRunStore(config.runs.retentionSeconds) };
   const leases = config.rateLimit ? new PrimaryLeases(new RateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds)) : undefined;
   let url: string | undefined;
-  // The URL is printed once every worker of the first set listens (each warms up first), so that
-  // the first clients do not all land on the one that was ready first.
+  // The URL is printed as soon as a worker listens: from then on the port serves (the cluster hands
+  // connections only to workers that listen), and the others join as their warm-up ends.
   const pending = new Set<Worker>();
+  let allListen = false;
   let stopping = false;
   let status = 0;
   return new Promise<number>((resolve) => {
@@ -220,12 +246,17 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
       leases?.attach(worker);
       answerStoreCalls(worker, stores, leases);
       worker.on('message', (message: unknown) => {
-        if (!isListening(message) || url !== undefined) return;
+        if (!isListening(message)) return;
         pending.delete(worker);
-        if (pending.size > 0) return;
-        url = message.url;
-        stdout.write(`${url}\n`);
-        stderr.write(`mthds runner listening on ${url} (${workers} worker processes)\n`);
+        if (url === undefined) {
+          url = message.url;
+          stdout.write(`${url}\n`);
+          stderr.write(`mthds runner listening on ${url} (${workers} worker processes)\n`);
+        }
+        if (pending.size === 0 && !allListen) {
+          allListen = true;
+          stderr.write(`mthds serve: all ${workers} worker processes listen\n`);
+        }
       });
       worker.on('exit', (code, signal) => {
         live.delete(worker);
@@ -233,9 +264,9 @@ async function servePrimary(options: RunnerOptions, workers: number, stdout: Wri
           if (live.size === 0) resolve(status);
           return;
         }
-        if (url === undefined) {
-          // A worker that never listened: the port, the host or a function module is at fault, and
-          // every other worker meets the same fault. Its own message is on stderr already.
+        if (url === undefined || pending.has(worker)) {
+          // A worker of the first set that never listened: the port, the host or a function module
+          // is at fault, and every other worker meets the same fault. Its own message is on stderr already.
           stopping = true;
           status = 2;
           for (const other of live) other.process.kill('SIGTERM');
@@ -272,7 +303,7 @@ async function serveWorker(options: RunnerOptions, stderr: Writable): Promise<nu
   let runner;
   try {
     const config = resolveConfig(options);
-    runner = await startRunner(options, primaryStores(config.rateLimit));
+    runner = await startRunner({ ...options, startup_warnings: false }, primaryStores(config.rateLimit));
   } catch (error) {
     stderr.write(`mthds serve: ${describe(error)}\n`);
     leaveCluster();

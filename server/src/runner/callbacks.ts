@@ -1,5 +1,5 @@
-// Completion callbacks of /start (`callback_url`): where a started run's outcome is POSTed, since
-// the runner keeps no run store. The runner refuses to call loopback, private, link-local (cloud
+// Completion callbacks of /start (`callback_url`): where a started run's outcome is POSTed, so that
+// a client need not poll the run store (lifecycle/) for it. The runner refuses to call loopback, private, link-local (cloud
 // metadata) and similar hosts unless its config allows them, both when the request arrives and
 // again at connection time (a name may resolve elsewhere by then): the guard of network.ts.
 

@@ -11,13 +11,23 @@ import type { Admission } from './idempotency.js';
 import type { Lease, RateLimiter } from './rateLimit.js';
 import { LeaseBroker, LeasedRateLimiter } from './rateLeases.js';
 import type { IdempotencyBackend, SharedStores } from './sharedStores.js';
+import type { RunRecord, RunStore } from './lifecycle/store.js';
+import { problemDocument } from './http/respond.js';
+import { ulid } from './http/requestId.js';
+import { Refusal } from './refusal.js';
 
 /** Messages between a worker and the primary; `mthds` tells them from any other on the channel. */
 export type StoreCall =
   | { mthds: 'store'; id: number; op: 'admit'; key: string; digest: string }
   | { mthds: 'store'; id: number; op: 'complete'; key: string; digest: string; answer: Answer }
   | { mthds: 'store'; id: number; op: 'abandon'; key: string }
-  | { mthds: 'store'; id: number; op: 'lease'; key: string };
+  | { mthds: 'store'; id: number; op: 'lease'; key: string }
+  | { mthds: 'store'; id: number; op: 'renew'; key: string; digest: string }
+  | { mthds: 'store'; id: number; op: 'run'; method: RunStoreMethod; args: unknown[] };
+
+/** The run store's calls a worker makes on the primary's store (all but `close`). */
+export type RunStoreMethod = Exclude<keyof RunStore, 'close'>;
+const RUN_STORE_METHODS: readonly RunStoreMethod[] = ['create', 'get', 'result', 'begin', 'finish', 'claimCallback', 'releaseCallback', 'deliveredCallback', 'callbackDelivered', 'discard'];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type CallBody = DistributiveOmit<StoreCall, 'mthds' | 'id'>;
@@ -123,20 +133,44 @@ export class PrimaryLeases {
   }
 }
 
-/** Primary side: answers a worker's calls from the primary's stores. */
+/**
+ * Primary side: answers a worker's calls from the primary's stores. The runs a worker began and
+ * did not finish end FAILED (mthdsls.run.abandoned) when it exits: the embedded queue runs them in
+ * the worker, and nobody else would ever finish them.
+ */
 export function answerStoreCalls(worker: Worker, stores: SharedStores, leases: PrimaryLeases | undefined): void {
+  const begun = new Map<string, number>();
+  worker.on('exit', () => {
+    const runs = stores.runs;
+    if (!runs) return;
+    for (const [runId, attempts] of begun) {
+      const error = problemDocument(new Refusal('mthdsls.run.abandoned', { attempts }), ulid(), `/runs/${runId}`);
+      void runs.finish(runId, { status: 'FAILED', finished_at: new Date().toISOString(), error }).catch(() => undefined);
+    }
+    begun.clear();
+  });
   worker.on('message', (message: unknown) => {
     if (!isStoreCall(message)) return;
     void (async () => {
       let reply: StoreReply;
       try {
-        reply = { mthds: 'store-reply', id: message.id, ok: true, result: await perform(stores, leases, worker.id, message) };
+        const result = await perform(stores, leases, worker.id, message);
+        if (message.op === 'run') track(begun, message, result);
+        reply = { mthds: 'store-reply', id: message.id, ok: true, result };
       } catch (error) {
         reply = { mthds: 'store-reply', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) };
       }
       if (worker.isConnected()) worker.send(reply);
     })();
   });
+}
+
+/** Which runs a worker has begun and not finished yet. */
+function track(begun: Map<string, number>, call: Extract<StoreCall, { op: 'run' }>, result: unknown): void {
+  if (call.method === 'begin') {
+    const outcome = result as { started: boolean; record: RunRecord };
+    if (outcome.started) begun.set(outcome.record.pipeline_run_id, outcome.record.attempts);
+  } else if (call.method === 'finish' || call.method === 'discard') begun.delete(call.args[0] as string);
 }
 
 async function perform(stores: SharedStores, leases: PrimaryLeases | undefined, worker: number, call: StoreCall): Promise<unknown> {
@@ -147,6 +181,13 @@ async function perform(stores: SharedStores, leases: PrimaryLeases | undefined, 
       return stores.idempotency.complete(call.key, call.digest, call.answer);
     case 'abandon':
       return stores.idempotency.abandon(call.key);
+    case 'renew':
+      return stores.idempotency.renew(call.key, call.digest);
+    case 'run': {
+      if (!stores.runs || !RUN_STORE_METHODS.includes(call.method)) throw new Error(`no run store call ${String(call.method)}`);
+      const method = stores.runs[call.method] as (...args: unknown[]) => Promise<unknown>;
+      return method.apply(stores.runs, call.args);
+    }
     case 'lease':
       // No limit configured: the worker never asks, but an unlimited lease is the right answer.
       if (!leases) return { granted: Number.MAX_SAFE_INTEGER, windowEnd: Number.MAX_SAFE_INTEGER, retryAfterSeconds: 1 } satisfies Lease;
@@ -195,8 +236,27 @@ export function primaryStores(rateLimit: { limit: number; windowSeconds: number 
     admit: (key, digest) => call<Admission>({ op: 'admit', key, digest }),
     complete: (key, digest, answer) => call<void>({ op: 'complete', key, digest, answer }),
     abandon: (key) => call<void>({ op: 'abandon', key }),
+    renew: (key, digest) => call<void>({ op: 'renew', key, digest }),
   };
-  const stores: SharedStores = { idempotency };
+  const run =
+    <M extends RunStoreMethod>(method: M) =>
+    (...args: Parameters<RunStore[M]>): ReturnType<RunStore[M]> =>
+      call<Awaited<ReturnType<RunStore[M]>>>({ op: 'run', method, args }) as ReturnType<RunStore[M]>;
+  const runs: RunStore = {
+    create: run('create'),
+    get: run('get'),
+    result: run('result'),
+    begin: run('begin'),
+    finish: run('finish'),
+    claimCallback: run('claimCallback'),
+    releaseCallback: run('releaseCallback'),
+    deliveredCallback: run('deliveredCallback'),
+    callbackDelivered: run('callbackDelivered'),
+    discard: run('discard'),
+    // The primary's store outlives each worker.
+    close: async () => undefined,
+  };
+  const stores: SharedStores = { idempotency, runs };
   if (rateLimit) {
     // The lease is taken in where its reply is read, before any recall read after it.
     const leased: LeasedRateLimiter = new LeasedRateLimiter(rateLimit.limit, rateLimit.windowSeconds, (key) =>

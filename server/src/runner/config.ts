@@ -11,6 +11,7 @@ import { dryRun } from './dryRun.js';
 import { defaultPackagesDir } from '../workspace/dependencies.js';
 import type { DryRunHook } from './validate.js';
 import { MODEL_TYPES, type DeckConfig, type NetworkPolicy } from './deckConfig.js';
+import { unknownConfigKeys } from './configKeys.js';
 
 export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
@@ -142,6 +143,8 @@ export interface RunnerOptions extends RunnerConfig {
   request_log?: (line: string) => void;
   /** Environment to read tokens and API keys from. Default: process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Log the configuration's warnings at start (default true; the workers of a cluster leave them to the primary). */
+  startup_warnings?: boolean;
 }
 
 export interface ResolvedToken {
@@ -237,9 +240,23 @@ function positiveInt(value: unknown, where: string, problems: string[], allowZer
  */
 export const DEFAULT_WARM_UP_CPU_MS = 2500;
 
+/**
+ * What a configuration allows but an operator most likely did not mean: a provider whose API key
+ * variable is not set (its models answer mthdsls.provider.not_configured until it is).
+ */
+export function configWarnings(config: ResolvedConfig): string[] {
+  const warnings: string[] = [];
+  for (const [i, p] of (config.models.providers ?? []).entries()) {
+    if (p.api_key_env && !config.env[p.api_key_env]) {
+      warnings.push(`models.providers[${i}] (${p.name}): api_key_env names ${p.api_key_env}, which is not set: its models answer mthdsls.provider.not_configured until it is`);
+    }
+  }
+  return warnings;
+}
+
 /** Checks a configuration and fills in the defaults; throws a ConfigError listing every problem. */
 export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
-  const problems: string[] = [];
+  const problems: string[] = unknownConfigKeys(options);
   const env = options.env ?? process.env;
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') problems.push('host must be a non-empty string');
@@ -354,6 +371,8 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
       // OpenAI-compatible endpoints have no web search API: such a model could only pretend.
       if (m?.type === 'search') problems.push(`${where}.models[${j}]: an OpenAI-compatible provider cannot serve search models`);
     }
+    if (p?.timeouts !== undefined && (typeof p.timeouts !== 'object' || p.timeouts === null)) problems.push(`${where}.timeouts must be a table`);
+    for (const key of ['connect_ms', 'first_byte_ms', 'total_ms'] as const) positiveInt(p?.timeouts?.[key], `${where}.timeouts.${key}`, problems);
   }
 
   const functions: string[] = [];

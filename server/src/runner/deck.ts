@@ -30,12 +30,13 @@ export class ModelDeck {
   private readonly waterfalls: Record<string, string[]>;
   private readonly strict: boolean;
 
-  constructor(config: DeckConfig, env: Readonly<Record<string, string | undefined>>, network?: NetworkPolicy) {
+  /** `log`: where a provider's failures are told to the operator (provider, endpoint, cause). */
+  constructor(config: DeckConfig, env: Readonly<Record<string, string | undefined>>, network?: NetworkPolicy, log?: (line: string) => void) {
     this.aliases = { ...(config.aliases ?? {}) };
     this.waterfalls = { ...(config.waterfalls ?? {}) };
     this.strict = config.strict === true;
     for (const p of config.providers ?? []) {
-      this.providers.set(p.name, new OpenAICompatibleProvider(p, env, network));
+      this.providers.set(p.name, new OpenAICompatibleProvider(p, env, network, log));
       for (const m of p.models) this.add({ name: m.name, type: m.type, provider: p.name, modelId: m.model_id ?? m.name });
     }
     if (config.mock !== false) {

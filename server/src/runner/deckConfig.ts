@@ -19,6 +19,8 @@ export interface ProviderConfig {
   /** Name of the environment variable holding the API key (never the key itself). */
   api_key_env?: string;
   models: ProviderModelConfig[];
+  /** Bounds of one request to the endpoint (providers/timedFetch.ts has the defaults). */
+  timeouts?: { connect_ms?: number; first_byte_ms?: number; total_ms?: number };
 }
 
 export interface DeckConfig {

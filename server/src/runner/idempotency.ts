@@ -2,6 +2,10 @@
 // request. The store remembers, per key, the digest of the body and the answer, bounded in entries
 // (least recently used evicted) and in time (TTL). An answer too large to keep leaves only its
 // digest behind, so that a replay is refused (request.already_executed) rather than run twice.
+// A key in flight is held by a short lease its request renews while it runs (IN_FLIGHT_LEASE_MS):
+// a request whose process died, or whose answer told the client to retry without freeing the key
+// (the store itself was unreachable), leaves the key free again within the lease, never for the
+// whole TTL.
 
 import type { Answer } from './http/respond.js';
 
@@ -15,6 +19,11 @@ export type Admission =
   | { kind: 'conflict' }
   | { kind: 'in_flight' }
   | { kind: 'already_executed' };
+
+/** How long a key in flight stays reserved without its request renewing it. */
+export const IN_FLIGHT_LEASE_MS = 5_000;
+/** How often a request in flight renews its key (a few renewals fit in one lease). */
+export const IN_FLIGHT_RENEW_MS = 1_500;
 
 export interface IdempotencyLimits {
   maxEntries: number;
@@ -39,7 +48,7 @@ export class IdempotencyStore {
       if (entry.state === 'in_flight') return { kind: 'in_flight' };
       return entry.answer ? { kind: 'replay', answer: entry.answer } : { kind: 'already_executed' };
     }
-    this.entries.set(key, { digest, state: 'in_flight', expiresAt: now + this.limits.ttlSeconds * 1000 });
+    this.entries.set(key, { digest, state: 'in_flight', expiresAt: now + IN_FLIGHT_LEASE_MS });
     this.evict();
     return { kind: 'new' };
   }
@@ -51,6 +60,12 @@ export class IdempotencyStore {
     this.entries.delete(key);
     this.entries.set(key, entry);
     this.evict();
+  }
+
+  /** Extends the lease of a key still in flight for this body (nothing else changes). */
+  renew(key: string, digest: string, now = Date.now()): void {
+    const entry = this.entries.get(key);
+    if (entry?.state === 'in_flight' && entry.digest === digest && entry.expiresAt > now) entry.expiresAt = now + IN_FLIGHT_LEASE_MS;
   }
 
   /** Forgets a key whose request failed on the runner's side, so that it can be repeated. */

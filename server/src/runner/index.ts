@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { resolveConfig, type RunnerOptions } from './config.js';
+import { configWarnings, resolveConfig, type RunnerOptions } from './config.js';
 import { Refusal } from './refusal.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from './functions.js';
 import { createHandler, createState } from './server.js';
@@ -18,7 +18,7 @@ import { ModelDeck } from './deck.js';
 import { warmUp } from './warmUp.js';
 
 import { ConfigError } from './config.js';
-export { ConfigError, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
+export { ConfigError, configWarnings, readConfigFile, resolveConfig, type RunnerConfig, type RunnerOptions } from './config.js';
 export { FindingLocator, inputForm, pendingSignatures, validateContents, validateMethod, type DryRunHook, type DryRunInput, type DryRunOutcome, type InputForm, type ValidateOptions, type ValidationErrorItem, type ValidationVerdict } from './validate.js';
 export { loadMethod, selectPipe, type LoadedMethod, type MethodSource } from './method.js';
 export { loadFunctionRegistry, type FunctionCallContext, type FunctionRegistry, type RegisteredFunction } from './functions.js';
@@ -51,6 +51,7 @@ function endWithProblem(socket: Duplex, refusal: Refusal): void {
  */
 export async function startRunner(options: RunnerOptions = {}, stores?: SharedStores): Promise<RunningRunner> {
   const config = resolveConfig(options);
+  if (options.startup_warnings !== false) for (const line of configWarnings(config)) config.log(`warning: ${line}`);
   let functions: FunctionRegistry | undefined;
   if (config.functions.length > 0) {
     functions = await loadFunctionRegistry(config.functions);
@@ -58,8 +59,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
   }
   const queue = config.runs.queue ? await RedisQueue.open(queueSettings(config, config.runs.queue)) : undefined;
   const state = createState(config, functions, stores, queue);
-  // A request holds its key at most as long as a queued /execute waits, plus its admission.
-  if (queue) state.idempotency = queue.idempotency(config.idempotency, config.runs.executeWaitSeconds + 60);
+  if (queue) state.idempotency = queue.idempotency(config.idempotency);
   if (config.warmUp > 0) {
     const done = await warmUp(config, functions, { cpuBudgetMs: config.warmUp });
     config.log(`warm-up: ${done.requests} /validate requests in ${Math.round(done.ms)} ms (CPU ${Math.round(done.cpuMs)} ms)${done.failed > 0 ? `, ${done.failed} not answered 200` : ''}`);
@@ -186,12 +186,13 @@ function queueSettings(config: ReturnType<typeof resolveConfig>, url: string): Q
  */
 export async function startWorker(options: RunnerOptions, concurrency: number): Promise<RunWorker> {
   const config = resolveConfig(options);
+  for (const line of configWarnings(config)) config.log(`warning: ${line}`);
   if (!config.runs.queue) throw new ConfigError(['runs.queue must name the queue (redis://HOST:PORT) a worker takes runs from']);
   let functions: FunctionRegistry | undefined;
   if (config.functions.length > 0) {
     functions = await loadFunctionRegistry(config.functions);
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
-  const deck = new ModelDeck(config.models, config.env, config.network);
+  const deck = new ModelDeck(config.models, config.env, config.network, config.log);
   return startRunWorker(queueSettings(config, config.runs.queue), concurrency, { config, deck, ...(functions ? { functions } : {}) });
 }

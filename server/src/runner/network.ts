@@ -7,7 +7,7 @@
 //
 // Refused unless the configuration allows private addresses: loopback, private, link-local (cloud
 // metadata), carrier-grade NAT, unspecified, multicast and reserved ranges, their IPv4-mapped,
-// -compatible and NAT64 IPv6 forms, and names that only ever mean a local host (localhost,
+// -compatible, NAT64, 6to4 and Teredo IPv6 forms, and names that only ever mean a local host (localhost,
 // *.localhost, *.local, *.internal).
 
 import { lookup as dnsLookup, promises as dns, type LookupAddress } from 'node:dns';
@@ -70,6 +70,13 @@ export function isNonPublicAddress(address: string): boolean {
       (zeros(4) && groups[4] === 0xffff && groups[5] === 0) ||
       (groups[0] === 0x64 && groups[1] === 0xff9b && (groups.slice(2, 6).every((g) => g === 0) || groups[2] === 1));
     if (embedded) return isNonPublicAddress(`${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`);
+    // 6to4 (2002:AABB:CCDD::/48 carries a.b.c.d in groups 2-3) reaches the IPv4 host it names.
+    if (groups[0] === 0x2002) return isNonPublicAddress(`${groups[1]! >> 8}.${groups[1]! & 255}.${groups[2]! >> 8}.${groups[2]! & 255}`);
+    // Teredo (2001:0::/32): the server's IPv4 in groups 2-3, the client's one inverted in 6-7.
+    if (groups[0] === 0x2001 && groups[1] === 0) {
+      const client = `${(groups[6]! ^ 0xffff) >> 8}.${(groups[6]! ^ 0xffff) & 255}.${(groups[7]! ^ 0xffff) >> 8}.${(groups[7]! ^ 0xffff) & 255}`;
+      return isNonPublicAddress(client) || isNonPublicAddress(`${groups[2]! >> 8}.${groups[2]! & 255}.${groups[3]! >> 8}.${groups[3]! & 255}`);
+    }
     const first = groups[0]!;
     // Unique local fc00::/7, link-local fe80::/10, site-local fec0::/10 (deprecated), multicast.
     return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 || (first & 0xffc0) === 0xfec0 || (first & 0xff00) === 0xff00;

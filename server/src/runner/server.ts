@@ -16,6 +16,7 @@ import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
 import { jsonAnswer, jsonTextAnswer, problemAnswer, send, type Answer } from './http/respond.js';
+import { IN_FLIGHT_RENEW_MS } from './idempotency.js';
 import { localStores, type IdempotencyBackend, type RateLimitBackend, type SharedStores } from './sharedStores.js';
 import { isRefusal, Refusal } from './refusal.js';
 import { parseRunRequest, parseValidateRequest } from './requests.js';
@@ -78,11 +79,11 @@ export interface RunnerState {
 
 /** `queue`: where /start runs go when one is configured (Redis); in this process otherwise. */
 export function createState(config: ResolvedConfig, functions?: FunctionRegistry, stores: SharedStores = localStores(config), queue?: RunQueue): RunnerState {
-  const deck = new ModelDeck(config.models, config.env, config.network);
+  const deck = new ModelDeck(config.models, config.env, config.network, config.log);
   const runs = new RunRegistry(config.limits.max_runs_in_flight);
   const background = new Set<Promise<unknown>>();
   const log = (error: unknown): void => void internal({ config }, error, 'background');
-  queue ??= new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}) });
+  queue ??= new EmbeddedQueue({ config, deck, runs, background, retentionSeconds: config.runs.retentionSeconds, onInternal: log, ...(functions ? { functions } : {}), ...(stores.runs ? { store: stores.runs } : {}) });
   const state: RunnerState = {
     config,
     deck,
@@ -117,6 +118,11 @@ function route(state: RunnerState, pathname: string, method: string): Route {
 }
 
 function checkContentType(req: IncomingMessage): void {
+  // A compressed body would be read as JSON and refused as such: say what is not supported.
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new Refusal('request.unsupported', { field: 'Content-Encoding', reason: 'content_encoding' }, { detail: `The request body must be sent without Content-Encoding (got ${JSON.stringify(encoding.slice(0, 40))}): this runner reads plain JSON.` });
+  }
   const header = req.headers['content-type'];
   if (header === undefined) return;
   const [type, ...params] = header.split(';').map((s) => s.trim().toLowerCase());
@@ -280,6 +286,11 @@ async function idempotent(
       break;
   }
   let answer: Answer;
+  // The key's short lease runs out unless renewed: a process that dies here frees it soon.
+  const renewal = setInterval(() => {
+    void Promise.resolve(state.idempotency.renew(storeKey, digest)).catch(() => undefined);
+  }, IN_FLIGHT_RENEW_MS);
+  renewal.unref();
   try {
     answer = await handler();
   } catch (error) {
@@ -289,6 +300,8 @@ async function idempotent(
     if (isRefusal(error) && status < 500) await state.idempotency.complete(storeKey, digest, problemAnswer(error, where.requestId, where.instance));
     else await state.idempotency.abandon(storeKey);
     throw error;
+  } finally {
+    clearInterval(renewal);
   }
   // Recorded before the answer leaves, so that a retry arriving at another process sees it.
   if (answer.status >= 500) await state.idempotency.abandon(storeKey);

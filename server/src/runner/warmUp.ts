@@ -49,6 +49,12 @@ export interface WarmUpOptions {
    * figures that chose it).
    */
   cpuBudgetMs?: number;
+  /**
+   * Nor once this much time has passed (milliseconds): on a machine whose cores are busy (the
+   * workers of `mthds serve` warm up at once, other programs), the CPU budget alone would hold the
+   * start for many times its length. Default: twice the CPU budget.
+   */
+  wallBudgetMs?: number;
   /** Every request and its answer, in order (tests compare them with plain verdicts). */
   onExchange?: (exchange: WarmUpExchange) => void;
 }
@@ -160,11 +166,12 @@ function exchange(server: http.Server, path: string, body: string): Promise<{ st
 
 /**
  * Runs the /validate path of this process on generated bundles, `rounds` rounds or until the CPU
- * budget is spent, whichever comes first.
+ * budget is spent or the time budget is over, whichever comes first.
  */
 export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistry, options: WarmUpOptions = {}): Promise<WarmUpReport> {
   const maxRounds = options.rounds ?? 1000;
   const budget = options.cpuBudgetMs ?? DEFAULT_WARM_UP_CPU_MS;
+  const wallBudget = options.wallBudgetMs ?? 2 * budget;
   // A state of its own, and without the parts a client could see: no verdict cache, no rate limit,
   // no shared stores (the primary's), no queue, no request log.
   // Anonymous: its requests carry no credential.
@@ -186,7 +193,7 @@ export async function warmUp(config: ResolvedConfig, functions?: FunctionRegistr
   let requests = 0;
   let failed = 0;
   try {
-    while (rounds < maxRounds && cpuMs() < budget) {
+    while (rounds < maxRounds && cpuMs() < budget && performance.now() - started < wallBudget) {
       for (const bundle of warmUpBundles(rounds, models)) {
         const contents = [bundle.text];
         const answer = await exchange(server, path, JSON.stringify({ mthds_contents: contents }));

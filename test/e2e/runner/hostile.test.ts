@@ -690,7 +690,8 @@ describe('hostile input: invalid UTF-8', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json, text/plain', 'application/jsonx', '']) {
       check('utf8', await post(`${url}/validate`, JSON.stringify(base('validate')), { 'Content-Type': type }), `content type ${JSON.stringify(type)}`, type === '' ? undefined : { status: 422, code: 'request.unsupported' });
     }
-    check('utf8', await post(`${url}/validate`, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]), { 'Content-Encoding': 'gzip' }), 'gzip bytes', { status: 422, code: 'request.malformed' });
+    // Issue 32: a compressed body is a form the runner does not support (it was answered as bad JSON).
+    check('utf8', await post(`${url}/validate`, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]), { 'Content-Encoding': 'gzip' }), 'gzip bytes', { status: 422, code: 'request.unsupported' });
   });
 });
 

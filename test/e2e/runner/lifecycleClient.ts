@@ -16,9 +16,11 @@ export class LifecycleUnavailable extends Error {}
 export class SdkShapedClient {
   readonly requests: string[] = [];
 
+  /** `fetcher`: how each request goes out (the SDK's global fetch unless a test needs new connections). */
   constructor(
     private readonly baseUrl: string,
     private readonly token?: string,
+    private readonly fetcher: (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{ status: number; headers: Headers; text(): Promise<string> }> = fetch,
   ) {
     // The SDK refuses a base URL with a path: endpoints are always {base}/v1/{route}.
     if (new URL(baseUrl).pathname !== '/') throw new Error('base URL must be host-only');
@@ -29,7 +31,7 @@ export class SdkShapedClient {
     if (this.token) headers['Authorization'] = `Bearer ${this.token}`;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     this.requests.push(`${method} ${new URL(url).pathname}`);
-    const res = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await this.fetcher(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     return { status: res.status, headers: res.headers, text: await res.text() };
   }
 

@@ -1,6 +1,7 @@
 // Request bodies: what is not JSON, not UTF-8, too large, too deep or of the wrong shape is a
 // registry problem, never a crash and never a 5xx; the extension members and their checks.
 
+import { gzipSync } from 'node:zlib';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,28 @@ describe('malformed bodies', () => {
     const body = Buffer.concat([Buffer.from('{"mthds_contents": ["domain = \\"x\\" '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"]}')]);
     const r = await post(`${runner.url}/validate`, body);
     expect(problemOf(r)).toMatchObject({ code: 'request.malformed', params: { reason: 'not_utf8' } });
+  });
+
+  it('says what the bytes are: UTF-16 text, or bytes that are not UTF-8, never a code point UTF-8 cannot encode', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify({ mthds_contents: [HELLO] }), 'utf16le')]);
+    const r16 = problemOf(await post(`${runner.url}/validate`, utf16));
+    expect(r16).toMatchObject({ code: 'request.malformed', params: { reason: 'not_utf8' } });
+    expect(r16.detail).toContain('UTF-16');
+    // Without a byte order mark, UTF-16 of ASCII is valid UTF-8 (zero bytes): refused as JSON, said as UTF-16.
+    const bom16 = problemOf(await post(`${runner.url}/validate`, Buffer.from(JSON.stringify({ mthds_contents: [HELLO] }), 'utf16le')));
+    expect(bom16).toMatchObject({ code: 'request.malformed', params: { reason: 'not_json' } });
+    expect(bom16.detail).toContain('UTF-16');
+    const latin = problemOf(await post(`${runner.url}/validate`, Buffer.from('{"mthds_contents": ["caf\xe9"]}', 'latin1')));
+    expect(latin.detail).toContain('not valid UTF-8');
+    for (const p of [r16, bom16, latin]) expect(p.detail).not.toContain('code point');
+  });
+
+  it('answers a compressed body request.unsupported (Content-Encoding), not as JSON it cannot read', async () => {
+    const gz = gzipSync(Buffer.from(JSON.stringify({ mthds_contents: [HELLO] })));
+    const r = await post(`${runner.url}/validate`, gz, { 'Content-Encoding': 'gzip' });
+    expect(r.status).toBe(422);
+    expect(problemOf(r)).toMatchObject({ code: 'request.unsupported', params: { field: 'Content-Encoding', reason: 'content_encoding' } });
+    expect((await post(`${runner.url}/validate`, { mthds_contents: [HELLO] }, { 'Content-Encoding': 'identity' })).status).toBe(200);
   });
 
   it('refuses a lone surrogate escaped in a string', async () => {

@@ -13,10 +13,14 @@ import { HELLO, post, serveProcess } from './helpers.js';
 const REPO = path.resolve(__dirname, '../../..');
 const BIN = path.join(REPO, 'server/bin/mthds.js');
 
-/** The warm-up lines of a server's stderr once `count` of them are there (the workers write their own). */
+/**
+ * The warm-up lines of a server's stderr once `count` of them are there (the workers write their
+ * own; the URL comes when the first worker listens, the others may still be warming up: up to
+ * twice the CPU budget, more on busy cores, so the wait is long and not what is tested).
+ */
 async function warmUpLines(stderr: () => string, count: number): Promise<string[]> {
   const lines = (): string[] => stderr().split('\n').filter((l) => l.startsWith('warm-up: '));
-  for (let i = 0; i < 100 && lines().length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 1500 && lines().length < count; i++) await new Promise((r) => setTimeout(r, 20));
   return lines();
 }
 

@@ -21,4 +21,9 @@ describe('mthds worker (usage)', () => {
     expect(mthds('serve', '--queue', 'ftp://x')).toMatchObject({ status: 2, stderr: expect.stringContaining('runs.queue must be a redis:// URL') });
     expect(mthds('worker', '--help')).toMatchObject({ status: 0, stdout: expect.stringContaining('--queue redis://HOST:PORT') });
   });
+
+  it('documents its options, exit statuses and examples in --help', () => {
+    const help = mthds('worker', '--help').stdout;
+    for (const part of ['Options:', '--concurrency N', '--config FILE', '--functions FILE', 'Exit status:', '130', 'Examples:', 'stall_timeout_ms', 'worker ready']) expect(help).toContain(part);
+  });
 });

@@ -91,7 +91,12 @@ describe('callback addresses', () => {
     expect(isNonPublicAddress(ip)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (ip) => {
+  // 6to4 (2002:AABB:CCDD::) and Teredo (2001:0:SERVER:...:~CLIENT) embed an IPv4 address.
+  it.each(['2002:7f00:1::1', '2002:a00:1::', '2002:c0a8:101::1', '2002:a9fe:a9fe::1', '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:7f00:1::1', '2001:0:4136:e378:8000:63bf:f5ff:fffe'])('refuses the 6to4 or Teredo form %s', (ip) => {
+    expect(isNonPublicAddress(ip)).toBe(true);
+  });
+
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'])('accepts %s', (ip) => {
     expect(isNonPublicAddress(ip)).toBe(false);
   });
 

@@ -71,6 +71,32 @@ function contract(name: string, make: (retentionSeconds: number) => Promise<RunS
       await store.close();
     });
 
+    it('holds a callback claim for its lease only, gives it back on release, and never after delivery', async () => {
+      const store = await make(60);
+      const r = record();
+      await store.create(r);
+      expect(await store.claimCallback(r.pipeline_run_id, 'a', 400)).toBe(true);
+      expect(await store.claimCallback(r.pipeline_run_id, 'b', 400)).toBe(false);
+      // The holder renews its own claim.
+      expect(await store.claimCallback(r.pipeline_run_id, 'a', 400)).toBe(true);
+      // Its delivery failed: released, the next one claims it at once.
+      await store.releaseCallback(r.pipeline_run_id, 'a');
+      expect(await store.claimCallback(r.pipeline_run_id, 'b', 400)).toBe(true);
+      // Its holder died (no release, no renewal): free once the lease ran out.
+      expect(await store.claimCallback(r.pipeline_run_id, 'c', 400)).toBe(false);
+      await wait(600);
+      expect(await store.claimCallback(r.pipeline_run_id, 'c', 400)).toBe(true);
+      // Another's release changes nothing.
+      await store.releaseCallback(r.pipeline_run_id, 'b');
+      expect(await store.claimCallback(r.pipeline_run_id, 'd', 400)).toBe(false);
+      expect(await store.callbackDelivered(r.pipeline_run_id)).toBe(false);
+      await store.deliveredCallback(r.pipeline_run_id);
+      expect(await store.callbackDelivered(r.pipeline_run_id)).toBe(true);
+      await wait(600);
+      expect(await store.claimCallback(r.pipeline_run_id, 'e', 400)).toBe(false);
+      await store.close();
+    });
+
     it('forgets a finished run after the retention time, never a running one', async () => {
       const store = await make(1);
       const done = record();

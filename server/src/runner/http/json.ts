@@ -22,9 +22,22 @@ export function isWellFormed(s: string): boolean {
  * TextDecoder drops it.
  */
 function utf8Text(body: Buffer): string {
-  if (!isUtf8(body)) throw new Refusal('request.malformed', { reason: 'not_utf8' });
+  if (!isUtf8(body)) throw new Refusal('request.malformed', { reason: 'not_utf8' }, { detail: notUtf8Detail(body) });
   const bom = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
   return body.toString('utf8', bom ? 3 : 0);
+}
+
+const UTF16_DETAIL = 'The request body could not be decoded: it is UTF-16 text; the runner reads UTF-8 only.';
+
+/** A UTF-16 byte order mark, or the zero bytes of ASCII text in UTF-16. */
+function looksUtf16(body: Buffer): boolean {
+  const bom16 = body.length >= 2 && ((body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff));
+  return bom16 || (body.length >= 2 && (body[0] === 0 || body[1] === 0));
+}
+
+/** What the bytes are instead of UTF-8. */
+function notUtf8Detail(body: Buffer): string {
+  return looksUtf16(body) ? UTF16_DETAIL : 'The request body could not be decoded: its bytes are not valid UTF-8 (the runner reads UTF-8 only).';
 }
 
 export function decodeJsonObject(body: Buffer, maxDepth: number): Record<string, unknown> {
@@ -33,7 +46,8 @@ export function decodeJsonObject(body: Buffer, maxDepth: number): Record<string,
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Refusal('request.malformed', { reason: 'not_json' });
+    // UTF-16 of ASCII text is valid UTF-8 (with zero bytes): it fails here, as JSON.
+    throw new Refusal('request.malformed', { reason: 'not_json' }, looksUtf16(body) ? { detail: UTF16_DETAIL } : {});
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new Refusal('request.malformed', { reason: 'not_json' }, { detail: 'The request body could not be decoded: it must be a JSON object.' });

@@ -4,6 +4,7 @@
 // past the configured attempts (each one lost with its worker) the run ends FAILED
 // (mthdsls.run.abandoned). Only the call that makes the run terminal posts the callback.
 
+import { randomUUID } from 'node:crypto';
 import { VERSION } from '../../version.js';
 import type { ProblemDocument } from '../../registry/index.js';
 import { deliverCallback } from '../callbacks.js';
@@ -30,6 +31,11 @@ export interface ProcessDeps extends RunDeps {
   store: RunStore;
   /** How many times a run is taken up before it is given up (its workers kept stopping). */
   maxAttempts: number;
+  /**
+   * A callback not delivered rejects the job (CallbackPending), so that the queue takes it up again
+   * later; in process (the embedded queue), it is logged and given up.
+   */
+  retryUndelivered: boolean;
 }
 
 const USER_AGENT = `mthds-runner/${VERSION}`;
@@ -57,7 +63,18 @@ async function execute(job: RunJob, deps: ProcessDeps, signal: AbortSignal, prep
   return executePrepared(prepared, deps, job.runId, signal);
 }
 
-/** The callback of a run, from its outcome; posted once (the store's claim). */
+/** How long a callback claim holds without renewal: a deliverer that died frees it this soon. */
+export const CALLBACK_LEASE_MS = 10_000;
+
+/** A callback not delivered yet: the queue takes the job up again later (its backoff). */
+export class CallbackPending extends Error {}
+
+/**
+ * The callback of a run, from its outcome; posted once. The claim is a lease renewed while the
+ * delivery runs, marked delivered when the receiver accepted it, released when it did not: a
+ * worker killed mid-delivery, or a receiver that fails for a while, never loses the callback for
+ * a later attempt (the queue's), which finds it free.
+ */
 async function notify(job: RunJob, deps: ProcessDeps, outcome: RunOutcome): Promise<void> {
   let url: URL | undefined;
   try {
@@ -65,13 +82,35 @@ async function notify(job: RunJob, deps: ProcessDeps, outcome: RunOutcome): Prom
   } catch {
     return;
   }
-  if (!url || !(await deps.store.claimCallback(job.runId))) return;
+  if (!url) return;
+  const holder = randomUUID();
+  if (!(await deps.store.claimCallback(job.runId, holder, CALLBACK_LEASE_MS))) {
+    // Another deliverer holds it (or held it and died): try again once its lease is over.
+    if (deps.retryUndelivered && !(await deps.store.callbackDelivered(job.runId))) throw new CallbackPending(`run ${job.runId}: its callback is being delivered elsewhere`);
+    return;
+  }
+  const renewal = setInterval(() => {
+    void deps.store.claimCallback(job.runId, holder, CALLBACK_LEASE_MS).catch(() => undefined);
+  }, CALLBACK_LEASE_MS / 4);
+  renewal.unref();
   // The callback's status is the anchors' COMPLETED / FAILED; the run's record says more (CANCELLED, TIMED_OUT).
   const payload: Record<string, unknown> =
     outcome.status === 'COMPLETED' ? { pipeline_run_id: job.runId, status: 'COMPLETED', result: outcome.result } : { pipeline_run_id: job.runId, status: 'FAILED', error: outcome.error };
   const { allowPrivate, timeoutMs, retries, secret } = deps.config.callbacks;
-  const delivered = await deliverCallback(url, job.runId, payload, { allowPrivate, timeoutMs, retries, userAgent: USER_AGENT, ...(secret ? { secret } : {}) });
-  if (!delivered) deps.config.log(`run ${job.runId}: the completion callback could not be delivered`);
+  let delivered: boolean;
+  try {
+    delivered = await deliverCallback(url, job.runId, payload, { allowPrivate, timeoutMs, retries, userAgent: USER_AGENT, ...(secret ? { secret } : {}) });
+  } finally {
+    clearInterval(renewal);
+  }
+  if (delivered) {
+    await deps.store.deliveredCallback(job.runId);
+    deps.config.log(`run ${job.runId}: callback delivered to ${url.origin}`);
+    return;
+  }
+  await deps.store.releaseCallback(job.runId, holder);
+  if (deps.retryUndelivered) throw new CallbackPending(`run ${job.runId}: the completion callback to ${url.origin} was not accepted; the queue tries again`);
+  deps.config.log(`run ${job.runId}: the completion callback could not be delivered to ${url.origin}`);
 }
 
 /** The outcome of a run that is terminal already, for a callback its finisher did not post. */
@@ -87,8 +126,8 @@ async function storedOutcome(record: RunRecord, store: RunStore): Promise<RunOut
 
 /**
  * Runs a job to its terminal state. `prepared`: the run as the server admitted it (in-process).
- * Never throws for the run's own faults (they end it FAILED); rejects only when the store fails,
- * so that a queue takes the job up again.
+ * Never throws for the run's own faults (they end it FAILED); rejects when the store fails or a
+ * callback is still owed (retryUndelivered), so that a queue takes the job up again.
  */
 export async function processRun(job: RunJob, deps: ProcessDeps, signal: AbortSignal, prepared?: PreparedRun, onInternal?: (error: unknown) => void): Promise<RunRecord | undefined> {
   const base = pendingRecord(job);

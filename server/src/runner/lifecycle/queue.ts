@@ -24,12 +24,14 @@ export function storeUnavailable(): Refusal {
   return new Refusal('mthdsls.runtime.unavailable', {}, { retryAfter: 5, detail: 'The run store cannot be reached; no run is accepted until it can.' });
 }
 
-export interface EmbeddedQueueDeps extends Omit<ProcessDeps, 'store' | 'maxAttempts'> {
+export interface EmbeddedQueueDeps extends Omit<ProcessDeps, 'store' | 'maxAttempts' | 'retryUndelivered'> {
   runs: RunRegistry;
   /** Background work a graceful shutdown waits for. */
   background: Set<Promise<unknown>>;
   retentionSeconds: number;
   onInternal: (error: unknown) => void;
+  /** The run store shared by the processes serving the runner (cluster.ts); this process's own otherwise. */
+  store?: RunStore;
 }
 
 export class EmbeddedQueue implements RunQueue {
@@ -37,14 +39,14 @@ export class EmbeddedQueue implements RunQueue {
   readonly store: RunStore;
 
   constructor(private readonly deps: EmbeddedQueueDeps) {
-    this.store = new MemoryRunStore(deps.retentionSeconds);
+    this.store = deps.store ?? new MemoryRunStore(deps.retentionSeconds);
   }
 
   async submit(job: RunJob, prepared: PreparedRun): Promise<void> {
     // Refused (503) at capacity before anything is stored.
     const controller = this.deps.runs.open(job.runId, true);
     await this.store.create(pendingRecord(job));
-    const processDeps: ProcessDeps = { ...this.deps, store: this.store, maxAttempts: 1 };
+    const processDeps: ProcessDeps = { ...this.deps, store: this.store, maxAttempts: 1, retryUndelivered: false };
     const work = processRun(job, processDeps, controller.signal, prepared, this.deps.onInternal).finally(() => this.deps.runs.close(job.runId));
     this.deps.background.add(work);
     void work.finally(() => this.deps.background.delete(work));

@@ -3,9 +3,10 @@
 // script reads the status and writes only from a non-terminal one); the result is a key of its
 // own, read only by results reads. Terminal runs expire after the retention time.
 
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { RunResultExecute } from '../runs.js';
-import { finishedRecord, isTerminal, runningRecord, type RunOutcome, type RunRecord, type RunStore } from './store.js';
+import { DEFAULT_CLAIM_LEASE_MS, finishedRecord, isTerminal, runningRecord, type RunOutcome, type RunRecord, type RunStore } from './store.js';
 
 // KEYS[1] the run hash; ARGV[1] status, ARGV[2] record JSON. Writes only over a non-terminal run
 // (or none, when `ARGV[3]` is '1'), returns 1 when it wrote.
@@ -28,6 +29,23 @@ if current ~= 'PENDING' and current ~= 'RUNNING' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'record', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4]) end
+return 1
+`;
+
+// KEYS[1] the callback key; ARGV[1] 'held:' + holder, ARGV[2] lease ms. Claims a free (or own)
+// callback; never one delivered or held by another.
+const CLAIM = `
+local current = redis.call('GET', KEYS[1])
+if current == false or current == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+`;
+
+// KEYS[1] the callback key; ARGV[1] 'held:' + holder. Drops the claim only if it is still this holder's.
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 `;
 
@@ -121,9 +139,20 @@ export class RedisRunStore implements RunStore {
     return wrote === 1;
   }
 
-  async claimCallback(runId: string): Promise<boolean> {
-    const claimed = await this.redis.set(`${this.key(runId)}:callback`, '1', 'EX', this.options.retentionSeconds, 'NX');
-    return claimed === 'OK';
+  async claimCallback(runId: string, holder: string = randomUUID(), leaseMs = DEFAULT_CLAIM_LEASE_MS): Promise<boolean> {
+    return (await this.redis.eval(CLAIM, 1, `${this.key(runId)}:callback`, `held:${holder}`, String(Math.max(1, Math.round(leaseMs))))) === 1;
+  }
+
+  async releaseCallback(runId: string, holder: string): Promise<void> {
+    await this.redis.eval(RELEASE, 1, `${this.key(runId)}:callback`, `held:${holder}`);
+  }
+
+  async deliveredCallback(runId: string): Promise<void> {
+    await this.redis.set(`${this.key(runId)}:callback`, 'delivered', 'EX', this.options.retentionSeconds);
+  }
+
+  async callbackDelivered(runId: string): Promise<boolean> {
+    return (await this.redis.get(`${this.key(runId)}:callback`)) === 'delivered';
   }
 
   async discard(runId: string): Promise<void> {

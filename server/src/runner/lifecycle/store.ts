@@ -2,8 +2,11 @@
 // clients can read a run after the 202 of /start. The embedded runner keeps it in memory; with a
 // queue it lives in Redis (redisStore.ts) so that any server process answers for any run.
 // Terminal transitions happen once: `finish` says whether this call made the run terminal, and
-// only that caller delivers the completion callback.
+// only that caller delivers the completion callback. A callback is claimed for a while (a lease its
+// deliverer renews), marked delivered once accepted, and released when its delivery failed: a
+// deliverer that dies or gives up never leaves a claimed, undelivered callback behind for good.
 
+import { randomUUID } from 'node:crypto';
 import type { ProblemDocument } from '../../registry/index.js';
 import type { RunResultExecute } from '../runs.js';
 
@@ -39,8 +42,18 @@ export interface RunStore {
   begin(record: RunRecord, startedAt: string): Promise<{ started: boolean; record: RunRecord }>;
   /** Makes a run terminal; true only for the call that did (later calls change nothing). */
   finish(runId: string, outcome: RunOutcome): Promise<boolean>;
-  /** Claims the completion callback of a run: true once per run, whoever asks. */
-  claimCallback(runId: string): Promise<boolean>;
+  /**
+   * Claims the completion callback of a run for `leaseMs` (renewed by claiming again with the same
+   * `holder`): true when it was free (never claimed, released, or its lease ran out) or already
+   * this holder's; false once delivered or while another holder's lease runs.
+   */
+  claimCallback(runId: string, holder?: string, leaseMs?: number): Promise<boolean>;
+  /** Gives a claim back (its delivery failed): the next attempt may claim it. */
+  releaseCallback(runId: string, holder: string): Promise<void>;
+  /** Records that the callback was accepted: it is never claimed again. */
+  deliveredCallback(runId: string): Promise<void>;
+  /** Whether the callback was accepted already. */
+  callbackDelivered(runId: string): Promise<boolean>;
   /** Removes a run whose job could not be queued (never answered 202). */
   discard(runId: string): Promise<void>;
   close(): Promise<void>;
@@ -61,10 +74,15 @@ export function runningRecord(record: RunRecord, startedAt: string): RunRecord {
   return { ...record, status: 'RUNNING', started_at: startedAt, attempts: record.attempts + 1 };
 }
 
+/** How long a callback claim holds without renewal, unless the caller says. */
+export const DEFAULT_CLAIM_LEASE_MS = 60_000;
+
+type CallbackClaim = { state: 'held'; holder: string; until: number } | { state: 'delivered' };
+
 interface Entry {
   record: RunRecord;
   result?: RunResultExecute;
-  callbackClaimed: boolean;
+  callback?: CallbackClaim;
   /** When a terminal run is forgotten (ms since the epoch). */
   expiresAt?: number;
 }
@@ -100,7 +118,7 @@ export class MemoryRunStore implements RunStore {
 
   async create(record: RunRecord): Promise<void> {
     this.sweep();
-    this.entries.set(record.pipeline_run_id, { record, callbackClaimed: false });
+    this.entries.set(record.pipeline_run_id, { record });
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {
@@ -112,7 +130,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   async begin(record: RunRecord, startedAt: string): Promise<{ started: boolean; record: RunRecord }> {
-    const entry = this.live(record.pipeline_run_id) ?? { record, callbackClaimed: false };
+    const entry = this.live(record.pipeline_run_id) ?? { record };
     if (isTerminal(entry.record.status)) return { started: false, record: entry.record };
     entry.record = runningRecord(entry.record, startedAt);
     this.entries.set(record.pipeline_run_id, entry);
@@ -128,11 +146,29 @@ export class MemoryRunStore implements RunStore {
     return true;
   }
 
-  async claimCallback(runId: string): Promise<boolean> {
+  async claimCallback(runId: string, holder: string = randomUUID(), leaseMs = DEFAULT_CLAIM_LEASE_MS): Promise<boolean> {
     const entry = this.live(runId);
-    if (!entry || entry.callbackClaimed) return false;
-    entry.callbackClaimed = true;
+    if (!entry) return false;
+    const claim = entry.callback;
+    const now = this.now();
+    if (claim?.state === 'delivered') return false;
+    if (claim && claim.holder !== holder && claim.until > now) return false;
+    entry.callback = { state: 'held', holder, until: now + leaseMs };
     return true;
+  }
+
+  async releaseCallback(runId: string, holder: string): Promise<void> {
+    const entry = this.live(runId);
+    if (entry?.callback?.state === 'held' && entry.callback.holder === holder) delete entry.callback;
+  }
+
+  async deliveredCallback(runId: string): Promise<void> {
+    const entry = this.live(runId);
+    if (entry) entry.callback = { state: 'delivered' };
+  }
+
+  async callbackDelivered(runId: string): Promise<boolean> {
+    return this.live(runId)?.callback?.state === 'delivered';
   }
 
   async discard(runId: string): Promise<void> {
