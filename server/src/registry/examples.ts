@@ -38,24 +38,22 @@ const INVOICE_CONCEPT: ExampleFile = {
 description = "An invoice sent to a client"
 
 [concept.Invoice.structure]
-number = { type = "text", description = "The invoice number" }
-total = { type = "number", description = "The amount due" }
+number = { type = "text", description = "The invoice number", required = true }
+total = { type = "number", description = "The amount due", required = true }
 `,
 };
 
-const SCORING_PACKAGE: readonly ExampleFile[] = [
-  {
-    path: '../scoring/METHODS.toml',
-    text: `[package]
-name = "scoring"
-address = "github.com/acme/scoring"
+function manifest(name: string, description: string, extra = ''): string {
+  return `[package]
+name = "${name}"
+address = "github.com/acme/${name}"
 version = "1.0.0"
-description = "Scores texts"
+description = "${description}"
+${extra}`;
+}
 
-[exports.scoring]
-pipes = ["compute"]
-`,
-  },
+const SCORING_PACKAGE: readonly ExampleFile[] = [
+  { path: '../scoring/METHODS.toml', text: manifest('scoring', 'Scores texts', '\n[exports.scoring]\npipes = ["compute"]\n') },
   {
     path: '../scoring/scoring.mthds',
     text: `domain = "scoring"
@@ -79,15 +77,6 @@ prompt = "Restate $text"
 `,
   },
 ];
-
-function manifest(name: string, extra: string): string {
-  return `[package]
-name = "${name}"
-address = "github.com/acme/${name}"
-version = "1.0.0"
-description = "Reviews texts"
-${extra}`;
-}
 
 const SCORING_DEPENDENCY = `
 [dependencies]
@@ -190,7 +179,7 @@ steps = [{ pipe = "sumarize", result = "summary" }]
     'main.mthds',
     caller('scorng->scoring.compute', 'scoring->scoring.Score'),
     [['scorng->', 'scoring->']],
-    [{ path: 'METHODS.toml', text: manifest('review', SCORING_DEPENDENCY) }, ...SCORING_PACKAGE],
+    [{ path: 'METHODS.toml', text: manifest('review', 'Reviews texts', SCORING_DEPENDENCY) }, ...SCORING_PACKAGE],
   ),
   'method.pipe_not_exported': example(
     'A step calls `internal_helper` of a dependency whose [exports] lists only `compute`; call an exported pipe (or have the dependency export it).',
@@ -200,7 +189,210 @@ steps = [{ pipe = "sumarize", result = "summary" }]
       ['scoring.internal_helper', 'scoring.compute'],
       ['output = "Text"', 'output = "scoring->scoring.Score"'],
     ],
-    [{ path: 'METHODS.toml', text: manifest('review', SCORING_DEPENDENCY) }, ...SCORING_PACKAGE],
+    [{ path: 'METHODS.toml', text: manifest('review', 'Reviews texts', SCORING_DEPENDENCY) }, ...SCORING_PACKAGE],
+  ),
+  'method.ref_ambiguous': example(
+    'A bare `Score` that this package does not declare and two dependencies do; say which one with `alias->domain.Score`.',
+    'main.mthds',
+    caller('scoring->scoring.compute', 'Score'),
+    [['output = "Score"', 'output = "scoring->scoring.Score"']],
+    [
+      { path: 'METHODS.toml', text: manifest('review', 'Reviews texts', `${SCORING_DEPENDENCY}grading = { address = "github.com/acme/grading", version = "^1.0.0", path = "../grading" }\n`) },
+      ...SCORING_PACKAGE,
+      { path: '../grading/METHODS.toml', text: manifest('grading', 'Grades texts') },
+      { path: '../grading/grading.mthds', text: 'domain = "grading"\n\n[concept]\nScore = "A grade from A to F"\n' },
+    ],
+  ),
+  'method.resource_missing': example(
+    'A template file outside the package (`../`); keep the file in the package and name it from there.',
+    'main.mthds',
+    notes(`[pipe.make_deck]
+type = "PipeDocGen"
+description = "Makes a slide deck"
+output = "Document"
+format = "pptx"
+template_file = "../shared/deck.pptx"
+`),
+    [['../shared/deck.pptx', 'templates/deck.pptx']],
+    [{ path: 'templates/deck.pptx', text: '' }],
+  ),
+  'method.cycle': example(
+    'Two concepts contain each other, so no value of either can be finite; break the loop.',
+    'main.mthds',
+    `domain = "billing"
+
+[concept.Invoice]
+description = "An invoice"
+
+[concept.Invoice.structure]
+client = { type = "concept", concept_ref = "Client", description = "Who pays" }
+
+[concept.Client]
+description = "A client"
+
+[concept.Client.structure]
+last_invoice = { type = "concept", concept_ref = "Invoice", description = "The latest invoice" }
+`,
+    [['last_invoice = { type = "concept", concept_ref = "Invoice", description = "The latest invoice" }', 'last_invoice_number = { type = "text", description = "The number of the latest invoice" }']],
+  ),
+  'method.input_undeclared': example(
+    'A prompt reads `$tone`, which the pipe does not declare; declare it among the inputs.',
+    'main.mthds',
+    notes(SUMMARIZE.replace('Summarize $text', 'Summarize $text in a $tone tone')),
+    [['inputs = { text = "Text" }', 'inputs = { text = "Text", tone = "Text" }']],
+  ),
+  'method.input_unused': example(
+    'The pipe declares `tone` but its prompt never reads it; read it (or remove the input).',
+    'main.mthds',
+    notes(SUMMARIZE.replace('inputs = { text = "Text" }', 'inputs = { text = "Text", tone = "Text" }')),
+    [['Summarize $text', 'Summarize $text in a $tone tone']],
+  ),
+  'method.input_concept_mismatch': example(
+    'A PipeExtract reads pages from a Text; its input is a Document or an Image.',
+    'main.mthds',
+    notes(`[pipe.read_scan]
+type = "PipeExtract"
+description = "Reads the pages of a scan"
+inputs = { scan = "Text" }
+output = "Page[]"
+`),
+    [['scan = "Text"', 'scan = "Image"']],
+  ),
+  'method.output_concept_mismatch': example(
+    'A PipeImgGen declares a Text output; it makes an Image.',
+    'main.mthds',
+    notes(`[pipe.draw]
+type = "PipeImgGen"
+description = "Draws a scene"
+inputs = { scene = "Text" }
+output = "Text"
+prompt = "A watercolor of $scene"
+`),
+    [['output = "Text"', 'output = "Image"']],
+  ),
+  'method.output_multiplicity_mismatch': example(
+    'A PipeExtract declares one Page; it gives a list of pages.',
+    'main.mthds',
+    notes(`[pipe.read_scan]
+type = "PipeExtract"
+description = "Reads the pages of a scan"
+inputs = { scan = "Image" }
+output = "Page"
+`),
+    [['output = "Page"', 'output = "Page[]"']],
+  ),
+  'method.wiring_invalid': example(
+    'A PipeBatch runs over `topics`, declared as one Text; the list it runs over is `Text[]`.',
+    'main.mthds',
+    notes(`[pipe.write_all]
+type = "PipeBatch"
+description = "Writes a paragraph per topic"
+inputs = { topics = "Text" }
+output = "Text[]"
+branch_pipe_code = "write_one"
+input_list_name = "topics"
+input_item_name = "topic"
+
+[pipe.write_one]
+type = "PipeLLM"
+description = "Writes a paragraph"
+inputs = { topic = "Text" }
+output = "Text"
+prompt = "Write a paragraph about $topic"
+`),
+    [['topics = "Text"', 'topics = "Text[]"']],
+  ),
+  'method.field_path_unresolved': example(
+    'A binding reads `invoice.totl`, a field Invoice does not have; the field is `total`.',
+    'main.mthds',
+    `domain = "billing"
+
+[pipe.amount_due]
+type = "PipeSequence"
+description = "Takes the amount due of an invoice"
+inputs = { invoice = "Invoice" }
+output = "Number"
+steps = [{ from = "invoice.totl", result = "amount" }]
+`,
+    [['invoice.totl', 'invoice.total']],
+    [INVOICE_CONCEPT],
+  ),
+  'method.binding_step_invalid': example(
+    'A binding step (`from`) asks for two outputs; a binding only names a value, it makes nothing.',
+    'main.mthds',
+    `domain = "billing"
+
+[pipe.amount_due]
+type = "PipeSequence"
+description = "Takes the amount due of an invoice"
+inputs = { invoice = "Invoice" }
+output = "Number"
+steps = [{ from = "invoice.total", result = "amount", nb_output = 2 }]
+`,
+    [[', nb_output = 2', '']],
+    [INVOICE_CONCEPT],
+  ),
+  'method.optional_marker_invalid': example(
+    'An output marked `!` (always present); markers belong on inputs, an output never takes `!`.',
+    'main.mthds',
+    notes(SUMMARIZE.replace('output = "Text"', 'output = "Text!"')),
+    [['"Text!"', '"Text"']],
+  ),
+  'method.optional_unhandled': example(
+    'A prompt reads `$hint`, an input that may be absent, without testing it; guard it.',
+    'main.mthds',
+    notes(SUMMARIZE.replace('inputs = { text = "Text" }', 'inputs = { text = "Text", hint = "Text?" }').replace('Summarize $text', 'Summarize $text. Keep in mind: $hint')),
+    [[' Keep in mind: $hint', '{% if hint %} Keep in mind: {{ hint }}{% endif %}']],
+  ),
+  'method.template_invalid': example(
+    'A prompt whose `{{ text` is never closed; close it with `}}`.',
+    'main.mthds',
+    notes(SUMMARIZE.replace('Summarize $text', 'Summarize {{ text ')),
+    [['{{ text ', '{{ text }}']],
+  ),
+  'method.template_private_name': example(
+    'A prompt reads `_content`, a name reserved to the runtime; read the input itself.',
+    'main.mthds',
+    notes(SUMMARIZE.replace('Summarize $text', 'Summarize {{ text._content }}')),
+    [['{{ text._content }}', '{{ text }}']],
+  ),
+  'method.model_setting_invalid': example(
+    'A temperature above 1; temperatures run from 0 to 1.',
+    'main.mthds',
+    notes(`${SUMMARIZE}model = { model = "gpt-4o", temperature = 1.5 }\n`),
+    [['temperature = 1.5', 'temperature = 0.5']],
+  ),
+  'method.package_invalid': example(
+    'A manifest whose [package] has no address; a package is known by its address.',
+    'METHODS.toml',
+    manifest('review', 'Reviews texts').replace('address = "github.com/acme/review"\n', ''),
+    [['name = "review"\n', 'name = "review"\naddress = "github.com/acme/review"\n']],
+    [{ path: 'review.mthds', text: notes(SUMMARIZE) }],
+  ),
+  'method.hint_invalid': example(
+    'An intent hint the language does not know; the intents are prose, label, rating and quantity.',
+    'main.mthds',
+    notes('[concept.Review]\ndescription = "A review of a product"\nhints = { intent = "essay" }\n'),
+    [['"essay"', '"prose"']],
+  ),
+  'method.input_presence_vacuous': example(
+    'A prompt tests whether `text` is there, but a plain input always is; drop the test (or mark the input `?`).',
+    'main.mthds',
+    notes(SUMMARIZE.replace('Summarize $text', '{% if text %}Summarize $text{% endif %}')),
+    [['{% if text %}Summarize $text{% endif %}', 'Summarize $text']],
+  ),
+  'method.optional_force_redundant': example(
+    'An input marked `!` that every caller already gives; the plain form says the same.',
+    'main.mthds',
+    notes(`[pipe.digest]
+type = "PipeSequence"
+description = "Digests a text"
+inputs = { text = "Text" }
+output = "Text"
+steps = [{ pipe = "summarize", result = "summary" }]
+
+${SUMMARIZE.replace('{ text = "Text" }', '{ text = "Text!" }')}`),
+    [['"Text!"', '"Text"']],
   ),
 };
 
