@@ -149,7 +149,7 @@ total = { type = "number", description = "The amount due", required = true, defa
   ),
   'method.pipe_type_invalid': example('A pipe with a prompt but no `type`; say which pipe type it is.', 'main.mthds', notes(SUMMARIZE.replace('type = "PipeLLM"\n', '')), [['[pipe.summarize]\n', '[pipe.summarize]\ntype = "PipeLLM"\n']]),
   'method.signature_mismatch': example(
-    "A pipe implements the signature of signatures.mthds with another input concept; take the signature's inputs.",
+    "A pipe implements the signature of `signatures.mthds` with another input concept; take the signature's inputs.",
     'main.mthds',
     notes(SUMMARIZE.replaceAll('$text', '$doc').replace('text = "Text"', 'doc = "Text"')),
     [['doc = "Text"', 'doc = "Document"']],
@@ -182,7 +182,7 @@ steps = [{ pipe = "sumarize", result = "summary" }]
     [{ path: 'METHODS.toml', text: manifest('review', 'Reviews texts', SCORING_DEPENDENCY) }, ...SCORING_PACKAGE],
   ),
   'method.pipe_not_exported': example(
-    'A step calls `internal_helper` of a dependency whose [exports] lists only `compute`; call an exported pipe (or have the dependency export it).',
+    'A step calls `internal_helper` of a dependency whose `[exports]` list only `compute`; call an exported pipe (or have the dependency export it).',
     'main.mthds',
     caller('scoring->scoring.internal_helper'),
     [
@@ -217,7 +217,7 @@ template_file = "../shared/deck.pptx"
     [{ path: 'templates/deck.pptx', text: '' }],
   ),
   'method.cycle': example(
-    'Two concepts contain each other, so no value of either can be finite; break the loop.',
+    'Two concepts contain each other through their structures; break the loop (here the client keeps the number of its latest invoice, not the invoice).',
     'main.mthds',
     `domain = "billing"
 
@@ -318,7 +318,7 @@ steps = [{ from = "invoice.totl", result = "amount" }]
     [INVOICE_CONCEPT],
   ),
   'method.binding_step_invalid': example(
-    'A binding step (`from`) asks for two outputs; a binding only names a value, it makes nothing.',
+    'A binding step (`from`) asks for two outputs with `nb_output`; a binding names a value, it makes nothing.',
     'main.mthds',
     `domain = "billing"
 
@@ -333,7 +333,7 @@ steps = [{ from = "invoice.total", result = "amount", nb_output = 2 }]
     [INVOICE_CONCEPT],
   ),
   'method.optional_marker_invalid': example(
-    'An output marked `!` (always present); markers belong on inputs, an output never takes `!`.',
+    'An output marked `!`; the `!` marker is for inputs only.',
     'main.mthds',
     notes(SUMMARIZE.replace('output = "Text"', 'output = "Text!"')),
     [['"Text!"', '"Text"']],
@@ -363,7 +363,7 @@ steps = [{ from = "invoice.total", result = "amount", nb_output = 2 }]
     [['temperature = 1.5', 'temperature = 0.5']],
   ),
   'method.package_invalid': example(
-    'A manifest whose [package] has no address; a package is known by its address.',
+    'A manifest whose `[package]` has no `address`; a package is known by its address.',
     'METHODS.toml',
     manifest('review', 'Reviews texts').replace('address = "github.com/acme/review"\n', ''),
     [['name = "review"\n', 'name = "review"\naddress = "github.com/acme/review"\n']],
