@@ -4,7 +4,7 @@
 // bad arguments answered as tool errors by a server that keeps serving.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -137,10 +137,37 @@ describe('mthds mcp over stdio', () => {
     const r = await call(repo, 'explain', { code: 'method.concept_unresolved' });
     expect(r.structuredContent).toMatchObject({ code: 'method.concept_unresolved', severity: 'error', retry: false, params: expect.arrayContaining([expect.objectContaining({ name: 'concept' })]) });
     expect(r.structuredContent!['advice'].client.length).toBeGreaterThan(0);
+    expect(r.structuredContent!['example']).toMatchObject({ file: 'main.mthds', fault: expect.stringContaining('output = "Sumary"'), fixed: expect.stringContaining('output = "Summary"'), context: [] });
+    expect(r.content[0]!.text).toContain('**Example:**');
+    expect(r.content[0]!.text).toContain('output = "Sumary"');
+    const none = await call(repo, 'explain', { code: 'request.pipe_not_found' });
+    expect(none.structuredContent).not.toHaveProperty('example');
+    expect(none.content[0]!.text).not.toContain('Example');
     const bad = await call(repo, 'explain', { code: 'method.concept_unresolvd' });
     expect(bad.isError).toBe(true);
     expect(bad.content[0]!.text).toMatch(/Unknown code 'method\.concept_unresolvd'\. Did you mean method\.concept_unresolved/);
   });
+
+  it("explain's examples, checked by the check tool: the fault on disk raises the code, the fix sent as an unsaved buffer nothing", async () => {
+    for (const code of ['method.pipe_unresolved', 'method.input_unused', 'method.optional_unhandled']) {
+      const example = (await call(repo, 'explain', { code })).structuredContent!['example'] as { file: string; fault: string; fixed: string; context: Array<{ path: string; text: string }> };
+      const dir = mkdtempSync(path.join(tmpdir(), 'mthds-mcp-example-'));
+      for (const f of [{ path: example.file, text: example.fault }, ...example.context]) writeFileSync(path.join(dir, f.path), f.text);
+      const client = await connect(dir);
+      try {
+        const codes = async (files?: Array<{ path: string; text: string }>): Promise<string[]> => {
+          const r = await call(client, 'check', files ? { files } : {});
+          expect(r.isError, r.content[0]?.text).toBeFalsy();
+          return (r.structuredContent!['findings'] as Array<{ code: string }>).map((f) => f.code);
+        };
+        expect(await codes(), code).toEqual([code]);
+        expect(await codes([{ path: example.file, text: example.fixed }]), code).toEqual([]);
+      } finally {
+        await client.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }, 60_000);
 
   it('pipe_io describes the main pipe by the standard, and a named one', async () => {
     const r = await call(repo, 'pipe_io', { path: 'examples/news/news.mthds' });

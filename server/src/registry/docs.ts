@@ -4,6 +4,7 @@
 // with `UPDATE_DOCS=1 npx vitest run test/unit/registry/docs.test.ts`.
 
 import { EXTENSION_PREFIX } from './codes.js';
+import { exampleOf, type CodeExample } from './examples.js';
 import { allEntries, CORE_REGISTRY_VERSION, PROTOCOL_VERSION } from './lookup.js';
 import { DEFAULT_ERROR_BASE_URL, DEFAULT_EXTENSION_BASE_URL, problemTypeUri } from './problem.js';
 import type { AdviceStep, ParamSpec, ParamType, RegistryEntry } from './types.js';
@@ -93,7 +94,38 @@ function adviceLines(label: string, steps: readonly AdviceStep[]): string[] {
   return [`${label}`, '', ...steps.map((s) => `- ${code(s.kind)}: ${prose(s.text)}`), ''];
 }
 
+/** Prose whose backtick spans stay code spans (the summaries of examples are written so). */
+function proseWithCode(text: string): string {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part : prose(part)))
+    .join('');
+}
+
+/** A fenced TOML block that survives backtick runs in the text. */
+function tomlBlock(text: string): string[] {
+  const runs = text.match(/`{3,}/g) ?? [];
+  const fence = '`'.repeat(Math.max(2, ...runs.map((r) => r.length)) + 1);
+  return [`${fence}toml`, text.trimEnd(), fence];
+}
+
+/**
+ * An example as markdown: the fault, the same file fixed, and the files it needs. Also the text of
+ * `mthds mcp`'s explain tool, so agents read what the page shows.
+ */
+export function exampleMarkdown(example: CodeExample): string[] {
+  const lines = [`**Example:** ${proseWithCode(example.summary)}`, '', `${code(example.file)}, raising the code:`, '', ...tomlBlock(example.fault), '', 'Fixed:', '', ...tomlBlock(example.fixed), ''];
+  const context = example.context ?? [];
+  if (context.length > 0) lines.push('The files it needs beside it, unchanged by the fix:', '');
+  for (const file of context) {
+    if (file.text === '') lines.push(`${code(file.path)} (any content)`, '');
+    else lines.push(`${code(file.path)}:`, '', ...tomlBlock(file.text), '');
+  }
+  return lines;
+}
+
 function entrySection(entry: RegistryEntry): string[] {
+  const example = exampleOf(entry.code);
   const lines = [
     `<a id="${codeAnchor(entry.code)}"></a>`,
     '',
@@ -115,6 +147,7 @@ function entrySection(entry: RegistryEntry): string[] {
     '',
     ...adviceLines('**Advice for the acting client:**', entry.advice.client),
     ...adviceLines('**Advice for others:**', entry.advice.others),
+    ...(example ? exampleMarkdown(example) : []),
   ];
   return lines;
 }
@@ -147,6 +180,7 @@ export function renderErrorsMarkdown(): string {
     `  absent or an empty list; lists read ${code('a, b, c')} and an empty list reads ${code('none')}.`,
     `- Warnings never make a method invalid and have no HTTP status. Client-side codes are detected by a`,
     `  client itself and never travel as a body.`,
+    `- **Example**: most ${code('method')} codes end with a file that raises the code and the same file fixed.`,
     '',
     '## Contents',
     '',

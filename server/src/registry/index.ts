@@ -62,4 +62,5 @@ export {
   type SuggestedFix,
   type TypeUriOptions,
 } from './problem.js';
-export { codeAnchor, codeDocumentationUrl, DEFAULT_DOCS_BASE, renderErrorsMarkdown } from './docs.js';
+export { exampleCodes, exampleOf, type CodeExample, type ExampleFile } from './examples.js';
+export { codeAnchor, codeDocumentationUrl, DEFAULT_DOCS_BASE, exampleMarkdown, renderErrorsMarkdown } from './docs.js';

@@ -9,6 +9,7 @@ import {
   codeAnchor,
   codeDocumentationUrl,
   DEFAULT_DOCS_BASE,
+  exampleOf,
   renderErrorsMarkdown,
 } from '../../../server/src/registry/index.js';
 
@@ -39,7 +40,29 @@ describe('docs/errors.md', () => {
     expect(codeAnchor('mthdsls.pipe.execution_failed')).toBe('mthdsls-pipe-execution_failed');
   });
 
-  it('links every in-page anchor to an existing section', () => {
+  it("shows a code's example in its own section: the fault, the fixed file and the files it needs", () => {
+    const sections = markdown.split('<a id="');
+    const sectionOf = (code: string): string => sections.find((x) => x.startsWith(`${codeAnchor(code)}"`))!;
+    let shown = 0;
+    for (const e of allEntries()) {
+      const example = exampleOf(e.code);
+      const section = sectionOf(e.code);
+      if (!example) {
+        expect(section, e.code).not.toContain('**Example:**');
+        continue;
+      }
+      shown++;
+      const fixedAt = section.indexOf('\nFixed:\n');
+      expect(section.indexOf(`\`\`\`toml\n${example.fault}\`\`\``), e.code).toBeGreaterThan(section.indexOf('**Example:**'));
+      expect(section.indexOf(`\`\`\`toml\n${example.fixed}\`\`\``, fixedAt), e.code).toBeGreaterThan(fixedAt);
+      for (const f of example.context ?? []) expect(section, `${e.code} ${f.path}`).toContain(`\`${f.path}\``);
+    }
+    expect(shown).toBeGreaterThan(25);
+    const resource = sectionOf('method.resource_missing');
+    expect(resource).toContain('`templates/deck.pptx` (any content)');
+  });
+
+    it('links every in-page anchor to an existing section', () => {
     const ids = new Set([...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
     for (const m of markdown.matchAll(/\]\(#([^)]+)\)/g)) expect(ids.has(m[1]), m[1]).toBe(true);
   });

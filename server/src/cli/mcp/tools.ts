@@ -12,7 +12,7 @@ import { ConceptCatalog } from '../../language/jsonSchema.js';
 import type { PipeDecl } from '../../language/model.js';
 import { describedPipes, pipeIoArtifacts, pipeIoLines, pipeRefOf } from '../../language/pipeIo.js';
 import type { MethodTree } from '../../language/tree.js';
-import { getEntry, allEntries, codeDocumentationUrl } from '../../registry/index.js';
+import { getEntry, allEntries, codeDocumentationUrl, exampleMarkdown, exampleOf } from '../../registry/index.js';
 import { selectedPipe } from '../../runner/method.js';
 import { computeLineStarts, positionToOffset } from '../../syntax/positions.js';
 import { suggest } from '../../util/suggest.js';
@@ -262,7 +262,7 @@ function registerExplain(server: McpServer): void {
     'explain',
     {
       title: 'Explain a finding code',
-      description: 'The registry entry of a code that check, fix or a runner reports (method.concept_unresolved, request.pipe_not_found, mthdsls.*): its title, what it means and what usually causes it, its parameters, the detail template its message is made from, the advice to the caller and to others, whether a retry can succeed, and its documentation anchor.',
+      description: 'The registry entry of a code that check, fix or a runner reports (method.concept_unresolved, request.pipe_not_found, mthdsls.*): its title, what it means and what usually causes it, its parameters, the detail template its message is made from, the advice to the caller and to others, whether a retry can succeed, its documentation anchor, and for most method codes an example: a file that raises the code (fault), the same file fixed (fixed), and the files it needs beside it (context).',
       inputSchema: z.object({ code: z.string() }),
       outputSchema: z.looseObject({
         code: z.string(),
@@ -274,6 +274,15 @@ function registerExplain(server: McpServer): void {
         detail: z.string(),
         advice: z.object({ client: z.array(z.string()), others: z.array(z.string()) }),
         documentation: z.string(),
+        example: z
+          .object({
+            summary: z.string(),
+            file: z.string(),
+            fault: z.string(),
+            fixed: z.string(),
+            context: z.array(z.object({ path: z.string(), text: z.string() })),
+          })
+          .optional(),
       }),
       annotations: { readOnlyHint: true },
     },
@@ -293,8 +302,12 @@ function registerExplain(server: McpServer): void {
         documentation: codeDocumentationUrl(entry.code),
       };
       if (entry.status !== undefined) structured['status'] = entry.status;
+      const example = exampleOf(entry.code);
+      if (example) structured['example'] = { summary: example.summary, file: example.file, fault: example.fault, fixed: example.fixed, context: (example.context ?? []).map((f) => ({ ...f })) };
       const advice = [...entry.advice.client, ...entry.advice.others].map((a) => `- ${a.text}`);
-      return answer([`${entry.code}: ${entry.title}`, entry.explanation, ...(advice.length > 0 ? ['Advice:', ...advice] : [])].join('\n'), structured);
+      const lines = [`${entry.code}: ${entry.title}`, entry.explanation, ...(advice.length > 0 ? ['Advice:', ...advice] : [])];
+      if (example) lines.push('', ...exampleMarkdown(example));
+      return answer(lines.join('\n').trimEnd(), structured);
     }),
   );
 }
