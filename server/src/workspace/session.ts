@@ -219,13 +219,7 @@ export class Session {
     if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
     const keep = id.kind !== 'single' && (this.inWorkspace(id) || this.openFiles().some((f) => this.locator.locate(f).key === id.key));
     if (!keep) {
-      this.trees.delete(id.key);
-      this.results.delete(id.key);
-      this.states.delete(id.key);
-      this.checkCaches.delete(id.key);
-      this.dependencyMemo.delete(id.key);
-      this.dirty.delete(id.key);
-      this.listings.delete(id.key);
+      this.forgetTree(id.key);
       return { id, dropped: true };
     }
     this.dirty.add(id.key);
@@ -355,19 +349,53 @@ export class Session {
       const id = this.locator.locate(file);
       if (!found.has(id.key)) found.set(id.key, id);
     }
-    for (const key of this.trees.keys()) {
-      if (!found.has(key)) {
-        this.results.delete(key);
-        this.states.delete(key);
-        this.dirty.delete(key);
-      }
-    }
+    for (const key of [...this.trees.keys()]) if (!found.has(key)) this.forgetTree(key);
     this.trees.clear();
     for (const [key, id] of found) {
       this.trees.set(key, id);
       this.dirty.add(key);
     }
     return [...found.values()];
+  }
+
+  /**
+   * Everything kept for a tree goes with it (a folder removed, the last document of a tree outside
+   * the workspace closed): its check and findings, what the check read, its check cache, its
+   * dependency resolution, listing and counts, and the parses of its files that are not open.
+   */
+  private forgetTree(key: string, files: Iterable<FileId> = this.results.get(key)?.findings.keys() ?? []): void {
+    for (const file of files) {
+      if (this.open.has(file)) continue;
+      this.parsed.delete(file);
+      this.previousParse.delete(file);
+    }
+    this.trees.delete(key);
+    this.results.delete(key);
+    this.states.delete(key);
+    this.checkCaches.delete(key);
+    this.dependencyMemo.delete(key);
+    this.dirty.delete(key);
+    this.listings.delete(key);
+    this.relist.delete(key);
+    this.treeSizes.delete(key);
+    this.checkCounts.delete(key);
+  }
+
+  /** How many entries the session keeps per tree and per file (a test counts that a tree leaves none). */
+  kept(): { trees: number; results: number; states: number; checkCaches: number; dependencyMemos: number; dirty: number; listings: number; treeSizes: number; checkCounts: number; parsed: number; previousParses: number } {
+    return {
+      trees: this.trees.size,
+      results: this.results.size,
+      states: this.states.size,
+      checkCaches: this.checkCaches.size,
+      dependencyMemos: this.dependencyMemo.size,
+      dirty: Math.max(this.dirty.size, this.dirty.marked),
+      listings: this.listings.size,
+      treeSizes: this.treeSizes.size,
+      checkCounts: this.checkCounts.size,
+      parsed: this.parsed.size,
+      previousParses: this.previousParse.size,
+    };
   }
 
   treeIds(): TreeId[] {
@@ -548,10 +576,15 @@ export class Session {
       for (const [file, list] of checked.byFile) findings.set(file, list as Finding[]);
       result = { id, tree, findings };
     }
+    this.totalChecks += 1;
+    // The tree went while it was checked (its folder removed): what the check made goes too.
+    if (!this.trees.has(id.key)) {
+      this.forgetTree(id.key, result.findings.keys());
+      return result;
+    }
     this.states.set(id.key, state);
     this.results.set(id.key, result);
     this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
-    this.totalChecks += 1;
     if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
     return result;
   }
@@ -853,9 +886,19 @@ class DirtyTrees extends Set<string> {
     return super.add(key);
   }
 
+  override delete(key: string): boolean {
+    this.marks.delete(key);
+    return super.delete(key);
+  }
+
   /** Changes when the tree is marked again. */
   mark(key: string): number {
     return this.marks.get(key) ?? 0;
+  }
+
+  /** How many trees have a mark kept. */
+  get marked(): number {
+    return this.marks.size;
   }
 }
 

@@ -78,14 +78,14 @@ describe('ProtocolGuard', () => {
     const first = guard.admit(request(5, 'textDocument/hover', {}));
     const second = guard.admit(request(5, 'textDocument/definition', {}));
     const third = guard.admit(request(5, 'textDocument/references', {}));
-    const ids = [first, second, third].map((a) => ('pass' in a ? (a.pass as { id: unknown }).id : undefined));
+    const ids = [first, second, third].map((a) => ('pass' in a ? (a.pass as unknown as { id: unknown }).id : undefined));
     expect(ids[0]).toBe(5);
     expect(new Set(ids).size).toBe(3);
-    expect((guard.answered(answer(ids[1] as string)) as { id: unknown }).id).toBe(5);
-    expect((guard.answered(answer(5)) as { id: unknown }).id).toBe(5);
-    expect((guard.answered(answer(ids[2] as string)) as { id: unknown }).id).toBe(5);
+    expect((guard.answered(answer(ids[1] as string)) as unknown as { id: unknown }).id).toBe(5);
+    expect((guard.answered(answer(5)) as unknown as { id: unknown }).id).toBe(5);
+    expect((guard.answered(answer(ids[2] as string)) as unknown as { id: unknown }).id).toBe(5);
     // Every answer given: the id is free again.
     const again = guard.admit(request(5, 'textDocument/hover', {}));
-    expect('pass' in again && (again.pass as { id: unknown }).id).toBe(5);
+    expect('pass' in again && (again.pass as unknown as { id: unknown }).id).toBe(5);
   });
 });
