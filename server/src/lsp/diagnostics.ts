@@ -91,6 +91,13 @@ const STALE_PER_STEP = 512;
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
 const UPDATE_MAX_WAIT_MS = 250;
+/**
+ * A burst still arriving while its update runs stops that update's check (left unfinished, it
+ * commits nothing) and the update starts again once the burst pauses: a checkout told file by file
+ * is otherwise checked half switched, then again. For this long after the burst's first event at
+ * most (ms): a flood of events that never pauses still gets its update to the end.
+ */
+const UPDATE_RESTART_MAX_MS = 5000;
 
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
 const WORKSPACE_PULL_HOLD_MS = 60_000;
@@ -117,6 +124,12 @@ export class Diagnostics {
   private updateScheduled = false;
   private updateTimer: NodeJS.Timeout | undefined;
   private burstStart = 0;
+  /** When the first event of the bursts that restarted updates arrived (UPDATE_RESTART_MAX_MS). */
+  private restartsFrom = 0;
+  /** How many times file events arriving stopped the running checks (see sliced). */
+  private superseded = 0;
+  /** Whether the running flush is the update of file events (the start-up check is never stopped). */
+  private updateRunning = false;
   /** Findings of each tree's last dry run, per file (the check they complete made them due). */
   private readonly dry = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
   /** The pending or running dry run of each tree: cancelling it stops the timer or aborts the run. */
@@ -265,6 +278,8 @@ export class Diagnostics {
   requestUpdate(): void {
     this.idle.cancel();
     const now = Date.now();
+    if (this.flushing === undefined && !this.updateScheduled) this.restartsFrom = now;
+    else if (this.updateRunning && now - this.restartsFrom < UPDATE_RESTART_MAX_MS) this.superseded += 1;
     if (this.updateScheduled) {
       // A burst (a checkout, a generator) keeps coming: wait for it to pause, but not for ever.
       if (now - this.burstStart < UPDATE_MAX_WAIT_MS) this.updateTimer?.refresh();
@@ -275,7 +290,7 @@ export class Diagnostics {
     this.updateTimer = setTimeout(() => {
       this.updateScheduled = false;
       this.updateTimer = undefined;
-      void this.flushDirty();
+      void this.flushDirty(undefined, true);
     }, UPDATE_QUIET_MS);
   }
 
@@ -284,29 +299,14 @@ export class Diagnostics {
    * message loop so that requests are served meanwhile; trees marked while it runs are checked
    * before it ends.
    */
-  flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
+  flushDirty(onProgress?: (done: number, total: number) => void, update = false): Promise<void> {
     const run = async (): Promise<void> => {
-      for (let round = 0; ; round++) {
-        // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
-        if (round > 0 && this.updateScheduled) break;
-        const due = this.session.dirtyTrees();
-        if (due.length === 0) break;
-        const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
-        due.sort((a, b) => Number(open.has(b.key)) - Number(open.has(a.key)));
-        let done = 0;
-        for (const id of due) {
-          if (this.session.isDirty(id.key)) {
-            await this.checkInSlices(id);
-            this.session.releaseTree(id.key);
-          }
-          done += 1;
-          onProgress?.(done, due.length);
-          await this.pause();
-        }
+      this.updateRunning = update;
+      try {
+        await this.flushRounds(onProgress);
+      } finally {
+        this.updateRunning = false;
       }
-      // Files of no tree are cleared; trees of closed files keep their findings, their parsed
-      // documents are parsed again when due. In slices: both go over every file.
-      await runInSlices(this.closingSteps(), SLICE_MS, () => this.pause());
     };
     const previous = this.flushing ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
@@ -318,6 +318,33 @@ export class Diagnostics {
     });
     this.flushing = next;
     return next;
+  }
+
+  /** The rounds of a flush: every tree due, again while trees are marked meanwhile, then the closing steps. */
+  private async flushRounds(onProgress?: (done: number, total: number) => void): Promise<void> {
+    for (let round = 0; ; round++) {
+      // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
+      if (round > 0 && this.updateScheduled) break;
+      const due = this.session.dirtyTrees();
+      if (due.length === 0) break;
+      const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
+      due.sort((a, b) => Number(open.has(b.key)) - Number(open.has(a.key)));
+      let done = 0;
+      for (const id of due) {
+        if (this.session.isDirty(id.key)) {
+          await this.checkInSlices(id);
+          this.session.releaseTree(id.key);
+        }
+        done += 1;
+        onProgress?.(done, due.length);
+        await this.pause();
+      }
+    }
+    // The update that follows closes.
+    if (this.updateRunning && this.updateScheduled) return;
+    // Files of no tree are cleared; trees of closed files keep their findings, their parsed
+    // documents are parsed again when due. In slices: both go over every file.
+    await runInSlices(this.closingSteps(), SLICE_MS, () => this.pause());
   }
 
   /**
@@ -417,7 +444,8 @@ export class Diagnostics {
 
   private async sliced(id: TreeId, run: number): Promise<void> {
     const started = this.session.checksOf(id.key);
-    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
+    const superseded = this.superseded;
+    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run || this.superseded !== superseded;
     const t0 = performance.now();
     let steps: Generator<void, TreeCheck>;
     try {
