@@ -5,6 +5,8 @@
 //   notification other than `exit` dropped;
 // - a request whose `params` is present and not an object (null, a number, a list) is answered
 //   InvalidParams: the library would hand `null` to the handlers, which fail with a crash message;
+// - a `$/cancelRequest` of a request not waiting for its answer is dropped (a flood of them would
+//   otherwise hold the requests behind it for a turn of the message loop each);
 // - a request reusing the id of a request not answered yet gets its own answer: vscode-jsonrpc
 //   queues requests by id, so the later one would replace the earlier unseen. The later one goes
 //   on under an id of its own and its answer is written back under the id the client gave.
@@ -45,6 +47,9 @@ export class ProtocolGuard {
   admit(message: Message): Admission {
     const method = methodOf(message);
     if (method !== undefined && !isRequest(message)) {
+      // A cancel of no request waiting for its answer does nothing: dropped here, a flood of them
+      // does not hold the requests behind it for one turn of the message loop each.
+      if (method === '$/cancelRequest' && !this.pending.has((message as { params?: { id?: Id } }).params?.id ?? '')) return { drop: true };
       if (method === 'exit' || this.state === 'initialized') return { pass: message };
       return { drop: true };
     }

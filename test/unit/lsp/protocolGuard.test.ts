@@ -62,6 +62,19 @@ describe('ProtocolGuard', () => {
     expect('pass' in guard.admit(notification('exit'))).toBe(true);
   });
 
+  it('drops cancels of requests not waiting for an answer, passes the others', () => {
+    const guard = new ProtocolGuard();
+    guard.admit(request(1, 'initialize', {}));
+    guard.answered(answer(1));
+    const cancel = (id: unknown): Message => ({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } }) as Message;
+    expect(guard.admit(cancel(9))).toEqual({ drop: true });
+    expect(guard.admit(cancel(1))).toEqual({ drop: true });
+    guard.admit(request(9, 'textDocument/hover', {}));
+    expect('pass' in guard.admit(cancel(9))).toBe(true);
+    guard.answered(answer(9));
+    expect(guard.admit(cancel(9))).toEqual({ drop: true });
+  });
+
   it('refuses params that are not an object', () => {
     const guard = new ProtocolGuard();
     guard.admit(request(1, 'initialize', {}));
