@@ -110,7 +110,7 @@ const CHECK_WAIT_MS = 30_000;
 const CLEARED = 'cleared';
 
 export class Diagnostics {
-  private readonly published = new Map<FileId, Published>();
+  private readonly published = new PublishedFiles();
   private readonly timers = new Map<string, () => void>();
   /** Open documents changed since their tree was last checked: they are published even unchanged. */
   private readonly touched = new Set<FileId>();
@@ -532,8 +532,7 @@ export class Diagnostics {
     this.pending.set(key, due);
     let othersChanged = false;
     let converted = 0;
-    const open = new Set<FileId>();
-    for (const file of this.session.openFiles()) if (result.findings.has(file)) open.add(file);
+    const open = new Set<FileId>(this.session.openAmong(result.findings.keys(), result.findings.size, (file) => result.findings.has(file)));
     // An open document edited after the check read it: its findings' ranges are of an older text.
     // It stays touched, and the check its edit made due publishes it.
     const tree = result.tree;
@@ -564,8 +563,8 @@ export class Diagnostics {
         if (open.has(file)) continue;
         if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
       }
-      for (const [file, p] of this.published) {
-        if (p.treeKey === key && !result.findings.has(file)) {
+      for (const file of [...this.published.ofTree(key)]) {
+        if (!result.findings.has(file)) {
           this.clear(file);
           othersChanged = true;
           if (++converted % PUBLISHED_PER_STEP === 0) yield;
@@ -665,8 +664,9 @@ export class Diagnostics {
     }
     for (const [file, diagnostics] of perFile) this.dry.set(file, { treeKey: key, diagnostics });
     let changed = false;
-    for (const [file, p] of this.published) {
-      if (p.treeKey === key && perFile.has(file) && this.update(file, p.uri, key, p.own, false, p.source)) changed = true;
+    for (const file of [...this.published.ofTree(key)]) {
+      const p = this.published.get(file)!;
+      if (perFile.has(file) && this.update(file, p.uri, key, p.own, false, p.source)) changed = true;
     }
     if (changed) this.changed();
   }
@@ -707,7 +707,7 @@ export class Diagnostics {
     const json = JSON.stringify(diagnostics);
     const previous = this.published.get(file);
     if (previous && previous.json === json && previous.uri === uri) {
-      previous.treeKey = treeKey;
+      if (previous.treeKey !== treeKey) this.published.moveTo(file, previous, treeKey);
       previous.own = own;
       if (source) previous.source = source;
       else delete previous.source;
@@ -752,7 +752,7 @@ export class Diagnostics {
     this.dropDryRun(key);
     this.pending.delete(key);
     this.wakeCheckWaiters(key);
-    for (const [file, p] of this.published) if (p.treeKey === key) this.clear(file);
+    for (const file of [...this.published.ofTree(key)]) this.clear(file);
     this.changed();
   }
 
@@ -870,3 +870,43 @@ export class Diagnostics {
   }
 }
 
+/**
+ * The published results by file, with the files of each tree listed: a tree's publishing visits
+ * its own files, not every file published (thousands of single documents opened at once would
+ * otherwise cost a pass over all of them per check).
+ */
+class PublishedFiles extends Map<FileId, Published> {
+  private readonly byTree = new Map<string, Set<FileId>>();
+
+  override set(file: FileId, entry: Published): this {
+    const previous = super.get(file);
+    if (previous) this.byTree.get(previous.treeKey)?.delete(file);
+    let files = this.byTree.get(entry.treeKey);
+    if (!files) this.byTree.set(entry.treeKey, (files = new Set()));
+    files.add(file);
+    return super.set(file, entry);
+  }
+
+  override delete(file: FileId): boolean {
+    const previous = super.get(file);
+    if (!previous) return false;
+    const files = this.byTree.get(previous.treeKey);
+    files?.delete(file);
+    if (files?.size === 0) this.byTree.delete(previous.treeKey);
+    return super.delete(file);
+  }
+
+  /** Gives a published file to another tree (its results the same). */
+  moveTo(file: FileId, entry: Published, treeKey: string): void {
+    this.delete(file);
+    entry.treeKey = treeKey;
+    this.set(file, entry);
+  }
+
+  /** The files published for a tree (a live set: copy it to change the map meanwhile). */
+  ofTree(key: string): ReadonlySet<FileId> {
+    return this.byTree.get(key) ?? EMPTY_FILES;
+  }
+}
+
+const EMPTY_FILES: ReadonlySet<FileId> = new Set();

@@ -57,4 +57,26 @@ describe('a tree that goes', () => {
     expect(session.closeDocument(file).dropped).toBe(true);
     expect(session.kept()).toEqual(NONE);
   });
+
+  it('knows which trees hold an open document through opens, closes and folder changes', () => {
+    const a = generatedPackage(6);
+    const b = generatedPackage(6);
+    const session = new Session({ folders: [a.dir, b.dir] });
+    const all = [...a.files.map((f, i) => [f, a.texts[i]!] as const), ...b.files.map((f, i) => [f, b.texts[i]!] as const)];
+    const naive = (key: string): boolean => session.openFiles().some((f) => session.treeOf(f).key === key);
+    const keys = [session.treeOf(a.files[0]!).key, session.treeOf(b.files[0]!).key];
+    for (let step = 0; step < 200; step++) {
+      const [file, text] = all[(step * 7919) % all.length]!;
+      if (step % 3 === 2) session.closeDocument(file);
+      else session.setDocument(file, text);
+      if (step === 100) session.setFolders([a.dir]);
+      if (step === 150) session.scanWorkspace();
+      for (const key of [...keys, session.treeOf(file).key]) expect(session.hasOpenDocument(key)).toBe(naive(key));
+    }
+    // The open files among a tree's files, in the order they were opened, both ways of finding them.
+    const files = new Set(a.files);
+    const expected = session.openFiles().filter((f) => files.has(f));
+    expect(session.openAmong(files, files.size, (f) => files.has(f))).toEqual(expected);
+    expect(session.openAmong(files, 0, (f) => files.has(f))).toEqual(expected);
+  });
 });
