@@ -179,7 +179,7 @@ const MAX_ANSWERS = 64;
  * bigrams of each name are listed (postings), a query counts through the postings of its own
  * bigrams how many each name shares with it, and a name sharing too few to be within the distance
  * bound (whole or by its code) and not containing the name (nor contained in it) is passed over
- * without computing a distance (`mayScore`). Names of one shape (generated codes, one domain
+ * without computing a distance. Names of one shape (generated codes, one domain
  * prefix) have lengths too close for a bound on lengths to pass over any. The answers are kept per
  * name queried: the names never change.
  */
@@ -191,6 +191,12 @@ export class NameIndex {
   private commonWhole: Uint32Array | undefined;
   private commonLocal: Uint32Array | undefined;
 
+  /** Per entry, what the bigram bound reads: the code's length, its and the whole name's lower-case lengths, whether qualified. */
+  private readonly localLengths: Uint32Array;
+  private readonly lowerLocalLengths: Uint32Array;
+  private readonly lowerLengths: Uint32Array;
+  private readonly qualified: Uint8Array;
+
   constructor(names: Iterable<string>) {
     const seen = new Set<string>();
     for (const name of names) {
@@ -198,6 +204,17 @@ export class NameIndex {
       seen.add(name);
       this.entries.push(makeForms(name));
     }
+    const n = this.entries.length;
+    this.localLengths = new Uint32Array(n);
+    this.lowerLocalLengths = new Uint32Array(n);
+    this.lowerLengths = new Uint32Array(n);
+    this.qualified = new Uint8Array(n);
+    this.entries.forEach((f, at) => {
+      this.localLengths[at] = f.local.length;
+      this.lowerLocalLengths[at] = f.localLower.length;
+      this.lowerLengths[at] = f.lower.length;
+      this.qualified[at] = f.local.length !== f.candidate.length ? 1 : 0;
+    });
   }
 
   /** Whether the index holds exactly `names`, in this order. */
@@ -228,10 +245,34 @@ export class NameIndex {
     const common = this.commonBigrams(lower);
     scoredSoFar += this.entries.length;
     const out: Scored[] = [];
+    const n = name.length;
+    const m = lower.length;
     for (let at = 0; at < this.entries.length; at++) {
-      const f = this.entries[at]!;
-      if (!mayScore(name, lower, f, common.whole[at]!, common.local[at]!)) continue;
-      const s = scoreOf(name, lower, f);
+      // Whether the name may score at all, by the bigrams it shares with the query: an edit
+      // changes two bigrams at most, so strings within an edit distance k share at least
+      // max(|a|, |b|) - 1 - 2k of them (q-gram lemma); a name sharing fewer is too far both whole
+      // and by its code (qualified, the code's distance counts half a point more: kept at
+      // limit - 1 at most), unless it contains the name or is contained in it (a string contained
+      // in another shares all its bigrams with it: only then is containing tested). Never false
+      // for a name `scoreOf` would score. Read from typed arrays: the loop runs over every name
+      // of every index asked.
+      const local = this.localLengths[at]!;
+      const lowerLocal = this.lowerLocalLengths[at]!;
+      const shared = common.local[at]!;
+      const longest = n > local ? n : local;
+      const limit = longest >= 9 ? Math.floor(longest / 3) : 2;
+      const qualified = this.qualified[at] === 1;
+      let may = shared >= (m > lowerLocal ? m : lowerLocal) - 1 - 2 * (qualified ? limit - 1 : limit);
+      if (!may && qualified) {
+        const lowerWhole = this.lowerLengths[at]!;
+        may = common.whole[at]! >= (m > lowerWhole ? m : lowerWhole) - 1 - 2 * limit;
+      }
+      if (!may && local >= 4 && shared >= (m < lowerLocal ? m : lowerLocal) - 1) {
+        const f = this.entries[at]!;
+        may = lower.includes(f.localLower) || f.localLower.includes(lower);
+      }
+      if (!may) continue;
+      const s = scoreOf(name, lower, this.entries[at]!);
       if (s) out.push(s);
     }
     return out;
@@ -260,23 +301,6 @@ export class NameIndex {
     return { whole, local };
   }
 
-}
-
-/**
- * Whether a name may score at all, by the bigrams it shares with the query: an edit changes two
- * bigrams at most, so strings within an edit distance k share at least max(|a|, |b|) - 1 - 2k of
- * them (q-gram lemma); a name sharing fewer is too far both whole and by its code (and does not
- * contain the name or its code: tested first). Never false for a name `scoreOf` would score.
- */
-function mayScore(name: string, lower: string, f: Forms, commonWhole: number, commonLocal: number): boolean {
-  const { local, localLower, candidate } = f;
-  // A string contained in another shares all its bigrams with it: only then is containing tested.
-  if (local.length >= 4 && commonLocal >= Math.min(lower.length, localLower.length) - 1 && (lower.includes(localLower) || localLower.includes(lower))) return true;
-  const limit = limitOf(name.length, local.length);
-  const qualified = local.length !== candidate.length;
-  // Qualified, the code's distance counts half a point more: it is kept at limit - 1 at most.
-  if (commonLocal >= Math.max(lower.length, localLower.length) - 1 - 2 * (qualified ? limit - 1 : limit)) return true;
-  return qualified && commonWhole >= Math.max(lower.length, f.lower.length) - 1 - 2 * limit;
 }
 
 /** The bigrams of a string (UTF-16 units, as the distance counts them) with their repeats. */
