@@ -83,3 +83,89 @@ export function writeOnePackage(dir, count) {
   writeFileSync(path.join(dir, 'all', 'METHODS.toml'), '[package]\nname = "all"\naddress = "github.com/example/all"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
   return { files, texts };
 }
+
+/**
+ * Bundle number `i` of the branch-switch workspace (`count` bundles in one package, 100 domains),
+ * on the base branch or on the other (`renamed`: the bundles of `renamedSet` rename their concept
+ * `Item` to `Report`, fix a typo and rewrite a description). Each bundle calls a pipe of another
+ * bundle of its domain (`i + 100`), reads the `Item` concepts of the bundles `i + 1` and `i + 2`
+ * (other domains, domain-qualified), and one in four expects a `Report` concept that does not
+ * exist on the base branch (of `i + 3` or `i + 2`, alternately): 1 in 4 bundles has a
+ * `concept_unresolved` on the base branch; on the other, every read of a renamed `Item` and the
+ * expectations of a `Report` not made there.
+ */
+export function switchBundle(i, count, renamed = false) {
+  const d = (k) => `d${k % 100}`;
+  const at = (k) => ((k % count) + count) % count;
+  const own = renamed && renamedSet(i) ? 'Report' : 'Item';
+  const [k1, k2, j] = [at(i + 1), at(i + 2), at(i + 100)];
+  const inputs = [`first = "${d(k1)}.B${k1}Item"`, `second = "${d(k2)}.B${k2}Item"`];
+  const uses = ["$first", "$second"];
+  if (i % 4 === 1) {
+    const kr = at(i % 8 === 1 ? i + 3 : i + 2);
+    inputs.push(`expected = "${d(kr)}.B${kr}Report"`);
+    uses.push("$expected");
+  }
+  return [
+    `domain = "${d(i)}"`,
+    `description = "Bundle ${i} of the branch-switch workspace"`,
+    '',
+    `[concept.B${i}${own}]`,
+    `description = "${renamed && renamedSet(i) ? `What bundle ${i} reports` : `An item of bundle ${i}`}"`,
+    '',
+    `[concept.B${i}${own}.structure]`,
+    'title = { type = "text", description = "The title", required = true }',
+    'score = { type = "number", description = "A score" }',
+    '',
+    `[concept.B${i}Note]`,
+    `description = "A note of bundle ${i}"`,
+    '',
+    `[pipe.b${i}_make]`,
+    'type = "PipeLLM"',
+    `description = "${renamed && renamedSet(i) ? 'Makes' : 'Maeks'} the ${own.toLowerCase()} of bundle ${i}"`,
+    'inputs = { text = "Text" }',
+    `output = "B${i}${own}"`,
+    'prompt = """',
+    `Describe the ${own.toLowerCase()} of bundle ${i} from $text`,
+    '"""',
+    '',
+    `[pipe.b${i}_read]`,
+    'type = "PipeLLM"',
+    'description = "Reads the items of other domains"',
+    `inputs = { ${inputs.join(', ')} }`,
+    `output = "B${i}Note"`,
+    'prompt = """',
+    `Compare ${uses.join(' and ')}`,
+    '"""',
+    '',
+    `[pipe.b${i}_run]`,
+    'type = "PipeSequence"',
+    `description = "Runs a step of bundle ${j}, then its own"`,
+    'inputs = { text = "Text" }',
+    `output = "B${i}${own}"`,
+    'steps = [',
+    `  { pipe = "b${j}_make", result = "theirs" },`,
+    `  { pipe = "b${i}_make", result = "mine" },`,
+    ']',
+    '',
+  ].join('\n');
+}
+
+/** The bundles the other branch changes: one in two (1,000 of 2,000). */
+export function renamedSet(i) {
+  return i % 2 === 0;
+}
+
+/** Writes the branch-switch workspace (`switchBundle`) under `dir/all`; returns its files. */
+export function writeSwitchPackage(dir, count) {
+  const files = [];
+  for (let i = 0; i < count; i++) {
+    const sub = path.join(dir, 'all', `group${Math.floor((i % 100) / 20)}`);
+    mkdirSync(sub, { recursive: true });
+    const file = path.join(sub, `bundle${i}.mthds`);
+    writeFileSync(file, switchBundle(i, count));
+    files.push(file);
+  }
+  writeFileSync(path.join(dir, 'all', 'METHODS.toml'), '[package]\nname = "all"\naddress = "github.com/example/all"\nversion = "1.0.0"\ndescription = "A benchmark package"\n');
+  return files;
+}

@@ -13,7 +13,9 @@
 // then compares the diagnostics of every file with `mthds check --format json` of the folder, and
 // measures RSS after CYCLES (default 1,000) open / five edits / close cycles against RSS after
 // start-up. The load average is printed with the figures. SCENARIOS=memory runs only the long
-// session (start-up, then the cycles); SCENARIOS=churn only the changes on disk; default both.
+// session (start-up, then the cycles); SCENARIOS=churn only the changes on disk;
+// SCENARIOS=switch only the branch switch that renames declarations (bench/branchSwitch.mjs,
+// SWITCH_COUNT bundles, default 2,000); default all three.
 // With the changes on disk (or SCENARIOS=fixall alone): the fix-all of the open document (one
 // fixable error typed into it) asked three times: first, after a keystroke, after 10 files changed
 // on disk and a keystroke: its answer time and the server's CPU time meanwhile (/proc).
@@ -33,10 +35,14 @@ import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
 import { summarizeGc } from './gcLog.mjs';
 import { summarizeGaps } from './gapLog.mjs';
+import { runBranchSwitch } from './branchSwitch.mjs';
 
 const COUNT = Number(process.env.COUNT ?? 5000);
 const CYCLES = Number(process.env.CYCLES ?? 1000);
-const SCENARIOS = new Set((process.env.SCENARIOS ?? 'churn,memory').split(',').map((s) => s.trim()));
+const SCENARIOS = new Set((process.env.SCENARIOS ?? 'switch,churn,memory').split(',').map((s) => s.trim()));
+// The branch switch that renames declarations runs on a workspace of its own (bench/branchSwitch.mjs).
+if (SCENARIOS.has('switch')) await runBranchSwitch(Number(process.env.SWITCH_COUNT ?? 2000));
+if ([...SCENARIOS].every((s) => s === 'switch')) process.exit(0);
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/bin/mthds.js');
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');

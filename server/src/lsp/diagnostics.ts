@@ -91,6 +91,13 @@ const STALE_PER_STEP = 512;
 const UPDATE_QUIET_MS = 15;
 /** ...but never longer than this after the first (ms). */
 const UPDATE_MAX_WAIT_MS = 250;
+/**
+ * A burst still arriving while its update runs stops that update's check (left unfinished, it
+ * commits nothing) and the update starts again once the burst pauses: a checkout told file by file
+ * is otherwise checked half switched, then again. For this long after the burst's first event at
+ * most (ms): a flood of events that never pauses still gets its update to the end.
+ */
+const UPDATE_RESTART_MAX_MS = 5000;
 
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
 const WORKSPACE_PULL_HOLD_MS = 60_000;
@@ -103,7 +110,7 @@ const CHECK_WAIT_MS = 30_000;
 const CLEARED = 'cleared';
 
 export class Diagnostics {
-  private readonly published = new Map<FileId, Published>();
+  private readonly published = new PublishedFiles();
   private readonly timers = new Map<string, () => void>();
   /** Open documents changed since their tree was last checked: they are published even unchanged. */
   private readonly touched = new Set<FileId>();
@@ -117,6 +124,12 @@ export class Diagnostics {
   private updateScheduled = false;
   private updateTimer: NodeJS.Timeout | undefined;
   private burstStart = 0;
+  /** When the first event of the bursts that restarted updates arrived (UPDATE_RESTART_MAX_MS). */
+  private restartsFrom = 0;
+  /** How many times file events arriving stopped the running checks (see sliced). */
+  private superseded = 0;
+  /** Whether the running flush is the update of file events (the start-up check is never stopped). */
+  private updateRunning = false;
   /** Findings of each tree's last dry run, per file (the check they complete made them due). */
   private readonly dry = new Map<FileId, { treeKey: string; diagnostics: Diagnostic[] }>();
   /** The pending or running dry run of each tree: cancelling it stops the timer or aborts the run. */
@@ -265,6 +278,8 @@ export class Diagnostics {
   requestUpdate(): void {
     this.idle.cancel();
     const now = Date.now();
+    if (this.flushing === undefined && !this.updateScheduled) this.restartsFrom = now;
+    else if (this.updateRunning && now - this.restartsFrom < UPDATE_RESTART_MAX_MS) this.superseded += 1;
     if (this.updateScheduled) {
       // A burst (a checkout, a generator) keeps coming: wait for it to pause, but not for ever.
       if (now - this.burstStart < UPDATE_MAX_WAIT_MS) this.updateTimer?.refresh();
@@ -275,7 +290,7 @@ export class Diagnostics {
     this.updateTimer = setTimeout(() => {
       this.updateScheduled = false;
       this.updateTimer = undefined;
-      void this.flushDirty();
+      void this.flushDirty(undefined, true);
     }, UPDATE_QUIET_MS);
   }
 
@@ -284,29 +299,14 @@ export class Diagnostics {
    * message loop so that requests are served meanwhile; trees marked while it runs are checked
    * before it ends.
    */
-  flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
+  flushDirty(onProgress?: (done: number, total: number) => void, update = false): Promise<void> {
     const run = async (): Promise<void> => {
-      for (let round = 0; ; round++) {
-        // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
-        if (round > 0 && this.updateScheduled) break;
-        const due = this.session.dirtyTrees();
-        if (due.length === 0) break;
-        const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
-        due.sort((a, b) => Number(open.has(b.key)) - Number(open.has(a.key)));
-        let done = 0;
-        for (const id of due) {
-          if (this.session.isDirty(id.key)) {
-            await this.checkInSlices(id);
-            this.session.releaseTree(id.key);
-          }
-          done += 1;
-          onProgress?.(done, due.length);
-          await this.pause();
-        }
+      this.updateRunning = update;
+      try {
+        await this.flushRounds(onProgress);
+      } finally {
+        this.updateRunning = false;
       }
-      // Files of no tree are cleared; trees of closed files keep their findings, their parsed
-      // documents are parsed again when due. In slices: both go over every file.
-      await runInSlices(this.closingSteps(), SLICE_MS, () => this.pause());
     };
     const previous = this.flushing ?? Promise.resolve();
     const next = previous.then(run, run).finally(() => {
@@ -318,6 +318,33 @@ export class Diagnostics {
     });
     this.flushing = next;
     return next;
+  }
+
+  /** The rounds of a flush: every tree due, again while trees are marked meanwhile, then the closing steps. */
+  private async flushRounds(onProgress?: (done: number, total: number) => void): Promise<void> {
+    for (let round = 0; ; round++) {
+      // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
+      if (round > 0 && this.updateScheduled) break;
+      const due = this.session.dirtyTrees();
+      if (due.length === 0) break;
+      const open = new Set(this.session.openFiles().map((f) => this.session.treeOf(f).key));
+      due.sort((a, b) => Number(open.has(b.key)) - Number(open.has(a.key)));
+      let done = 0;
+      for (const id of due) {
+        if (this.session.isDirty(id.key)) {
+          await this.checkInSlices(id);
+          this.session.releaseTree(id.key);
+        }
+        done += 1;
+        onProgress?.(done, due.length);
+        await this.pause();
+      }
+    }
+    // The update that follows closes.
+    if (this.updateRunning && this.updateScheduled) return;
+    // Files of no tree are cleared; trees of closed files keep their findings, their parsed
+    // documents are parsed again when due. In slices: both go over every file.
+    await runInSlices(this.closingSteps(), SLICE_MS, () => this.pause());
   }
 
   /**
@@ -417,7 +444,8 @@ export class Diagnostics {
 
   private async sliced(id: TreeId, run: number): Promise<void> {
     const started = this.session.checksOf(id.key);
-    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run;
+    const superseded = this.superseded;
+    const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run || this.superseded !== superseded;
     const t0 = performance.now();
     let steps: Generator<void, TreeCheck>;
     try {
@@ -504,8 +532,7 @@ export class Diagnostics {
     this.pending.set(key, due);
     let othersChanged = false;
     let converted = 0;
-    const open = new Set<FileId>();
-    for (const file of this.session.openFiles()) if (result.findings.has(file)) open.add(file);
+    const open = new Set<FileId>(this.session.openAmong(result.findings.keys(), result.findings.size, (file) => result.findings.has(file)));
     // An open document edited after the check read it: its findings' ranges are of an older text.
     // It stays touched, and the check its edit made due publishes it.
     const tree = result.tree;
@@ -536,8 +563,8 @@ export class Diagnostics {
         if (open.has(file)) continue;
         if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
       }
-      for (const [file, p] of this.published) {
-        if (p.treeKey === key && !result.findings.has(file)) {
+      for (const file of [...this.published.ofTree(key)]) {
+        if (!result.findings.has(file)) {
           this.clear(file);
           othersChanged = true;
           if (++converted % PUBLISHED_PER_STEP === 0) yield;
@@ -637,8 +664,9 @@ export class Diagnostics {
     }
     for (const [file, diagnostics] of perFile) this.dry.set(file, { treeKey: key, diagnostics });
     let changed = false;
-    for (const [file, p] of this.published) {
-      if (p.treeKey === key && perFile.has(file) && this.update(file, p.uri, key, p.own, false, p.source)) changed = true;
+    for (const file of [...this.published.ofTree(key)]) {
+      const p = this.published.get(file)!;
+      if (perFile.has(file) && this.update(file, p.uri, key, p.own, false, p.source)) changed = true;
     }
     if (changed) this.changed();
   }
@@ -679,7 +707,7 @@ export class Diagnostics {
     const json = JSON.stringify(diagnostics);
     const previous = this.published.get(file);
     if (previous && previous.json === json && previous.uri === uri) {
-      previous.treeKey = treeKey;
+      if (previous.treeKey !== treeKey) this.published.moveTo(file, previous, treeKey);
       previous.own = own;
       if (source) previous.source = source;
       else delete previous.source;
@@ -724,7 +752,7 @@ export class Diagnostics {
     this.dropDryRun(key);
     this.pending.delete(key);
     this.wakeCheckWaiters(key);
-    for (const [file, p] of this.published) if (p.treeKey === key) this.clear(file);
+    for (const file of [...this.published.ofTree(key)]) this.clear(file);
     this.changed();
   }
 
@@ -842,3 +870,43 @@ export class Diagnostics {
   }
 }
 
+/**
+ * The published results by file, with the files of each tree listed: a tree's publishing visits
+ * its own files, not every file published (thousands of single documents opened at once would
+ * otherwise cost a pass over all of them per check).
+ */
+class PublishedFiles extends Map<FileId, Published> {
+  private readonly byTree = new Map<string, Set<FileId>>();
+
+  override set(file: FileId, entry: Published): this {
+    const previous = super.get(file);
+    if (previous) this.byTree.get(previous.treeKey)?.delete(file);
+    let files = this.byTree.get(entry.treeKey);
+    if (!files) this.byTree.set(entry.treeKey, (files = new Set()));
+    files.add(file);
+    return super.set(file, entry);
+  }
+
+  override delete(file: FileId): boolean {
+    const previous = super.get(file);
+    if (!previous) return false;
+    const files = this.byTree.get(previous.treeKey);
+    files?.delete(file);
+    if (files?.size === 0) this.byTree.delete(previous.treeKey);
+    return super.delete(file);
+  }
+
+  /** Gives a published file to another tree (its results the same). */
+  moveTo(file: FileId, entry: Published, treeKey: string): void {
+    this.delete(file);
+    entry.treeKey = treeKey;
+    this.set(file, entry);
+  }
+
+  /** The files published for a tree (a live set: copy it to change the map meanwhile). */
+  ofTree(key: string): ReadonlySet<FileId> {
+    return this.byTree.get(key) ?? EMPTY_FILES;
+  }
+}
+
+const EMPTY_FILES: ReadonlySet<FileId> = new Set();

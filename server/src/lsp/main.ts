@@ -1,7 +1,9 @@
 // Entry point of `mthds-language-server`: the transport (--stdio, --node-ipc, --socket=N) is chosen
 // by vscode-languageserver from the command line.
 
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type ConnectionOptions } from 'vscode-languageserver/node.js';
+import { FrameWatch } from './framing.js';
+import { guardTransport, ProtocolGuard } from './protocolGuard.js';
 import { MessageTurns } from './messageTurns.js';
 import { startServer } from './server.js';
 import { tuneHeap } from '../heap.js';
@@ -32,6 +34,7 @@ Exit status:
   0  the client asked it to shut down and exit (or --help, --version)
   1  the client exited without asking it to shut down
   2  usage error (no transport given)
+  3  the client's input broke the protocol's framing (stdio; the fault and its byte on stderr)
 
 Examples:
   mthds-language-server --stdio
@@ -57,7 +60,9 @@ if (!args.some((a) => transports.some((t) => a.startsWith(t)))) {
 
 // Checks run in slices that let every queued message through first (messageTurns.ts).
 const turns = new MessageTurns();
-const connection = createConnection(ProposedFeatures.all, { messageStrategy: turns.strategy });
+const options: ConnectionOptions = { messageStrategy: turns.strategy };
+const guard = new ProtocolGuard();
+const connection = connect();
 // Whatever escapes a handler is logged, never fatal: an editor keeps its server.
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
@@ -66,3 +71,33 @@ startServer(connection, { turns, collectAfterStartup: true });
 // before the connection's would take the first messages from it).
 if (args.includes('--stdio')) process.stdin.on('data', () => turns.arrived());
 else if (args.includes('--node-ipc')) process.on('message', () => turns.arrived());
+
+/**
+ * The connection over the transport of the command line. Over stdio and Node IPC the messages go
+ * through the protocol guard (protocolGuard.ts); over stdio the framing is watched too (framing.ts).
+ * Sockets and pipes are left to the library as they are.
+ */
+function connect(): Connection {
+  if (args.includes('--stdio')) {
+    const watch = new FrameWatch();
+    // Before the reader's own listener: a broken frame ends the process before the library reads on.
+    process.stdin.on('data', (chunk: Buffer) => {
+      const fault = watch.push(chunk);
+      if (fault !== undefined) {
+        process.stderr.write(`mthds-language-server: the input breaks the protocol's framing: ${fault}; exiting so that the client starts the server again\n`);
+        process.exit(3);
+      }
+    });
+    // The library's console patch is for the stdio it opens itself: here stdout carries the protocol.
+    for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = (...parts: unknown[]) => console.error(...parts);
+    const guarded = guardTransport(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout), guard);
+    process.stdin.on('end', () => process.exit(guard.shutDown ? 0 : 1));
+    process.stdin.on('close', () => process.exit(guard.shutDown ? 0 : 1));
+    return createConnection(ProposedFeatures.all, guarded.reader, guarded.writer, options);
+  }
+  if (args.includes('--node-ipc')) {
+    const guarded = guardTransport(new IPCMessageReader(process), new IPCMessageWriter(process), guard);
+    return createConnection(ProposedFeatures.all, guarded.reader, guarded.writer, options);
+  }
+  return createConnection(ProposedFeatures.all, options);
+}

@@ -175,40 +175,46 @@ export function* warmSuggestionsSteps(names: readonly string[]): Generator<void,
 const MAX_ANSWERS = 64;
 
 /**
- * A fixed set of names, arranged so that a query reads only the names that can be near it: by
- * the length of their code (the edit distance is at least the difference of lengths), by their
- * whole length (qualified names compared whole), and by their lower-case code (a code contained
- * in the name). Names whose code may contain the name are the one family read in full (a
- * substring test each). The answers are kept per name queried: the names never change.
+ * A fixed set of names, arranged so that a query scores only the names that can be near it: the
+ * bigrams of each name are listed (postings), a query counts through the postings of its own
+ * bigrams how many each name shares with it, and a name sharing too few to be within the distance
+ * bound (whole or by its code) and not containing the name (nor contained in it) is passed over
+ * without computing a distance. Names of one shape (generated codes, one domain
+ * prefix) have lengths too close for a bound on lengths to pass over any. The answers are kept per
+ * name queried: the names never change.
  */
 export class NameIndex {
   private readonly entries: Forms[] = [];
-  /** Entry positions by the length of the code, lengths ascending. */
-  private readonly byLocal = new Map<number, number[]>();
-  private readonly localLengths: number[];
-  /** Positions of the qualified entries (a code shorter than the name) by whole length. */
-  private readonly byWhole = new Map<number, number[]>();
-  /** Positions of the entries whose code has 4 characters or more, by lower-case code. */
-  private readonly byCode = new Map<string, number[]>();
   private readonly answers = new Map<string, readonly Scored[]>();
-  /** The query each entry was last visited by (an entry is reached by several ways). */
-  private readonly visited: Uint32Array;
-  private queries = 0;
+  /** Per bigram, the entries having it: (position, times in the whole name, times in the code), made at the first query. */
+  private postings: Map<number, number[]> | undefined;
+  private commonWhole: Uint32Array | undefined;
+  private commonLocal: Uint32Array | undefined;
+
+  /** Per entry, what the bigram bound reads: the code's length, its and the whole name's lower-case lengths, whether qualified. */
+  private readonly localLengths: Uint32Array;
+  private readonly lowerLocalLengths: Uint32Array;
+  private readonly lowerLengths: Uint32Array;
+  private readonly qualified: Uint8Array;
 
   constructor(names: Iterable<string>) {
     const seen = new Set<string>();
     for (const name of names) {
       if (seen.has(name)) continue;
       seen.add(name);
-      const f = makeForms(name);
-      const at = this.entries.length;
-      this.entries.push(f);
-      pushAt(this.byLocal, f.local.length, at);
-      if (f.local.length !== f.candidate.length) pushAt(this.byWhole, f.candidate.length, at);
-      if (f.local.length >= 4) pushAt(this.byCode, f.localLower, at);
+      this.entries.push(makeForms(name));
     }
-    this.localLengths = [...this.byLocal.keys()].sort((a, b) => a - b);
-    this.visited = new Uint32Array(this.entries.length);
+    const n = this.entries.length;
+    this.localLengths = new Uint32Array(n);
+    this.lowerLocalLengths = new Uint32Array(n);
+    this.lowerLengths = new Uint32Array(n);
+    this.qualified = new Uint8Array(n);
+    this.entries.forEach((f, at) => {
+      this.localLengths[at] = f.local.length;
+      this.lowerLocalLengths[at] = f.localLower.length;
+      this.lowerLengths[at] = f.lower.length;
+      this.qualified[at] = f.local.length !== f.candidate.length ? 1 : 0;
+    });
   }
 
   /** Whether the index holds exactly `names`, in this order. */
@@ -235,43 +241,95 @@ export class NameIndex {
   }
 
   private query(name: string): Scored[] {
-    const n = name.length;
     const lower = name.toLowerCase();
-    const stamp = ++this.queries;
-    const hits: number[] = [];
-    const visit = (at: number): void => {
-      if (this.visited[at] === stamp) return;
-      this.visited[at] = stamp;
-      hits.push(at);
-    };
-    for (const length of this.localLengths) {
-      const ats = this.byLocal.get(length)!;
-      // Within the bound, every code may be near; past it, only a code that contains the name
-      // (a code the name contains is looked up below, by code).
-      if (Math.abs(n - length) <= limitOf(n, length)) for (const at of ats) visit(at);
-      else if (length > n && length >= 4) for (const at of ats) if (this.entries[at]!.localLower.includes(lower)) visit(at);
-    }
-    // A qualified name compared whole: its code is shorter, so its bound is at most that of the
-    // whole length.
-    for (const [length, ats] of this.byWhole) if (Math.abs(n - length) <= limitOf(n, length)) for (const at of ats) visit(at);
-    // Codes the name contains (4 characters or more), by each distinct part of the name.
-    for (let size = 4; size < n; size++) {
-      if (!this.byLocal.has(size) || n - size <= limitOf(n, size)) continue;
-      for (let start = 0; start + size <= n; start++) {
-        const ats = this.byCode.get(lower.slice(start, start + size));
-        if (ats) for (const at of ats) visit(at);
-      }
-    }
-    hits.sort((a, b) => a - b);
-    scoredSoFar += hits.length;
+    const common = this.commonBigrams(lower);
+    scoredSoFar += this.entries.length;
     const out: Scored[] = [];
-    for (const at of hits) {
+    const n = name.length;
+    const m = lower.length;
+    for (let at = 0; at < this.entries.length; at++) {
+      // Whether the name may score at all, by the bigrams it shares with the query: an edit
+      // changes two bigrams at most, so strings within an edit distance k share at least
+      // max(|a|, |b|) - 1 - 2k of them (q-gram lemma); a name sharing fewer is too far both whole
+      // and by its code (qualified, the code's distance counts half a point more: kept at
+      // limit - 1 at most), unless it contains the name or is contained in it (a string contained
+      // in another shares all its bigrams with it: only then is containing tested). Never false
+      // for a name `scoreOf` would score. Read from typed arrays: the loop runs over every name
+      // of every index asked.
+      const local = this.localLengths[at]!;
+      const lowerLocal = this.lowerLocalLengths[at]!;
+      const shared = common.local[at]!;
+      const longest = n > local ? n : local;
+      const limit = longest >= 9 ? Math.floor(longest / 3) : 2;
+      const qualified = this.qualified[at] === 1;
+      let may = shared >= (m > lowerLocal ? m : lowerLocal) - 1 - 2 * (qualified ? limit - 1 : limit);
+      if (!may && qualified) {
+        const lowerWhole = this.lowerLengths[at]!;
+        may = common.whole[at]! >= (m > lowerWhole ? m : lowerWhole) - 1 - 2 * limit;
+      }
+      if (!may && local >= 4 && shared >= (m < lowerLocal ? m : lowerLocal) - 1) {
+        const f = this.entries[at]!;
+        may = lower.includes(f.localLower) || f.localLower.includes(lower);
+      }
+      if (!may) continue;
       const s = scoreOf(name, lower, this.entries[at]!);
       if (s) out.push(s);
     }
     return out;
   }
 
+  /**
+   * How many bigrams (with their repeats) each entry shares with `lower`, in its whole lower-case
+   * name and in its code: counted through the postings of the query's bigrams, without visiting
+   * the entries that share none.
+   */
+  private commonBigrams(lower: string): { whole: Uint32Array; local: Uint32Array } {
+    const postings = (this.postings ??= buildPostings(this.entries));
+    const whole = (this.commonWhole ??= new Uint32Array(this.entries.length));
+    const local = (this.commonLocal ??= new Uint32Array(this.entries.length));
+    whole.fill(0);
+    local.fill(0);
+    for (const [gram, times] of bigramsOf(lower)) {
+      const list = postings.get(gram);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 3) {
+        const at = list[i]!;
+        whole[at] = whole[at]! + Math.min(times, list[i + 1]!);
+        local[at] = local[at]! + Math.min(times, list[i + 2]!);
+      }
+    }
+    return { whole, local };
+  }
+
+}
+
+/** The bigrams of a string (UTF-16 units, as the distance counts them) with their repeats. */
+function bigramsOf(text: string): Map<number, number> {
+  if (text === lastBigrams.text) return lastBigrams.grams;
+  const grams = new Map<number, number>();
+  for (let i = 0; i + 1 < text.length; i++) {
+    const gram = text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1);
+    grams.set(gram, (grams.get(gram) ?? 0) + 1);
+  }
+  lastBigrams = { text, grams };
+  return grams;
+}
+// A query goes through one index per domain with the same name: its bigrams are made once.
+let lastBigrams: { text: string; grams: Map<number, number> } = { text: '', grams: new Map() };
+
+function buildPostings(entries: readonly Forms[]): Map<number, number[]> {
+  const postings = new Map<number, number[]>();
+  entries.forEach((f, at) => {
+    const whole = new Map(bigramsOf(f.lower));
+    const local = bigramsOf(f.localLower);
+    // A code's bigrams are most often the end of the whole name's, but lower-casing may not keep lengths.
+    for (const gram of new Set([...whole.keys(), ...local.keys()])) {
+      let list = postings.get(gram);
+      if (!list) postings.set(gram, (list = []));
+      list.push(at, whole.get(gram) ?? 0, local.get(gram) ?? 0);
+    }
+  });
+  return postings;
 }
 
 function pushAt<K, V>(map: Map<K, V[]>, key: K, value: V): void {

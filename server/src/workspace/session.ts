@@ -132,6 +132,12 @@ interface DependencyMemo {
 export class Session {
   readonly locator: TreeLocator;
   private readonly open = new Map<FileId, string>();
+  /** Per open file, the order it was opened in and the tree it was in then (see openTrees). */
+  private readonly openSeq = new Map<FileId, number>();
+  private opened = 0;
+  /** How many open files each tree has: undefined when trees may have regrouped (made again when asked). */
+  private openCounts: Map<string, number> | undefined;
+  private readonly openKeys = new Map<FileId, string>();
   private readonly parsed = new Map<FileId, ParsedFile | Unreadable>();
   /**
    * The last parse of each file changed on disk since, until it is read again: the next parse
@@ -195,9 +201,14 @@ export class Session {
   setDocument(file: FileId, text: string): TreeId {
     const wasOpen = this.open.has(file);
     this.open.set(file, text);
+    if (!wasOpen) this.openSeq.set(file, ++this.opened);
     this.changed(file);
     if (!wasOpen && path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
     const id = this.locator.locate(file);
+    if (!wasOpen && this.openCounts) {
+      this.openKeys.set(file, id.key);
+      this.openCounts.set(id.key, (this.openCounts.get(id.key) ?? 0) + 1);
+    }
     this.trees.set(id.key, id);
     const listing = this.listings.get(id.key);
     // A file the listing does not know (created while no watcher told us): list again.
@@ -211,21 +222,15 @@ export class Session {
    * tree is gone (a document that is no file, or a tree outside the workspace with nothing open).
    */
   closeDocument(file: FileId): { id: TreeId; dropped: boolean } {
-    this.open.delete(file);
+    if (this.open.delete(file)) this.forgetOpen(file);
     // The buffer's parse is the previous version of the file's (most often the same text, saved).
     this.forgetParse(file, true);
     this.changed(file);
     const id = this.locator.locate(file);
     if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
-    const keep = id.kind !== 'single' && (this.inWorkspace(id) || this.openFiles().some((f) => this.locator.locate(f).key === id.key));
+    const keep = id.kind !== 'single' && (this.inWorkspace(id) || this.hasOpenDocument(id.key));
     if (!keep) {
-      this.trees.delete(id.key);
-      this.results.delete(id.key);
-      this.states.delete(id.key);
-      this.checkCaches.delete(id.key);
-      this.dependencyMemo.delete(id.key);
-      this.dirty.delete(id.key);
-      this.listings.delete(id.key);
+      this.forgetTree(id.key);
       return { id, dropped: true };
     }
     this.dirty.add(id.key);
@@ -263,6 +268,7 @@ export class Session {
   /** A manifest appeared or disappeared: every grouping may change. */
   private structureChanged(): void {
     this.locator.invalidate();
+    this.openCounts = undefined;
     this.listings.clear();
     for (const key of this.trees.keys()) this.dirty.add(key);
   }
@@ -320,6 +326,7 @@ export class Session {
 
   setFolders(folders: readonly string[]): void {
     this.locator.setFolders(folders);
+    this.openCounts = undefined;
     this.listings.clear();
     // The workspace folders' packages are siblings in dependency resolution.
     this.dependencyMemo.clear();
@@ -335,6 +342,7 @@ export class Session {
    */
   scanWorkspace(): TreeId[] {
     this.locator.invalidate();
+    this.openCounts = undefined;
     this.listings.clear();
     const found = new Map<string, TreeId>();
     for (const folder of this.locator.getFolders()) {
@@ -355,19 +363,53 @@ export class Session {
       const id = this.locator.locate(file);
       if (!found.has(id.key)) found.set(id.key, id);
     }
-    for (const key of this.trees.keys()) {
-      if (!found.has(key)) {
-        this.results.delete(key);
-        this.states.delete(key);
-        this.dirty.delete(key);
-      }
-    }
+    for (const key of [...this.trees.keys()]) if (!found.has(key)) this.forgetTree(key);
     this.trees.clear();
     for (const [key, id] of found) {
       this.trees.set(key, id);
       this.dirty.add(key);
     }
     return [...found.values()];
+  }
+
+  /**
+   * Everything kept for a tree goes with it (a folder removed, the last document of a tree outside
+   * the workspace closed): its check and findings, what the check read, its check cache, its
+   * dependency resolution, listing and counts, and the parses of its files that are not open.
+   */
+  private forgetTree(key: string, files: Iterable<FileId> = this.results.get(key)?.findings.keys() ?? []): void {
+    for (const file of files) {
+      if (this.open.has(file)) continue;
+      this.parsed.delete(file);
+      this.previousParse.delete(file);
+    }
+    this.trees.delete(key);
+    this.results.delete(key);
+    this.states.delete(key);
+    this.checkCaches.delete(key);
+    this.dependencyMemo.delete(key);
+    this.dirty.delete(key);
+    this.listings.delete(key);
+    this.relist.delete(key);
+    this.treeSizes.delete(key);
+    this.checkCounts.delete(key);
+  }
+
+  /** How many entries the session keeps per tree and per file (a test counts that a tree leaves none). */
+  kept(): { trees: number; results: number; states: number; checkCaches: number; dependencyMemos: number; dirty: number; listings: number; treeSizes: number; checkCounts: number; parsed: number; previousParses: number } {
+    return {
+      trees: this.trees.size,
+      results: this.results.size,
+      states: this.states.size,
+      checkCaches: this.checkCaches.size,
+      dependencyMemos: this.dependencyMemo.size,
+      dirty: Math.max(this.dirty.size, this.dirty.marked),
+      listings: this.listings.size,
+      treeSizes: this.treeSizes.size,
+      checkCounts: this.checkCounts.size,
+      parsed: this.parsed.size,
+      previousParses: this.previousParse.size,
+    };
   }
 
   treeIds(): TreeId[] {
@@ -548,10 +590,15 @@ export class Session {
       for (const [file, list] of checked.byFile) findings.set(file, list as Finding[]);
       result = { id, tree, findings };
     }
+    this.totalChecks += 1;
+    // The tree went while it was checked (its folder removed): what the check made goes too.
+    if (!this.trees.has(id.key)) {
+      this.forgetTree(id.key, result.findings.keys());
+      return result;
+    }
     this.states.set(id.key, state);
     this.results.set(id.key, result);
     this.checkCounts.set(id.key, this.checksOf(id.key) + 1);
-    this.totalChecks += 1;
     if (this.dirty.mark(id.key) === mark) this.dirty.delete(id.key);
     return result;
   }
@@ -674,10 +721,41 @@ export class Session {
     return computeLineStarts(this.textOf(file) ?? '');
   }
 
-  /** True when a buffer of the tree is open (its parsed files are worth keeping). */
+  /**
+   * True when a buffer of the tree is open (its parsed files are worth keeping). Counted per tree,
+   * not by locating every open file at each call: thousands of documents opened at once would
+   * otherwise cost a pass over all of them per check.
+   */
   hasOpenDocument(key: string): boolean {
-    for (const file of this.open.keys()) if (this.locator.locate(file).key === key) return true;
-    return false;
+    if (!this.openCounts) {
+      this.openCounts = new Map();
+      this.openKeys.clear();
+      for (const file of this.open.keys()) {
+        const k = this.locator.locate(file).key;
+        this.openKeys.set(file, k);
+        this.openCounts.set(k, (this.openCounts.get(k) ?? 0) + 1);
+      }
+    }
+    return (this.openCounts.get(key) ?? 0) > 0;
+  }
+
+  private forgetOpen(file: FileId): void {
+    this.openSeq.delete(file);
+    const key = this.openKeys.get(file);
+    this.openKeys.delete(file);
+    if (this.openCounts && key !== undefined) {
+      const left = (this.openCounts.get(key) ?? 1) - 1;
+      if (left > 0) this.openCounts.set(key, left);
+      else this.openCounts.delete(key);
+    } else this.openCounts = undefined;
+  }
+
+  /** The open files among `files` (`count` of them), in the order they were opened; by the shorter way. */
+  openAmong(files: Iterable<FileId>, count: number, has: (file: FileId) => boolean): FileId[] {
+    if (count >= this.open.size) return [...this.open.keys()].filter(has);
+    const found: FileId[] = [];
+    for (const file of files) if (this.open.has(file)) found.push(file);
+    return found.sort((a, b) => this.openSeq.get(a)! - this.openSeq.get(b)!);
   }
 
   /**
@@ -853,9 +931,19 @@ class DirtyTrees extends Set<string> {
     return super.add(key);
   }
 
+  override delete(key: string): boolean {
+    this.marks.delete(key);
+    return super.delete(key);
+  }
+
   /** Changes when the tree is marked again. */
   mark(key: string): number {
     return this.marks.get(key) ?? 0;
+  }
+
+  /** How many trees have a mark kept. */
+  get marked(): number {
+    return this.marks.size;
   }
 }
 

@@ -56,6 +56,26 @@ describe('files changing on disk in bursts', () => {
     expect(checked(client) - before).toBe(1);
   }, 120_000);
 
+  it('restarts the update while a burst told file by file is still arriving: one update, on the whole burst', async () => {
+    const { ws, files, texts } = bigPackage(1200);
+    client = await startClient({ folders: [ws], trace: 'verbose' });
+    await client.workspaceChecked(120_000);
+    await client.waitFor(() => checked(client!) >= 1, 'the start-up check');
+    const before = checked(client);
+    // 300 files, each told by its own notification, 5 ms apart: the burst lasts well past the
+    // 250 ms an update waits for it, and a check of 1,200 bundles outlasts the gaps.
+    const changed = files.slice(0, 300);
+    for (const [i, file] of changed.entries()) writeFileSync(file, texts[i]!.replace(/output = "B(\w*)Thing/, 'output = "Missing$1Thing'));
+    for (const file of changed) {
+      await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(file), type: 2 }] });
+      await sleep(5);
+    }
+    await client.waitFor(() => changed.every((f) => (client!.diagnostics.get(uriOf(f))?.diagnostics.length ?? 0) > 0), 'the findings of every changed file', 120_000);
+    await sleep(500);
+    // The updates started on a half-told burst were stopped unfinished: one check ended.
+    expect(checked(client) - before).toBe(1);
+  }, 240_000);
+
   it('answers a request sent during a large update before the update ends', async () => {
     const { files, texts, open, before, hoverAt, lsp } = await openedBigPackage();
     client = lsp;

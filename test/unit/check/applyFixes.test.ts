@@ -68,3 +68,29 @@ describe('chooseSafeFixes against a plain scan', () => {
     );
   });
 });
+
+describe('applyEdits, made in one pass', () => {
+  // The definition: each edit applied to the text the later ones made, from the last to the first.
+  const oneByOne = (text: string, edits: TextEdit[]): string => {
+    let out = text;
+    for (const e of [...edits].sort((a, b) => b.range.start - a.range.start || b.range.end - a.range.end)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+    return out;
+  };
+
+  it('gives what applying the edits one by one gives, apart, touching, inserted at one place or overlapping', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 6 }), fc.string({ maxLength: 4 })), { maxLength: 12 }),
+        (text, raw) => {
+          const edits = raw.map(([at, length, newText]) => {
+            const start = at % (text.length + 1);
+            return { file: 'f', range: { start, end: Math.min(text.length, start + length) }, newText };
+          });
+          expect(applyEdits(text, edits)).toBe(oneByOne(text, edits));
+        },
+      ),
+      { seed: 5, numRuns: 3000 },
+    );
+  });
+});

@@ -76,6 +76,34 @@ describe('NameIndex', () => {
     );
   });
 
+  it('suggests what the plain scan does among names a few edits apart (the bigram filter drops none)', () => {
+    // Names made by up to five edits of one base, some qualified, with letters whose lower case is longer.
+    const alphabet = fc.constantFrom('a', 'b', 'e', 'r', 't', '1', '2', '7', '.', '_', 'İ', 'ß', 'R', 'E');
+    const edit = fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), alphabet);
+    const variant = (base: string) => fc.array(edit, { maxLength: 5 }).map((edits) => {
+      let text = base;
+      for (const [at, kind, ch] of edits) {
+        const i = at % (text.length + 1);
+        if (kind === 'insert') text = text.slice(0, i) + ch + text.slice(i);
+        else if (kind === 'delete') text = text.slice(0, i) + text.slice(i + 1);
+        else text = text.slice(0, i) + ch + text.slice(i + 1);
+      }
+      return text;
+    });
+    const base = fc.constantFrom('d7.B7Report', 'B12Item', 'Report', 'd42.B1042Note', 'ab', 'summary_of_it');
+    fc.assert(
+      fc.property(
+        base.chain((b) => fc.tuple(variant(b), fc.array(fc.array(variant(b), { maxLength: 30 }), { minLength: 1, maxLength: 3 }))),
+        fc.integer({ min: 1, max: 6 }),
+        ([name, groups], max) => {
+          const indexes = groups.map((g) => new NameIndex(g));
+          expect(suggestAmong(name, indexes, max)).toEqual(suggest(name, groups.flat(), max));
+        },
+      ),
+      { seed: 31, numRuns: 2000 },
+    );
+  });
+
   it('finds a name near a typo among many, however far the others', () => {
     const many = Array.from({ length: 3000 }, (_, i) => `d${i % 40}.Concept${i}`);
     const index = new NameIndex(['Summary', 'LongerContractClause', ...many]);

@@ -208,10 +208,10 @@ function composeExtraContext(pipe: PipeDecl): Set<string> {
 /** Removes `name = "X"` from an inline `inputs = { ... }` (with its comma), or its line in a table. */
 export function removeInputEdit(bundle: Bundle, input: InputDecl): TextEdit {
   const text = bundle.doc.text;
-  const inputs = getEntry(bundle.pipes.find((p) => p.inputs.includes(input))!.table, 'inputs')?.value;
+  const inputs = getEntry(pipeOfInput(bundle, input).table, 'inputs')?.value;
   if (inputs?.type === 'table' && inputs.origin === 'inline') {
     const entries = inputs.entries;
-    const i = entries.findIndex((e) => e.key === input.name);
+    const i = entryPlaces(entries).get(input.name) ?? -1;
     const entry = entries[i]!;
     let range: Range;
     if (entries.length === 1) range = { start: inputs.range.start + 1, end: inputs.range.end - 1 };
@@ -220,6 +220,35 @@ export function removeInputEdit(bundle: Bundle, input: InputDecl): TextEdit {
     return { file: bundle.file, range, newText: entries.length === 1 ? ' ' : '' };
   }
   return { file: bundle.file, range: wholeLines(text, input.range), newText: '' };
+}
+
+// A pipe with thousands of unused inputs asks for thousands of these edits: the pipe of an input
+// and the place of an entry are looked up in maps made once per bundle and per table, not by a
+// scan each (which made the fixes of one pipe quadratic in its inputs).
+const inputPipes = new WeakMap<Bundle, Map<InputDecl, PipeDecl>>();
+const places = new WeakMap<readonly { key: string }[], Map<string, number>>();
+
+function pipeOfInput(bundle: Bundle, input: InputDecl): PipeDecl {
+  let pipes = inputPipes.get(bundle);
+  if (!pipes) {
+    pipes = new Map();
+    for (const pipe of bundle.pipes) for (const i of pipe.inputs) if (!pipes.has(i)) pipes.set(i, pipe);
+    inputPipes.set(bundle, pipes);
+  }
+  return pipes.get(input)!;
+}
+
+/** The place of the first entry of each key. */
+function entryPlaces(entries: readonly { key: string }[]): Map<string, number> {
+  let map = places.get(entries);
+  if (!map) {
+    map = new Map();
+    entries.forEach((e, i) => {
+      if (!map!.has(e.key)) map!.set(e.key, i);
+    });
+    places.set(entries, map);
+  }
+  return map;
 }
 
 /** Adds `name = "Concept"` to the pipe's inputs, guessing the concept from the name. */

@@ -1,0 +1,128 @@
+// Protocol faults over stdio, as raw bytes: a broken frame ends the server with a message on
+// stderr (the client starts it again); lifecycle and parameter faults are answered with their
+// JSON-RPC error codes; requests sharing an id each get an answer.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SERVER_BIN } from './harness.js';
+
+interface Raw {
+  child: ChildProcessWithoutNullStreams;
+  stderr: () => string;
+  /** Every message the server wrote, decoded. */
+  messages: Array<{ id?: unknown; method?: string; result?: unknown; error?: { code: number; message: string } }>;
+  exited: Promise<number | null>;
+}
+
+const started: Raw[] = [];
+afterEach(() => {
+  for (const r of started.splice(0)) if (r.child.exitCode === null) r.child.kill();
+});
+
+function start(): Raw {
+  const child = spawn(process.execPath, [SERVER_BIN, '--stdio']);
+  let err = '';
+  let out = Buffer.alloc(0);
+  const messages: Raw['messages'] = [];
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    out = Buffer.concat([out, d]);
+    for (;;) {
+      const end = out.indexOf('\r\n\r\n');
+      if (end < 0) break;
+      const length = Number(/Content-Length: (\d+)/i.exec(out.subarray(0, end).toString())?.[1]);
+      if (out.length < end + 4 + length) break;
+      messages.push(JSON.parse(out.subarray(end + 4, end + 4 + length).toString()));
+      out = out.subarray(end + 4 + length);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const raw = { child, stderr: () => err, messages, exited };
+  started.push(raw);
+  return raw;
+}
+
+const frame = (message: unknown): string => {
+  const body = JSON.stringify(message);
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+};
+const position = { textDocument: { uri: 'file:///nowhere/a.mthds' }, position: { line: 0, character: 0 } };
+
+async function answerTo(raw: Raw, id: unknown, timeoutMs = 15_000): Promise<Raw['messages']> {
+  const t0 = Date.now();
+  while (!raw.messages.some((m) => m.id === id && m.method === undefined)) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`no answer to ${String(id)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return raw.messages.filter((m) => m.id === id && m.method === undefined);
+}
+
+async function initialized(raw: Raw): Promise<void> {
+  raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+  await answerTo(raw, 1);
+  raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
+}
+
+describe('protocol faults over stdio', () => {
+  const broken: Array<[string, string]> = [
+    ['a Content-Length that is not a number', 'Content-Length: abc\r\n\r\n{}'],
+    ['a header without Content-Length', 'Content-Type: application/vscode-jsonrpc\r\n\r\n{"jsonrpc":"2.0"}'],
+    ['garbage bytes', '\u0000\u0001garbage\r\n\r\n'],
+    ['an over-long header', `X-Padding: ${'a'.repeat(20_000)}`],
+  ];
+  for (const [what, bytes] of broken) {
+    it(`exits with a message on stderr on ${what}, after a well-framed exchange`, async () => {
+      const raw = start();
+      await initialized(raw);
+      raw.child.stdin.write(bytes);
+      expect(await raw.exited).toBe(3);
+      expect(raw.stderr()).toMatch(/breaks the protocol's framing: .*\(the header at byte \d+\)/);
+    });
+  }
+
+  it('answers -32002 before initialize, then serves normally', async () => {
+    const raw = start();
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 7, method: 'textDocument/hover', params: position }));
+    const [refused] = await answerTo(raw, 7);
+    expect(refused!.error?.code).toBe(-32002);
+    await initialized(raw);
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 8, method: 'textDocument/hover', params: position }));
+    const [served] = await answerTo(raw, 8);
+    expect(served!.error).toBeUndefined();
+  });
+
+  it('answers InvalidRequest after shutdown and exits 0 on exit', async () => {
+    const raw = start();
+    await initialized(raw);
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }));
+    await answerTo(raw, 2);
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 3, method: 'textDocument/definition', params: position }));
+    const [refused] = await answerTo(raw, 3);
+    expect(refused!.error?.code).toBe(-32600);
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'exit' }));
+    expect(await raw.exited).toBe(0);
+  });
+
+  it('answers params null with InvalidParams, not a crash message', async () => {
+    const raw = start();
+    await initialized(raw);
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 4, method: 'textDocument/definition', params: null }));
+    const [refused] = await answerTo(raw, 4);
+    expect(refused!.error?.code).toBe(-32602);
+    expect(refused!.error?.message).not.toMatch(/Cannot read properties/);
+  });
+
+  it('answers each of the requests sharing an id', async () => {
+    const raw = start();
+    await initialized(raw);
+    raw.child.stdin.write(
+      frame({ jsonrpc: '2.0', id: 5, method: 'textDocument/hover', params: position }) +
+        frame({ jsonrpc: '2.0', id: 5, method: 'textDocument/definition', params: position }) +
+        frame({ jsonrpc: '2.0', id: 5, method: 'textDocument/references', params: { ...position, context: { includeDeclaration: true } } }) +
+        frame({ jsonrpc: '2.0', id: 6, method: 'textDocument/hover', params: position }),
+    );
+    await answerTo(raw, 6);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(raw.messages.filter((m) => m.id === 5 && m.method === undefined)).toHaveLength(3);
+  });
+});
