@@ -4,7 +4,7 @@
 // on fresh text. A file changed by someone else between the read and the write is left untouched
 // and reported as method.changed_concurrently.
 
-import { applyEdits, chooseSafeFixes } from '../check/applyFixes.js';
+import { applyEdits, chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
 import { checkTree, makeFinding, type Finding } from '../check/index.js';
 import { keepHarmlessFixes, treeTexts } from '../check/verifyFixes.js';
 import type { MethodTree } from '../language/tree.js';
@@ -31,6 +31,8 @@ export interface RolledBackFixRecord extends AppliedFixRecord {
 export interface FixOutcome {
   fixed: AppliedFixRecord[];
   rolledBack: RolledBackFixRecord[];
+  /** The rolled-back fixes as fixSignature writes them: the report shows them as suggestions. */
+  rolledBackFixes: Set<string>;
   /** method.changed_concurrently, one per file left untouched. */
   conflicts: Finding[];
   /** Files that could not be written (the file system's message). */
@@ -47,7 +49,7 @@ export interface FixOptions {
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => MethodTree, options: FixOptions = {}): FixOutcome {
-  const outcome: FixOutcome = { fixed: [], rolledBack: [], conflicts: [], failures: [] };
+  const outcome: FixOutcome = { fixed: [], rolledBack: [], rolledBackFixes: new Set(), conflicts: [], failures: [] };
   const rolledBackSeen = new Set<string>();
   const leftAlone = new Set<string>();
   const passes = options.passes ?? 3;
@@ -67,6 +69,7 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
         const key = JSON.stringify(record);
         if (!rolledBackSeen.has(key)) outcome.rolledBack.push(record);
         rolledBackSeen.add(key);
+        outcome.rolledBackFixes.add(fixSignature(r.fix));
       }
       const chosen = verdict.kept;
       const byFile = new Map<string, typeof chosen>();
@@ -89,7 +92,7 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
           continue;
         }
         const decoded = decodeMethodBytes(snapshot.bytes);
-        if (!decoded.ok || 'fault' in decoded) {
+        if ('fault' in decoded) {
           // Not clean UTF-8: the text is not the file's exact content; never rewrite it.
           leftAlone.add(file);
           continue;

@@ -11,12 +11,15 @@ export function isMethodFile(file: string): boolean {
 }
 
 /**
- * Every bundle and manifest below `root` (symbolic links not followed), sorted, and the folders
- * that could not be read.
+ * Every bundle and manifest below `root` (symbolic links not followed), sorted, the folders that
+ * could not be read, and the method files that are links or not regular files (skipped).
  */
-export function scanMethodFiles(root: string, limit = 100_000): { files: string[]; unreadable: UnreadableFolder[] } {
+export function scanMethodFiles(root: string, limit = 100_000): { files: string[]; unreadable: UnreadableFolder[]; skipped: string[] } {
   const walked = walkFiles(root, { limit });
-  return { files: walked.files.filter((f) => isBundlePath(f) || path.basename(f) === MANIFEST_FILE), unreadable: walked.unreadable };
+  const wanted = (f: string): boolean => isBundlePath(f) || path.basename(f) === MANIFEST_FILE;
+  // Method files met as links (not followed) or as FIFOs and devices (never read): named, not passed over.
+  const skipped = [...walked.links, ...walked.special].filter(wanted).sort();
+  return { files: walked.files.filter(wanted), unreadable: walked.unreadable, skipped };
 }
 
 /** The files directly in `dir` (not below): bundles, and every name for resource lookups. */
