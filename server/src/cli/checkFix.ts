@@ -52,6 +52,8 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
   const outcome: FixOutcome = { fixed: [], rolledBack: [], rolledBackFixes: new Set(), conflicts: [], failures: [] };
   const rolledBackSeen = new Set<string>();
   const leftAlone = new Set<string>();
+  /** Each tree's findings before any fix: every pass judges its fixes against them. */
+  const originals = new Map<TreePlan, readonly Finding[]>();
   const passes = options.passes ?? 3;
   for (let pass = 0; pass < passes; pass++) {
     let wrote = false;
@@ -62,7 +64,10 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
       const all = checkTree(tree);
       const findings = all.filter((f) => !focus || focus.has(f.file));
       // A fix whose result has an error the tree did not have is not safe after all: rolled back.
-      const verdict = keepHarmlessFixes(tree, all, chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file))));
+      // Judged against the tree as the author left it, not as an earlier pass left it.
+      const original = originals.get(plan) ?? all;
+      originals.set(plan, original);
+      const verdict = keepHarmlessFixes(tree, original, chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file))));
       for (const r of verdict.rolledBack) {
         const at = offsetToPosition(computeLineStarts(texts.get(r.finding.file) ?? ''), r.finding.range.start);
         const record = { file: r.finding.file, line: at.line + 1, column: at.character + 1, code: r.finding.code, title: r.fix.title, error: { code: r.error.code, message: r.error.message } };
