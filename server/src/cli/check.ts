@@ -57,9 +57,10 @@ Options:
   --functions FILE    A function module registering PipeFunc functions (repeatable, relative to
                       the working folder); with one, the environment check runs too (function
                       names, outputs, requirements.txt).
-  --fix               Apply the safe fix of each finding (at most three passes, each file written
-                      atomically and only if unchanged since read), print what was fixed, then
-                      report what remains.
+  --fix               Apply the safe fix of each finding, marked "(fix: ...)" in the text output
+                      ("(suggestion: ...)" is never applied), at most three passes, each file
+                      written atomically and only if unchanged since read; print what was fixed,
+                      then report what remains.
   -h, --help          Show this help.
 
 Exit status:
