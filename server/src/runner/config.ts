@@ -202,7 +202,7 @@ const DEFAULT_LIMITS = {
 /** Reads a config file: `.toml` as TOML, anything else as JSON. */
 export function readConfigFile(file: string): RunnerConfig {
   const read = readRegularText(file);
-  if (!read.ok) throw new ConfigError([`the configuration file ${file} ${read.message}`]);
+  if (!read.ok) throw new ConfigError([`the file ${read.message}`]);
   const text = read.text;
   const value: unknown = file.endsWith('.toml') ? parseTomlValue(text) : JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError([`${file} does not hold a table`]);
