@@ -19,7 +19,7 @@ import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFilesSteps } from './discover.js';
-import { layoutFindings, refusedReadFinding, relativeTo, unreadableFindings } from './load.js';
+import { layoutFindings, refusedReadFinding, relativeTo, skippedFindings, unreadableFindings } from './load.js';
 import { readMethodFile, type RefusedRead } from './readText.js';
 import { PackageCache, resolveDependencies } from './dependencies.js';
 import type { HostStructures } from '../language/hostStructures.js';
@@ -420,9 +420,10 @@ export class Session {
         listing.layout = layoutFindings(id.root, manifest, found);
       }
     } else if (id.kind === 'folder') {
-      const { bundles, names, unreadable } = listFolderFiles(id.root);
+      const { bundles, names, unreadable, links, special } = listFolderFiles(id.root);
       listing = { bundles, members: new Set(bundles), names: new Set(names) };
-      if (unreadable) listing.layout = unreadableFindings(id.root, [unreadable]);
+      const layout = [...(unreadable ? unreadableFindings(id.root, [unreadable]) : []), ...skippedFindings(id.root, { links: links ?? [], special: special ?? [] })];
+      if (layout.length > 0) listing.layout = layout;
     } else {
       listing = { bundles: [], members: new Set(), names: new Set() };
     }

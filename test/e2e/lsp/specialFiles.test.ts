@@ -31,4 +31,15 @@ describe('a package with a FIFO and a device link', () => {
     expect(checked.map((d) => d.code)).toContain('method.concept_unresolved');
     expect(client.alive()).toBe(true);
   });
+
+  it('in a folder that is no package: the FIFO bundle is reported too', async () => {
+    await client?.shutdown();
+    const ws = tempWorkspace({ 'a.mthds': 'domain = "loose"\ndescription = "d"\n' });
+    execFileSync('mkfifo', [path.join(ws, 'b.mthds')]);
+    client = await startClient({ folders: [ws] });
+    const fifo = await client.nextDiagnostics(uriOf(path.join(ws, 'b.mthds')), (d) => d.length > 0, 0);
+    expect(fifo.map((d) => d.code)).toEqual(['method.package_invalid']);
+    expect(fifo[0]!.message).toContain('(not_regular_file)');
+    expect(client.alive()).toBe(true);
+  });
 });
