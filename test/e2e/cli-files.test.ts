@@ -65,6 +65,12 @@ describe('a FIFO or a device named on the command line', () => {
     });
   }
 
+  it('mthds check --functions on a FIFO does not import it (no hang) and says why', () => {
+    const r = mthds(['check', '--no-dry-run', '--functions', 'fifo.mthds', 'ok.mthds'], ws);
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toContain('function module fifo.mthds cannot be imported: the file is not a regular file (a FIFO)');
+  });
+
   it('mthds check --structures on a FIFO refuses it and exits 2', () => {
     const r = mthds(['check', '--no-dry-run', '--structures', 'structures.toml', 'ok.mthds'], ws);
     expect(r.signal).toBeNull();

@@ -46,11 +46,10 @@ function refusedFor(error: unknown): RefusedRead {
 }
 
 /**
- * The bytes of a regular file, at most `limit` of them (more is refused as too large, counted as
- * read, never trusted from the size the file system reports). Anything but a regular file is
- * refused without reading.
+ * Runs `use` on a regular file opened for reading (opened without blocking, judged by fstat on the
+ * open descriptor, closed after); anything else is refused without a byte read.
  */
-export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): BytesRead {
+function withRegularFile<T>(path: string, use: (fd: number, stat: Stats) => T | RefusedRead): T | RefusedRead {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -61,6 +60,21 @@ export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): B
     const stat = fstatSync(fd);
     if (stat.isDirectory()) return { ok: false, kind: 'directory', message: 'is a directory' };
     if (!stat.isFile()) return { ok: false, kind: 'not_regular', message: `is not a regular file (${kindOf(stat)}); it is not read` };
+    return use(fd, stat);
+  } catch (error) {
+    return refusedFor(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `limit` of them (more is refused as too large, counted as
+ * read, never trusted from the size the file system reports). Anything but a regular file is
+ * refused without reading.
+ */
+export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): BytesRead {
+  return withRegularFile<BytesRead>(path, (fd, stat) => {
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -74,11 +88,15 @@ export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): B
       total += n;
     }
     return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), stat };
-  } catch (error) {
-    return refusedFor(error);
-  } finally {
-    closeSync(fd);
-  }
+  });
+}
+
+/**
+ * Why a file may not be handed to a reader this module does not control (a module import), or
+ * undefined for a regular file: judged as readRegularFile judges it, without reading it.
+ */
+export function regularFileFault(path: string): RefusedRead | undefined {
+  return withRegularFile(path, () => undefined);
 }
 
 /** A regular file's text as UTF-8 (JSON, configuration): refused with a message unless it decodes. */
