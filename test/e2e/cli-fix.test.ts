@@ -35,7 +35,7 @@ describe('mthds check --fix', () => {
         'fixed story.mthds:15:28: method.input_unused Remove unused input `tone`\n' +
         'fixed story.mthds:16:17: method.optional_marker_invalid Remove `!`\n' +
         'Fixed 3 problems in 1 file.\n' +
-        'story.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*. (fix: Rename to `bad_case`)\n' +
+        'story.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*. (suggestion: Rename to `bad_case`)\n' +
         '1 error, 0 warnings in 1 file checked.\n',
     );
     expect(r.status).toBe(1);
@@ -46,7 +46,7 @@ describe('mthds check --fix', () => {
     expect(readdirSync(dir)).toEqual(['story.mthds']);
 
     const again = mthds(['check', '--fix', 'story.mthds'], dir);
-    expect(again.stdout).toBe('Nothing to fix.\nstory.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*. (fix: Rename to `bad_case`)\n1 error, 0 warnings in 1 file checked.\n');
+    expect(again.stdout).toBe('Nothing to fix.\nstory.mthds:19:7: error method.identifier_invalid The pipe code Bad_Case is not a valid name; names match [a-z][a-z0-9_]*. (suggestion: Rename to `bad_case`)\n1 error, 0 warnings in 1 file checked.\n');
     expect(again.status).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe(after);
   });
@@ -91,7 +91,7 @@ describe('mthds check --fix never leaves a method worse', () => {
     expect(r.stdout).toBe(
       'fixed triage.mthds:11:39: method.concept_unresolved Replace with `Triage`\n' +
         'Fixed 1 problem in 1 file.\n' +
-        "triage.mthds:13:38: error method.template_invalid The template prompt of pipe answer is invalid: inline `@triage` is not allowed: use `$triage` inline, or put `@triage` alone on its line (fix: Write `$triage`)\n" +
+        "triage.mthds:13:38: error method.template_invalid The template prompt of pipe answer is invalid: inline `@triage` is not allowed: use `$triage` inline, or put `@triage` alone on its line (suggestion: Write `$triage`)\n" +
         '1 error, 0 warnings in 1 file checked.\n',
     );
     expect(r.status).toBe(1);
@@ -108,12 +108,42 @@ describe('mthds check --fix never leaves a method worse', () => {
     expect(r.stdout).toBe(
       'rolled back self_call.mthds:10:20: method.pipe_unresolved Replace with `run` (it brings method.cycle: A pipe call cycle runs through, in order: run, run.)\n' +
         'Nothing to fix.\n' +
-        'self_call.mthds:10:20: error method.pipe_unresolved The pipe runn named by run does not exist. Did you mean: run? (fix: Replace with `run`)\n' +
+        'self_call.mthds:10:20: error method.pipe_unresolved The pipe runn named by run does not exist. Did you mean: run? (suggestion: Replace with `run`)\n' +
         '1 error, 0 warnings in 1 file checked.\n',
     );
     expect(r.status).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe(before);
     const json = JSON.parse(mthds(['check', '--fix', '--no-dry-run', '--format', 'json', 'self_call.mthds'], dir).stdout) as { rolledBack: Array<Record<string, unknown>> };
     expect(json.rolledBack).toEqual([{ file: 'self_call.mthds', line: 10, column: 20, code: 'method.pipe_unresolved', title: 'Replace with `run`', error: { code: 'method.cycle', message: 'A pipe call cycle runs through, in order: run, run.' } }]);
+  });
+});
+
+describe("mthds check --fix on the README's broken example", () => {
+  it('fixes the causes first: fewer errors, every declaration kept, and a second run changes nothing', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-fix-'));
+    const file = path.join(dir, 'broken.mthds');
+    copyFileSync(path.join(REPO, 'examples/broken/broken.mthds'), file);
+    const before = mthds(['check', '--no-dry-run', '--format', 'json', '.'], dir);
+    const r = mthds(['check', '--fix', '--no-dry-run', '.'], dir);
+    expect(r.stdout).toContain('fixed broken.mthds:17:1: method.schema_violation Rename to `prompt`');
+    expect(r.stdout).toContain('fixed broken.mthds:24:20: method.pipe_unresolved Replace with `suggest_recipe`');
+    expect(r.stdout).not.toContain('rolled back');
+    expect(r.stdout).not.toContain('Remove unused input');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('inputs = { ingredients = "Ingredient[]" }');
+    expect(text).toContain('prompt = "Suggest a recipe using $ingredients"');
+    expect(text).toContain('inputs = { ingredients = "Text[]" }');
+    const after = mthds(['check', '--no-dry-run', '--format', 'json', '.'], dir);
+    const count = (out: string): number => (JSON.parse(out) as { errors: number }).errors;
+    expect(count(after.stdout)).toBeLessThan(count(before.stdout));
+    const again = mthds(['check', '--fix', '--no-dry-run', '.'], dir);
+    expect(again.stdout.startsWith('Nothing to fix.\n')).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('before --fix, the consequence offers a suggestion and the causes a fix', () => {
+    const r = mthds(['check', '--no-dry-run', 'examples/broken'], REPO);
+    expect(r.stdout).toContain('method.input_unused The pipe suggest_recipe declares inputs that nothing it runs reads: ingredients. (suggestion: Remove unused input `ingredients`)');
+    expect(r.stdout).toContain('(did you mean `prompt`?) (fix: Rename to `prompt`)');
   });
 });

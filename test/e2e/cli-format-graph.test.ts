@@ -123,3 +123,19 @@ describe('mthds graph', () => {
     for (const id of ['invoices.check_invoice', 'invoices.extract_pages', 'invoices.read_invoice', 'invoices.verify_total']) expect(svg).toContain(`data-node="${id}"`);
   });
 });
+
+describe('mthds graph draws a call to a missing pipe the same in every format', () => {
+  it('a dashed `code?` node in Mermaid, DOT, SVG and HTML', () => {
+    const r = (format: string): string => mthds(['graph', '--format', format, 'examples/broken'], REPO).stdout;
+    expect(r('mermaid')).toMatch(/\["sugest_recipe\?"\]:::missing/);
+    expect(r('dot')).toContain('"sugest_recipe" [label="sugest_recipe?", style=dashed');
+    for (const format of ['svg', 'html']) {
+      const out = r(format);
+      expect(out).toMatch(/<g class="node node-missing"[^>]*data-missing="sugest_recipe"/);
+      expect(out).toMatch(/<rect class="node-box"[^>]*stroke-dasharray="4 3"\/><text class="node-code" x="10" y="33">sugest_recipe\?<\/text>/);
+      // The call itself is drawn: one edge more than the calls between known pipes.
+      expect(out).toContain('<path class="edge edge-step"');
+    }
+    expect(XMLValidator.validate(r('svg'))).toBe(true);
+  });
+});

@@ -25,6 +25,8 @@ svg.mthds-graph { display: block; overflow: visible; }
 .node-box { fill: var(--vscode-editor-background); stroke-width: 1.5; }
 .node-operator .node-box { stroke: var(--vscode-charts-blue, #3794ff); }
 .node-controller .node-box { stroke: var(--vscode-charts-purple, #b180d7); }
+.node-missing .node-box { stroke: var(--vscode-disabledForeground, #888888); }
+.node-missing .node-code { fill: var(--vscode-disabledForeground, #888888); font-weight: 400; }
 .node-signature .node-box { stroke: var(--vscode-charts-yellow, #cca700); stroke-dasharray: 5 3; }
 .node-root .node-box { stroke-width: 3; }
 .has-errors .node-box { fill: var(--vscode-inputValidation-errorBackground, rgba(255,0,0,0.08)); }

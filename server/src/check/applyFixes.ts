@@ -3,6 +3,7 @@
 // the text; a second pass on the re-checked text fixes what remains), and text edits applied back
 // to front.
 
+import { isCause } from './consequences.js';
 import type { Finding, Fix, TextEdit } from './finding.js';
 
 export interface ChosenFix {
@@ -114,7 +115,7 @@ export function fixSignature(fix: Fix): string {
 }
 
 /**
- * One safe fix per finding, in the findings' order, among those whose edits lie in files `accept`s
+ * One safe fix per finding, root causes first (consequences.ts), else in the findings' order, among those whose edits lie in files `accept`s
  * (and in one file, unless `acrossFiles`: written file by file, a fix across files could be half
  * written when one file changed concurrently); a fix any of whose edits overlaps an edit already
  * chosen is left for a later pass (applying both would corrupt the text), and the same fix offered
@@ -122,12 +123,14 @@ export function fixSignature(fix: Fix): string {
  * `mthds check --fix` and the language server's fix-all both choose with this.
  */
 export function chooseSafeFixes(findings: readonly Finding[], accept: (file: string) => boolean = () => true, acrossFiles = false): ChosenFix[] {
-  const candidates = findings.filter((f) => {
+  const accepted = findings.filter((f) => {
     const fix = f.fix;
     if (!fix?.safe || fix.edits.length === 0) return false;
     const file = fix.edits[0]!.file;
     return fix.edits.every((e) => (acrossFiles || e.file === file) && accept(e.file));
   });
+  // Root causes first (consequences.ts): where a cause's fix and another overlap, the cause's wins.
+  const candidates = [...accepted.filter(isCause), ...accepted.filter((f) => !isCause(f))];
   const taken = new TakenEdits(candidates.flatMap((f) => f.fix!.edits));
   const chosen: ChosenFix[] = [];
   const seen = new Set<string>();

@@ -9,6 +9,7 @@ import type { CheckContext } from './context.js';
 import type { Finding } from './finding.js';
 import { FAMILIES, FileFindings, ReadIndex, sourceKey } from './incremental.js';
 import { checkConcepts } from './rules/concepts.js';
+import { holdConsequences } from './consequences.js';
 import { cycleOutline, findTreeCycleSteps, reportCycles, updateTreeCycleSteps, type CycleFact } from './rules/cycles.js';
 import { checkIdentifiers } from './rules/identifiers.js';
 import { checkLockFile } from './rules/lock.js';
@@ -568,6 +569,9 @@ function checkBundle(ctx: CheckContext, bundle: Bundle): void {
   checkFlows(ctx, bundle);
   checkModelReferences(ctx, bundle);
   checkPackageReferences(ctx, bundle);
+  // A consequence's fix is no longer safe while its cause stands in the same pipe.
+  const held = holdConsequences(ctx.out, bundle);
+  if (held !== ctx.out) ctx.out.splice(0, ctx.out.length, ...held);
 }
 
 /** What every bundle's rules may see of the tree without resolving a declaration. */

@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkTree, hasErrors, type Finding } from '../check/index.js';
+import { checkTree, hasErrors, makeFinding, type Finding } from '../check/index.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees, type TreePlan } from '../workspace/load.js';
 import { PackageCache, resolveDependencies, type DependencyOptions } from '../workspace/dependencies.js';
@@ -14,6 +14,7 @@ import { loadTreeWithBuffers, type Buffers } from '../workspace/buffers.js';
 import { checkEnvironment } from '../check/rules/functions.js';
 import { loadFunctionRegistry, registryWarnings, type FunctionRegistry } from '../runner/functions.js';
 import { fixTrees } from './checkFix.js';
+import { fixSignature } from '../check/applyFixes.js';
 import { toGithubAnnotations, toSarif, type LocatedFinding } from './reportFormats.js';
 import { dryRunAfterChecks } from '../runner/dryRun.js';
 
@@ -57,15 +58,17 @@ Options:
   --functions FILE    A function module registering PipeFunc functions (repeatable, relative to
                       the working folder); with one, the environment check runs too (function
                       names, outputs, requirements.txt).
-  --fix               Apply the safe fix of each finding (at most three passes, each file written
-                      atomically and only if unchanged since read), print what was fixed, then
-                      report what remains.
+  --fix               Apply the safe fix of each finding, marked "(fix: ...)" in the text output
+                      ("(suggestion: ...)" is never applied), at most three passes, each file
+                      written atomically and only if unchanged since read; print what was fixed,
+                      then report what remains.
   -h, --help          Show this help.
 
 Exit status:
   0  no error (warnings allowed)
   1  at least one error
-  2  usage error, or nothing could be checked
+  2  usage error, a path that does not exist (also reported as method.not_found), or nothing
+     could be checked
 
 Examples:
   mthds check examples/
@@ -100,6 +103,9 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const { plans, problems } = planTrees(paths);
   for (const p of problems) stderr.write(`mthds check: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
+  // A path that does not exist is a finding of every report (a typo in a CI list of paths must not
+  // pass), and the exit status is 2 whatever else is found.
+  const missing = problems.filter((p) => p.missing);
 
   const libraries = (parsed.values.library ?? []).map((dir) => path.resolve(dir));
   for (const dir of libraries) {
@@ -141,6 +147,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   for (const f of fixes?.failures ?? []) stderr.write(`mthds check: ${display(f.file)}: not fixed, cannot be written (${f.message})\n`);
 
   findings.push(...(fixes?.conflicts ?? []));
+  for (const p of missing) findings.push(makeFinding('method.not_found', { method_ref: p.path }, path.resolve(p.path), { start: 0, end: 0 }));
   let fileCount = 0;
   for (const plan of plans) {
     const { tree, findings: fileFindings } = load(plan);
@@ -154,7 +161,10 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     findings.push(...(wanted ? all.filter((f) => wanted.has(f.file)) : all));
     fileCount += wanted ? wanted.size : plan.bundleFiles.length + (plan.manifestFile ? 1 : 0);
   }
-  const located = locate(findings, texts);
+  // A fix the re-check rolled back is no longer offered as safe: the report calls it a suggestion.
+  const rolledBack = fixes?.rolledBackFixes;
+  const offered = rolledBack && rolledBack.size > 0 ? findings.map((f) => (f.fix?.safe && rolledBack.has(fixSignature(f.fix)) ? { ...f, fix: { ...f.fix, safe: false } } : f)) : findings;
+  const located = locate(offered, texts);
   located.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || a.code.localeCompare(b.code)));
   const errors = located.filter((f) => f.severity === 'error').length;
   const warnings = located.filter((f) => f.severity === 'warning').length;
@@ -172,7 +182,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     stdout.write(`${JSON.stringify({ files: fileCount, errors, warnings, ...fixed, findings: located.map((f) => toJson(f, texts)) }, null, 2)}\n`);
   } else if (format === 'sarif') {
     const position = (file: string, offset: number): { line: number; character: number } => offsetToPosition(computeLineStarts(texts.get(file) ?? ''), offset);
-    stdout.write(`${JSON.stringify(toSarif(located, display, position), null, 2)}\n`);
+    stdout.write(`${JSON.stringify(toSarif(located, process.cwd(), position), null, 2)}\n`);
   } else if (format === 'github') {
     stdout.write(toGithubAnnotations(located, display));
   } else {
@@ -182,12 +192,16 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
     stdout.write(`${errors + warnings === 0 ? 'No problems' : `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`} in ${plural(fileCount, 'file')} checked.\n`);
   }
+  if (missing.length > 0) return 2;
   return hasErrors(findings) ? 1 : problems.length > 0 && located.length === 0 && fileCount === 0 ? 2 : 0;
 }
 
-/** The repair a finding offers, for the text output: its fix, else its alternatives. */
+/**
+ * The repair a finding offers, for the text output: a safe fix (one \`--fix\` applies) as \`(fix: …)\`,
+ * any other as \`(suggestion: …)\`, else its alternatives.
+ */
 function suggestionOf(f: Finding): string {
-  if (f.fix) return ` (fix: ${f.fix.title})`;
+  if (f.fix) return f.fix.safe ? ` (fix: ${f.fix.title})` : ` (suggestion: ${f.fix.title})`;
   if (f.alternatives && f.alternatives.length > 0 && !f.message.includes('Did you mean')) return ` (possible fixes: ${f.alternatives.map((a) => a.title).join('; ')})`;
   return '';
 }

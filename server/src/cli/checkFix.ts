@@ -4,7 +4,7 @@
 // on fresh text. A file changed by someone else between the read and the write is left untouched
 // and reported as method.changed_concurrently.
 
-import { applyEdits, chooseSafeFixes } from '../check/applyFixes.js';
+import { applyEdits, chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
 import { checkTree, makeFinding, type Finding } from '../check/index.js';
 import { keepHarmlessFixes, treeTexts } from '../check/verifyFixes.js';
 import type { MethodTree } from '../language/tree.js';
@@ -38,6 +38,8 @@ export interface RolledBackFixRecord extends AppliedFixRecord {
 export interface FixOutcome {
   fixed: AppliedFixRecord[];
   rolledBack: RolledBackFixRecord[];
+  /** The rolled-back fixes as fixSignature writes them: the report shows them as suggestions. */
+  rolledBackFixes: Set<string>;
   /** method.changed_concurrently, one per file left untouched. */
   conflicts: Finding[];
   /** Files that could not be written (the file system's message). */
@@ -60,9 +62,11 @@ export interface FixOptions {
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => MethodTree, options: FixOptions = {}): FixOutcome {
-  const outcome: FixOutcome = { fixed: [], rolledBack: [], conflicts: [], failures: [] };
+  const outcome: FixOutcome = { fixed: [], rolledBack: [], rolledBackFixes: new Set(), conflicts: [], failures: [] };
   const rolledBackSeen = new Set<string>();
   const leftAlone = new Set<string>();
+  /** Each tree's findings before any fix: every pass judges its fixes against them. */
+  const originals = new Map<TreePlan, readonly Finding[]>();
   const passes = options.passes ?? 3;
   for (let pass = 0; pass < passes; pass++) {
     let wrote = false;
@@ -73,13 +77,17 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
       const all = checkTree(tree);
       const findings = all.filter((f) => (!focus || focus.has(f.file)) && (!options.codes || options.codes.has(f.code)));
       // A fix whose result has an error the tree did not have is not safe after all: rolled back.
-      const verdict = keepHarmlessFixes(tree, all, chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file))));
+      // Judged against the tree as the author left it, not as an earlier pass left it.
+      const original = originals.get(plan) ?? all;
+      originals.set(plan, original);
+      const verdict = keepHarmlessFixes(tree, original, chooseSafeFixes(findings, (file) => texts.has(file) && !leftAlone.has(file) && (!focus || focus.has(file))));
       for (const r of verdict.rolledBack) {
         const at = offsetToPosition(computeLineStarts(texts.get(r.finding.file) ?? ''), r.finding.range.start);
         const record = { file: r.finding.file, line: at.line + 1, column: at.character + 1, code: r.finding.code, title: r.fix.title, error: { code: r.error.code, message: r.error.message } };
         const key = JSON.stringify(record);
         if (!rolledBackSeen.has(key)) outcome.rolledBack.push(record);
         rolledBackSeen.add(key);
+        outcome.rolledBackFixes.add(fixSignature(r.fix));
       }
       const chosen = verdict.kept;
       const byFile = new Map<string, typeof chosen>();
@@ -102,7 +110,7 @@ export function fixTrees(plans: readonly TreePlan[], load: (plan: TreePlan) => M
           continue;
         }
         const decoded = decodeMethodBytes(snapshot.bytes);
-        if (!decoded.ok || 'fault' in decoded) {
+        if ('fault' in decoded) {
           // Not clean UTF-8: the text is not the file's exact content; never rewrite it.
           leftAlone.add(file);
           continue;

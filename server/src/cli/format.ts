@@ -10,7 +10,10 @@ import { parseArgs } from 'node:util';
 import { formatText, type FormatOptions } from '../format/index.js';
 import { renderDetail } from '../registry/detail.js';
 import { scanMethodFiles } from '../workspace/scan.js';
-import { readSnapshot, writeGuarded, type FileSnapshot } from '../workspace/writeGuarded.js';
+import { entryKind } from '../workspace/discover.js';
+import { decodeMethodBytes } from '../workspace/readText.js';
+import { readSnapshot, SnapshotRefused, writeGuarded, type FileSnapshot } from '../workspace/writeGuarded.js';
+import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -95,12 +98,24 @@ export async function runFormat(args: string[], stdout: Writable, stderr: Writab
     let snapshot: FileSnapshot;
     try {
       snapshot = readSnapshot(file);
-      text = snapshot.bytes.toString('utf8');
     } catch (error) {
-      stderr.write(`mthds format: ${display(file)}: cannot read (${error instanceof Error ? error.message : String(error)})\n`);
+      const why = error instanceof SnapshotRefused ? `the file ${error.refusal.message}` : `cannot read (${error instanceof Error ? error.message : String(error)})`;
+      stderr.write(`mthds format: ${display(file)}: not formatted: ${why}\n`);
       failed++;
       continue;
     }
+    const decoded = decodeMethodBytes(snapshot.bytes);
+    if ('fault' in decoded) {
+      // Bytes that do not decode have no text to format: writing the decoded text would replace
+      // them. Located as \`mthds check\` reports the same file.
+      const at = offsetToPosition(computeLineStarts(decoded.text), decoded.fault.offset);
+      stderr.write(`${display(file)}:${at.line + 1}:${at.character + 1}: error method.syntax ${renderDetail('method.syntax', { finding: decoded.fault.message })}\n`);
+      stderr.write(`mthds format: ${display(file)}: not formatted: ${decoded.fault.message}\n`);
+      failed++;
+      continue;
+    }
+    // The bytes decode exactly: a leading BOM stays part of the text (and of the file written).
+    text = snapshot.bytes.toString('utf8');
     const result = formatText(text, options);
     if (!result.ok && result.syntaxErrors) {
       // Located as `mthds check` prints them, so that editors and terminals jump to the fault.
@@ -160,6 +175,10 @@ function collectFiles(paths: readonly string[], stderr: Writable): { list: strin
     // A folder that cannot be listed may hold files that are not formatted: never a silent pass.
     for (const { dir, message } of scan.unreadable) {
       stderr.write(`mthds format: ${display(dir)}: the folder ${message}\n`);
+      problems++;
+    }
+    for (const file of scan.skipped) {
+      stderr.write(`mthds format: ${display(file)}: not formatted: ${entryKind(file)}, not a regular file (links are not followed)\n`);
       problems++;
     }
   }

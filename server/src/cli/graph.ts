@@ -36,7 +36,7 @@ Options:
 
 Exit status:
   0  the graph was printed (findings in the method do not change it)
-  2  usage error, or no bundle found
+  2  usage error, a path that does not exist (the others are still drawn), or no bundle found
 
 Examples:
   mthds graph examples/news
@@ -63,9 +63,13 @@ export async function runGraph(args: string[], stdout: Writable, stderr: Writabl
   const { plans, problems } = planTrees(parsed.positionals.length > 0 ? parsed.positionals : ['.']);
   for (const p of problems) stderr.write(`mthds graph: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
+  // A path that does not exist fails the command even when the others are drawn (a typo in CI).
+  const missing = problems.some((p) => p.missing);
   const graphs: Array<NamedGraph & { root: string; texts: Map<string, string> }> = [];
   for (const plan of plans) {
     const { tree, findings } = loadTree(plan);
+    // Files not read (FIFOs, devices, links, unreadable folders): said, never dropped in silence.
+    for (const f of findings) if (f.code === 'method.package_invalid') stderr.write(`mthds graph: ${display(f.file)}: ${f.message}\n`);
     if (tree.bundles.length === 0) continue;
     const graph = buildMethodGraph(tree, [...findings, ...checkTree(tree)]);
     const texts = new Map(tree.bundles.map((b) => [b.file, b.doc.text] as const));
@@ -82,7 +86,7 @@ export async function runGraph(args: string[], stdout: Writable, stderr: Writabl
   else if (format === 'svg') stdout.write(toSvg(graphs));
   else if (format === 'html') stdout.write(toHtml(graphs));
   else stdout.write(`${JSON.stringify({ trees: graphs.map(toJson) }, null, 2)}\n`);
-  return 0;
+  return missing ? 2 : 0;
 }
 
 function toJson(g: NamedGraph & { root: string; texts: Map<string, string> }): Record<string, unknown> {

@@ -17,6 +17,8 @@ text { font-family: ${FONT}; }
 .node-operator .node-box { stroke: #0969da; }
 .node-controller .node-box { stroke: #8250df; fill: #fbf8ff; }
 .node-signature .node-box { stroke: #9a6700; stroke-dasharray: 5 3; }
+.node-missing .node-box { stroke: #888888; fill: #f6f8fa; }
+.node-missing .node-code { fill: #888888; font-weight: 400; }
 .node-root .node-box { stroke-width: 3; }
 .has-errors .node-box { fill: #ffebe9; }
 .node-code { font-size: 13px; font-weight: 600; fill: #1f2328; }

@@ -1,6 +1,8 @@
 // CI report formats of `mthds check`: SARIF 2.1.0 (code-scanning tools) and GitHub workflow
 // annotations. Rule metadata comes from the registry, the one source of codes and their meaning.
 
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { codeDocumentationUrl } from '../registry/docs.js';
 import { getEntry } from '../registry/lookup.js';
 import { VERSION } from '../version.js';
@@ -20,8 +22,20 @@ function sarifLevel(severity: string): 'error' | 'warning' | 'note' {
   return severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'note';
 }
 
-/** A SARIF 2.1.0 log of the findings; `display` turns a file into the URI written (relative). */
-export function toSarif(findings: readonly LocatedFinding[], display: (file: string) => string, position: (file: string, offset: number) => { line: number; character: number }): unknown {
+/**
+ * Where a file is, for SARIF: below the source root, a relative URI resolved against %SRCROOT%
+ * (declared in the run's originalUriBaseIds); elsewhere an absolute file URI with no base, since a
+ * base beside an absolute URI is meaningless to code-scanning tools.
+ */
+export function sarifArtifact(file: string, srcRoot: string): { uri: string; uriBaseId?: string } {
+  const rel = path.relative(srcRoot, file);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return { uri: pathToFileURL(file).href };
+  return { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+}
+
+/** A SARIF 2.1.0 log of the findings; files below `srcRoot` are written relative to it (see sarifArtifact). */
+export function toSarif(findings: readonly LocatedFinding[], srcRoot: string, position: (file: string, offset: number) => { line: number; character: number }): unknown {
+  const artifact = (file: string): { uri: string; uriBaseId?: string } => sarifArtifact(file, srcRoot);
   const codes = [...new Set(findings.map((f) => f.code))].sort();
   const rules = codes.map((code) => {
     const entry = getEntry(code);
@@ -43,14 +57,14 @@ export function toSarif(findings: readonly LocatedFinding[], display: (file: str
       ruleIndex: index.get(f.code),
       level: sarifLevel(f.severity),
       message: { text: f.message },
-      locations: [{ physicalLocation: { artifactLocation: { uri: display(f.file), uriBaseId: '%SRCROOT%' }, region: region(f) } }],
+      locations: [{ physicalLocation: { artifactLocation: artifact(f.file), region: region(f) } }],
       properties: { params: f.params },
     };
     if (f.related) {
       result['relatedLocations'] = f.related.map((r, i) => {
         const a = position(r.file, r.range.start);
         const b = position(r.file, r.range.end);
-        return { id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: display(r.file), uriBaseId: '%SRCROOT%' }, region: { startLine: a.line + 1, startColumn: a.character + 1, endLine: b.line + 1, endColumn: b.character + 1 } } };
+        return { id: i + 1, message: { text: r.message }, physicalLocation: { artifactLocation: artifact(r.file), region: { startLine: a.line + 1, startColumn: a.character + 1, endLine: b.line + 1, endColumn: b.character + 1 } } };
       });
     }
     if (f.fix) {
@@ -58,7 +72,7 @@ export function toSarif(findings: readonly LocatedFinding[], display: (file: str
         {
           description: { text: f.fix.title },
           artifactChanges: groupByFile(f.fix.edits).map(([file, edits]) => ({
-            artifactLocation: { uri: display(file), uriBaseId: '%SRCROOT%' },
+            artifactLocation: artifact(file),
             replacements: edits.map((e) => {
               const a = position(file, e.range.start);
               const b = position(file, e.range.end);
@@ -73,7 +87,14 @@ export function toSarif(findings: readonly LocatedFinding[], display: (file: str
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'mthds', version: VERSION, informationUri: codeDocumentationUrl(codes[0] ?? 'method.syntax').split('#')[0], rules } }, results }],
+    runs: [
+      {
+        tool: { driver: { name: 'mthds', version: VERSION, informationUri: codeDocumentationUrl(codes[0] ?? 'method.syntax').split('#')[0], rules } },
+        // A base URI ends with a slash (SARIF 3.14.14), else the last segment would be replaced.
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(srcRoot.endsWith(path.sep) ? srcRoot : srcRoot + path.sep).href } },
+        results,
+      },
+    ],
   };
 }
 

@@ -115,12 +115,16 @@ function spaceTables(lines: Line[]): Line[] {
   return out;
 }
 
-/** Consecutive key/value lines laid out together (aligned, or sorted). */
-function blocks(lines: readonly Line[]): Array<[number, number]> {
+/**
+ * Consecutive key/value lines laid out together: sorted (`throughComments` false: a comment line
+ * belongs to the key below it and ends the block) or aligned (`throughComments`: a comment line
+ * between keys does not break their alignment; a blank line, a header or a multi-line value does).
+ */
+function blocks(lines: readonly Line[], throughComments = false): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let start = -1;
   lines.forEach((line, i) => {
-    const inBlock = line.kind === 'kv' && !line.multiline;
+    const inBlock = (line.kind === 'kv' && !line.multiline) || (throughComments && start >= 0 && line.kind === 'comment');
     if (inBlock && start < 0) start = i;
     if (!inBlock && start >= 0) {
       out.push([start, i]);
@@ -148,9 +152,12 @@ function bareKey(key: string): string {
 function render(lines: readonly Line[], options: ResolvedFormatOptions, eol: string): string {
   const width = new Map<number, number>();
   if (options.alignEntries) {
-    for (const [start, end] of blocks(lines)) {
+    for (const [start, end] of blocks(lines, true)) {
       let max = 0;
-      for (let i = start; i < end; i++) max = Math.max(max, (lines[i] as Extract<Line, { kind: 'kv' }>).key.length);
+      for (let i = start; i < end; i++) {
+        const line = lines[i]!;
+        if (line.kind === 'kv') max = Math.max(max, line.key.length);
+      }
       for (let i = start; i < end; i++) width.set(i, max);
     }
   }

@@ -134,9 +134,23 @@ export interface RenderedTree {
   layout: Layout;
 }
 
+/**
+ * The pipes called that are not in the tree (an unresolved step): drawn as dashed placeholders
+ * named `code?`, as the Mermaid and DOT outputs draw them, rather than dropped with their edges.
+ */
+export function missingTargets(tree: DrawTree): string[] {
+  const known = new Set(tree.nodes.map((n) => n.id));
+  return [...new Set(tree.edges.map((e) => e.to).filter((to) => !known.has(to)))];
+}
+
+const missingLabel = (id: string): string => truncate(`${id}?`);
+
 export function layoutTree(tree: DrawTree): Layout {
   return layoutGraph(
-    tree.nodes.map((n) => ({ id: n.id, width: nodeWidth(n), height: NODE_HEIGHT })),
+    [
+      ...tree.nodes.map((n) => ({ id: n.id, width: nodeWidth(n), height: NODE_HEIGHT })),
+      ...missingTargets(tree).map((id) => ({ id, width: Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.ceil(missingLabel(id).length * CHAR_WIDTH) + NODE_PADDING)), height: NODE_HEIGHT })),
+    ],
     tree.edges.map((e) => ({ from: e.from, to: e.to })),
     { root: tree.root },
   );
@@ -182,6 +196,18 @@ export function renderTree(tree: DrawTree, treeIndex: number): RenderedTree {
     if (out !== '') parts.push(`<text class="node-output" x="10" y="50">${escapeMarkup(truncate(out))}</text>`);
     parts.push(badges(counts, p.width));
     parts.push('</g>');
+  }
+  for (const id of missingTargets(tree)) {
+    const p = layout.nodes.get(id);
+    if (!p) continue;
+    // Dashed by attribute, so that every stylesheet (the editor's, the command line's) draws it so.
+    parts.push(
+      `<g class="node node-missing" data-tree="${treeIndex}" data-missing="${escapeMarkup(id)}" transform="translate(${Math.round(p.x)},${Math.round(p.y)})" role="img" aria-label="${escapeMarkup(`${id}, not found`)}">`,
+      `<title>${escapeMarkup(`${id}: no such pipe in the tree`)}</title>`,
+      `<rect class="node-box" width="${p.width}" height="${p.height}" rx="6" ry="6" stroke-dasharray="4 3"/>`,
+      `<text class="node-code" x="10" y="33">${escapeMarkup(missingLabel(id))}</text>`,
+      '</g>',
+    );
   }
   parts.push('</g></svg>');
   return { svg: parts.join(''), width: layout.width, height: layout.height, layout };

@@ -3,7 +3,7 @@
 // (the run id shown, then the run followed to its end: runProgress.ts). Every command answers `{ ok, ... }` to the client and tells the user through
 // window/showMessage; a runner failure is a message, never an exception.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +21,7 @@ import type { LinkedRunner, RunnerLink } from './runnerLink.js';
 import { locateRunnerErrors } from './runnerLocate.js';
 import { followRun } from './runProgress.js';
 import { uriToFile } from './uris.js';
+import { readRegularText } from '../workspace/readText.js';
 
 export const RUNNER_COMMANDS = ['mthds.runner.version', 'mthds.runner.models', 'mthds.runner.validate', 'mthds.runner.execute', 'mthds.runner.start'] as const;
 export const RUNNER_SOURCE = 'runner';
@@ -213,9 +214,11 @@ function inputsOf(method: MethodPayload, args: RunArgs): Record<string, RunInput
   if (!path.isAbsolute(method.file)) return undefined;
   const file = path.join(path.dirname(method.file), INPUTS_FILE);
   if (!existsSync(file)) return undefined;
+  const read = readRegularText(file);
+  if (!read.ok) throw new CommandError(`${file} ${read.message}.`);
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = JSON.parse(read.text);
   } catch (error) {
     throw new CommandError(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }

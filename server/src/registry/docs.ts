@@ -86,6 +86,12 @@ function paramsTable(params: readonly ParamSpec[]): string[] {
     );
   }
   lines.push('');
+  for (const p of params) {
+    if (!p.known) continue;
+    lines.push(`**Values of ${code(p.name)}** raised by this implementation:`, '');
+    for (const [value, meaning] of Object.entries(p.known)) lines.push(`- ${code(value)}: ${prose(meaning)}`);
+    lines.push('');
+  }
   return lines;
 }
 

@@ -40,6 +40,12 @@ export interface ParamSpec {
   optional?: boolean;
   description: string;
   /**
+   * For an `identifier` the registry leaves open: every value this implementation raises, with
+   * what it means (an addition to the registry's model, listed in docs/errors.md; the wire type
+   * stays the registry's).
+   */
+  known?: Readonly<Record<string, string>>;
+  /**
    * Only meaningful for `caller_text` parameters of codes whose domain is `input`: such text comes
    * from the caller's own input and is withheld from problem documents (neither in `detail` nor in
    * `params`) unless the parameter is marked `echo: true`. See `withheldParams` in problem.ts.

@@ -4,7 +4,6 @@
 import type { HostStructures } from '../language/hostStructures.js';
 import { readStructures } from '../workspace/structures.js';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseTomlValue } from 'smol-toml';
 import { dryRun } from './dryRun.js';
@@ -12,6 +11,7 @@ import { defaultPackagesDir } from '../workspace/dependencies.js';
 import type { DryRunHook } from './validate.js';
 import { MODEL_TYPES, type DeckConfig, type NetworkPolicy } from './deckConfig.js';
 import { unknownConfigKeys } from './configKeys.js';
+import { readRegularText } from '../workspace/readText.js';
 
 export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
@@ -204,7 +204,9 @@ const DEFAULT_LIMITS = {
 
 /** Reads a config file: `.toml` as TOML, anything else as JSON. */
 export function readConfigFile(file: string): RunnerConfig {
-  const text = readFileSync(file, 'utf8');
+  const read = readRegularText(file);
+  if (!read.ok) throw new ConfigError([`the file ${read.message}`]);
+  const text = read.text;
   const value: unknown = file.endsWith('.toml') ? parseTomlValue(text) : JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError([`${file} does not hold a table`]);
   const config = value as RunnerConfig;

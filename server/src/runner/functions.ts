@@ -18,6 +18,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { declaredOutputFault, type FunctionCatalog, type FunctionCatalogEntry } from '../check/rules/functions.js';
+import { regularFileFault } from '../workspace/readText.js';
 
 export interface FunctionCallContext {
   /** Code of the pipe calling the function. */
@@ -96,6 +97,12 @@ export async function loadFunctionRegistry(files: readonly string[], cwd = proce
     const label = moduleLabel(file, cwd);
     modules.push(label);
     let namespace: Record<string, unknown>;
+    // A FIFO or a device would hold the import forever: only a regular file is imported.
+    const fault = regularFileFault(file);
+    if (fault && fault.kind !== 'missing') {
+      importFaults.push({ module: label, message: `the file ${fault.message}` });
+      continue;
+    }
     try {
       namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     } catch (error) {

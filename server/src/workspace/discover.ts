@@ -53,13 +53,15 @@ export interface TreeFiles {
   nestedPackages: string[];
   /** Symbolic links met (not followed). */
   links: string[];
+  /** Entries that are neither files, folders nor links (FIFOs, sockets, devices): never read. */
+  special: string[];
   /** Folders whose entries could not be read: what they hold is unknown, never silently nothing. */
   unreadable: UnreadableFolder[];
   /** True when the walk stopped at the file limit. */
   truncated: boolean;
 }
 
-type Walked = { files: string[]; stopped: string[]; links: string[]; unreadable: UnreadableFolder[]; truncated: boolean };
+type Walked = { files: string[]; stopped: string[]; links: string[]; special: string[]; unreadable: UnreadableFolder[]; truncated: boolean };
 
 /** How many entries of a folder a walk in steps goes through between two pauses. */
 const ENTRIES_PER_STEP = 256;
@@ -81,6 +83,7 @@ export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?
   const files: string[] = [];
   const stopped: string[] = [];
   const links: string[] = [];
+  const special: string[] = [];
   const unreadable: UnreadableFolder[] = [];
   let truncated = false;
   const walk = function* (dir: string, depth: number): Generator<void, void> {
@@ -117,11 +120,11 @@ export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?
           return;
         }
         files.push(full);
-      }
+      } else special.push(full);
     }
   };
   yield* walk(root, 0);
-  return { files, stopped, links, unreadable, truncated };
+  return { files, stopped, links, special, unreadable, truncated };
 }
 
 /** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
@@ -131,8 +134,8 @@ export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
 
 /** listTreeFiles in steps (see walkFilesSteps). */
 export function* listTreeFilesSteps(root: string, limit = 100_000): Generator<void, TreeFiles> {
-  const { files, stopped, links, unreadable, truncated } = yield* walkFilesSteps(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
-  return { files, nestedPackages: stopped, links, unreadable, truncated };
+  const { files, stopped, links, special, unreadable, truncated } = yield* walkFilesSteps(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
+  return { files, nestedPackages: stopped, links, special, unreadable, truncated };
 }
 
 export function isBundlePath(file: string): boolean {
@@ -157,6 +160,21 @@ export function isPlainFile(p: string): boolean {
     return lstatSync(p).isFile();
   } catch {
     return false;
+  }
+}
+
+/** What a path that is neither a file nor a folder is, in words ("a FIFO"); not followed. */
+export function entryKind(p: string): string {
+  try {
+    const stat = lstatSync(p);
+    if (stat.isSymbolicLink()) return 'a symbolic link';
+    if (stat.isFIFO()) return 'a FIFO';
+    if (stat.isCharacterDevice()) return 'a character device';
+    if (stat.isBlockDevice()) return 'a block device';
+    if (stat.isSocket()) return 'a socket';
+    return 'not a regular file';
+  } catch {
+    return 'gone';
   }
 }
 

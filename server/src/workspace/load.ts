@@ -11,8 +11,9 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
-import { findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
-import { readMethodFile } from './readText.js';
+import { entryKind, findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
+import { isMethodFile } from './scan.js';
+import { MAX_FILE_BYTES, readMethodFile, type RefusedRead } from './readText.js';
 import { clashingName } from '../util/paths.js';
 
 export interface TreePlan {
@@ -29,6 +30,8 @@ export interface TreePlan {
 export interface PlanProblem {
   path: string;
   message: string;
+  /** The path does not exist (a typo in a list of paths): never a silent pass. */
+  missing?: boolean;
 }
 
 /** The plan of a package folder: every file below it (nested packages excepted). */
@@ -53,17 +56,31 @@ export const MAX_PACKAGE_FILES = 100_000;
  * so a package cannot reach outside its folder), more files than the limit, and names that differ
  * only by letter case or Unicode form (one file on many file systems).
  */
-export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'unreadable' | 'truncated'>): Finding[] {
-  const out: Finding[] = unreadableFindings(root, listing.unreadable);
-  for (const link of listing.links) {
-    const f = makeFinding('method.package_invalid', { reason: 'symlink', path: relativeTo(root, link) }, link, { start: 0, end: 0 });
-    f.message = `${f.message} (a symbolic link; it is not followed)`;
-    out.push(f);
-  }
+export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'special' | 'unreadable' | 'truncated'>): Finding[] {
+  const out: Finding[] = [...unreadableFindings(root, listing.unreadable), ...skippedFindings(root, listing)];
   if (listing.truncated) out.push(makeFinding('method.package_invalid', { reason: 'too_many_files', limit: MAX_PACKAGE_FILES }, manifestFile, { start: 0, end: 0 }));
   const clashing = clashingName(listing.files.map((f) => relativeTo(root, f)));
   if (clashing !== undefined) out.push(makeFinding('method.package_invalid', { reason: 'clashing_names', path: clashing }, path.join(root, ...clashing.split('/')), { start: 0, end: 0 }));
   return out;
+}
+
+/**
+ * method.package_invalid for the entries a walk met and did not read: symbolic links (reason
+ * symlink: never followed) and what is neither a file nor a folder (reason not_regular_file: a
+ * FIFO would block a read, a device never ends). `only` keeps those some test holds (a folder
+ * that is no package reports only the method files it skipped).
+ */
+export function skippedFindings(root: string, listing: Pick<TreeFiles, 'links' | 'special'>, only: (file: string) => boolean = () => true): Finding[] {
+  const out: Finding[] = [];
+  const add = (file: string, reason: string, why: string): void => {
+    if (!only(file)) return;
+    const f = makeFinding('method.package_invalid', { reason, path: relativeTo(root, file) }, file, { start: 0, end: 0 });
+    f.message = `${f.message} (${why})`;
+    out.push(f);
+  };
+  for (const link of listing.links) add(link, 'symlink', 'a symbolic link; it is not followed');
+  for (const file of listing.special) add(file, 'not_regular_file', `${entryKind(file)}, not a regular file; it is not read`);
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
 /**
@@ -96,7 +113,7 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
   for (const given of paths) {
     const abs = path.resolve(given);
     if (!existsSync(abs)) {
-      problems.push({ path: given, message: 'no such file or folder' });
+      problems.push({ path: given, message: 'no such file or folder', missing: true });
       continue;
     }
     if (!isDirectory(abs)) {
@@ -115,7 +132,8 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       whole.add(pkg);
       continue;
     }
-    const { files, nestedPackages, unreadable } = listTreeFiles(abs);
+    const listing = listTreeFiles(abs);
+    const { files, nestedPackages, unreadable } = listing;
     const packages = [...nestedPackages];
     // Nested packages may themselves hold packages: collect them all.
     for (let i = 0; i < packages.length; i++) {
@@ -124,7 +142,8 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       whole.add(packages[i]!);
     }
     const bundles = files.filter(isBundlePath);
-    const layout = unreadableFindings(abs, unreadable);
+    // Method files met as links or FIFOs are reported, never passed over in silence.
+    const layout = [...unreadableFindings(abs, unreadable), ...skippedFindings(abs, listing, isMethodFile)];
     if (bundles.length > 0 || layout.length > 0) {
       const existing = plans.get(abs);
       if (existing) {
@@ -147,9 +166,7 @@ export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[
   const read = (file: string): string | undefined => {
     const result = readMethodFile(file);
     if (!result.ok) {
-      findings.push(makeFinding('method.package_invalid', { reason: 'file_unreadable', path: relativeTo(plan.root, file) }, file, { start: 0, end: 0 }));
-      const last = findings[findings.length - 1]!;
-      last.message = `${last.message} (the file ${result.message})`;
+      findings.push(refusedReadFinding(plan.root, file, result));
       return undefined;
     }
     if ('fault' in result) {
@@ -174,6 +191,20 @@ export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[
     if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
   }
   return { tree, findings };
+}
+
+/**
+ * method.package_invalid for a file of a tree that was not read: file_too_large past the bound,
+ * not_regular_file for a FIFO or a device (named, or reached through a link), file_unreadable
+ * otherwise; the message says why.
+ */
+export function refusedReadFinding(root: string, file: string, refusal: RefusedRead): Finding {
+  const reason = refusal.kind === 'too_large' ? 'file_too_large' : refusal.kind === 'not_regular' ? 'not_regular_file' : 'file_unreadable';
+  const params: Record<string, string | number> = { reason, path: relativeTo(root, file) };
+  if (refusal.kind === 'too_large') params['limit'] = MAX_FILE_BYTES;
+  const f = makeFinding('method.package_invalid', params, file, { start: 0, end: 0 });
+  f.message = `${f.message} (the file ${refusal.message})`;
+  return f;
 }
 
 export function relativeTo(root: string, file: string): string {

@@ -1,35 +1,122 @@
 // Reading a method file from disk as text: UTF-8 only, with the first fault located so that a
 // bad file gets an exact, clear finding instead of an exception.
+//
+// Every file the tools read (the command line, the language server, the runner's local files)
+// comes through readRegularFile: a FIFO, a device or a socket is refused before a byte is read
+// (opened without blocking, then judged by fstat on the open descriptor, so that a FIFO cannot
+// hold the open and a file swapped after a stat cannot slip through), and the bound counts the
+// bytes actually read: a device reports a size of 0 and never ends.
 
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 export type ReadResult =
   | { ok: true; text: string }
   /** Text could be produced, but the bytes had a fault at `offset` (an index into `text`). */
   | { ok: true; text: string; fault: { kind: 'not_utf8' | 'binary'; offset: number; message: string } }
-  | { ok: false; message: string };
+  | RefusedRead;
+
+/** Why a file was not read: `message` completes "the file ..." (or "<path> ..."). */
+export type RefusedRead = { ok: false; kind: 'missing' | 'directory' | 'not_regular' | 'too_large' | 'unreadable'; message: string };
+
+export type BytesRead = { ok: true; bytes: Buffer; stat: Stats } | RefusedRead;
 
 /** Files larger than this are refused rather than parsed (no method file is anywhere near it). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** O_NONBLOCK where the platform has it: opening a FIFO for reading then returns at once. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const CHUNK = 64 * 1024;
+
+/** What a file that is neither regular nor a folder is, in words. */
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function refusedFor(error: unknown): RefusedRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, kind: 'missing', message: 'does not exist' };
+  if (code === 'EISDIR') return { ok: false, kind: 'directory', message: 'is a directory' };
+  if (code === 'EACCES' || code === 'EPERM') return { ok: false, kind: 'unreadable', message: 'cannot be read (permission denied)' };
+  if (code === 'ENXIO') return { ok: false, kind: 'not_regular', message: 'is not a regular file (a socket or a device); it is not read' };
+  return { ok: false, kind: 'unreadable', message: `cannot be read (${code ?? 'unknown error'})` };
+}
+
+/**
+ * Runs `use` on a regular file opened for reading (opened without blocking, judged by fstat on the
+ * open descriptor, closed after); anything else is refused without a byte read.
+ */
+function withRegularFile<T>(path: string, use: (fd: number, stat: Stats) => T | RefusedRead): T | RefusedRead {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    return refusedFor(error);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) return { ok: false, kind: 'directory', message: 'is a directory' };
+    if (!stat.isFile()) return { ok: false, kind: 'not_regular', message: `is not a regular file (${kindOf(stat)}); it is not read` };
+    return use(fd, stat);
+  } catch (error) {
+    return refusedFor(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `limit` of them (more is refused as too large, counted as
+ * read, never trusted from the size the file system reports). Anything but a regular file is
+ * refused without reading.
+ */
+export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): BytesRead {
+  return withRegularFile<BytesRead>(path, (fd, stat) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      // One byte past the limit is enough to know the file is too large.
+      const want = Math.min(CHUNK, limit + 1 - total);
+      if (want <= 0) return { ok: false, kind: 'too_large', message: `is too large (more than ${limit} bytes; the limit is ${limit})` };
+      const chunk = Buffer.allocUnsafe(want);
+      const n = readSync(fd, chunk, 0, want, null);
+      if (n === 0) break;
+      chunks.push(n === want ? chunk : chunk.subarray(0, n));
+      total += n;
+    }
+    return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), stat };
+  });
+}
+
+/**
+ * Why a file may not be handed to a reader this module does not control (a module import), or
+ * undefined for a regular file: judged as readRegularFile judges it, without reading it.
+ */
+export function regularFileFault(path: string): RefusedRead | undefined {
+  return withRegularFile(path, () => undefined);
+}
+
+/** A regular file's text as UTF-8 (JSON, configuration): refused with a message unless it decodes. */
+export function readRegularText(path: string, limit: number = MAX_FILE_BYTES): { ok: true; text: string } | RefusedRead | { ok: false; kind: 'not_utf8'; message: string } {
+  const read = readRegularFile(path, limit);
+  if (!read.ok) return read;
+  const decoded = decodeMethodBytes(read.bytes);
+  if ('fault' in decoded && decoded.fault.kind === 'not_utf8') return { ok: false, kind: 'not_utf8', message: decoded.fault.message.replace(/^the file /, '') };
+  return { ok: true, text: decoded.text };
+}
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 const lenient = new TextDecoder('utf-8', { fatal: false });
 
 export function readMethodFile(path: string): ReadResult {
-  let bytes: Buffer;
-  try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) return { ok: false, message: 'is a directory' };
-    if (stat.size > MAX_FILE_BYTES) return { ok: false, message: `is too large (${stat.size} bytes; the limit is ${MAX_FILE_BYTES})` };
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'unknown error'})` };
-  }
-  return decodeMethodBytes(bytes);
+  const read = readRegularFile(path);
+  return read.ok ? decodeMethodBytes(read.bytes) : read;
 }
 
-export function decodeMethodBytes(bytes: Uint8Array): ReadResult {
+export function decodeMethodBytes(bytes: Uint8Array): Exclude<ReadResult, RefusedRead> {
   // The decoders drop one leading BOM themselves; a second one stays (and TOML refuses it).
   const body = bytes;
   try {

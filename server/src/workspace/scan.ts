@@ -11,16 +11,19 @@ export function isMethodFile(file: string): boolean {
 }
 
 /**
- * Every bundle and manifest below `root` (symbolic links not followed), sorted, and the folders
- * that could not be read.
+ * Every bundle and manifest below `root` (symbolic links not followed), sorted, the folders that
+ * could not be read, and the method files that are links or not regular files (skipped).
  */
-export function scanMethodFiles(root: string, limit = 100_000): { files: string[]; unreadable: UnreadableFolder[] } {
+export function scanMethodFiles(root: string, limit = 100_000): { files: string[]; unreadable: UnreadableFolder[]; skipped: string[] } {
   const walked = walkFiles(root, { limit });
-  return { files: walked.files.filter((f) => isBundlePath(f) || path.basename(f) === MANIFEST_FILE), unreadable: walked.unreadable };
+  const wanted = (f: string): boolean => isBundlePath(f) || path.basename(f) === MANIFEST_FILE;
+  // Method files met as links (not followed) or as FIFOs and devices (never read): named, not passed over.
+  const skipped = [...walked.links, ...walked.special].filter(wanted).sort();
+  return { files: walked.files.filter(wanted), unreadable: walked.unreadable, skipped };
 }
 
-/** The files directly in `dir` (not below): bundles, and every name for resource lookups. */
-export function listFolderFiles(dir: string): { bundles: string[]; names: string[]; unreadable?: UnreadableFolder } {
+/** The files directly in `dir` (not below): bundles, every name for resource lookups, and the bundles skipped (links, FIFOs). */
+export function listFolderFiles(dir: string): { bundles: string[]; names: string[]; unreadable?: UnreadableFolder; links?: string[]; special?: string[] } {
   let entries;
   try {
     entries = folderReads.list(dir);
@@ -28,5 +31,12 @@ export function listFolderFiles(dir: string): { bundles: string[]; names: string
     return { bundles: [], names: [], unreadable: { dir, message: folderFault(error) } };
   }
   const names = entries.filter((e) => e.isFile()).map((e) => e.name).sort();
-  return { bundles: names.filter((n) => isBundlePath(n)).map((n) => path.join(dir, n)), names };
+  const out: ReturnType<typeof listFolderFiles> = { bundles: names.filter((n) => isBundlePath(n)).map((n) => path.join(dir, n)), names };
+  // Bundles met as links or FIFOs: reported by the caller, never read.
+  const skipped = entries.filter((e) => !e.isFile() && !e.isDirectory() && isBundlePath(e.name));
+  if (skipped.length > 0) {
+    out.links = skipped.filter((e) => e.isSymbolicLink()).map((e) => path.join(dir, e.name));
+    out.special = skipped.filter((e) => !e.isSymbolicLink()).map((e) => path.join(dir, e.name));
+  }
+  return out;
 }

@@ -19,8 +19,8 @@ import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFilesSteps } from './discover.js';
-import { layoutFindings, relativeTo, unreadableFindings } from './load.js';
-import { readMethodFile } from './readText.js';
+import { layoutFindings, refusedReadFinding, relativeTo, skippedFindings, unreadableFindings } from './load.js';
+import { readMethodFile, type RefusedRead } from './readText.js';
 import { PackageCache, resolveDependencies } from './dependencies.js';
 import type { HostStructures } from '../language/hostStructures.js';
 import { isMethodFile, listFolderFiles, scanMethodFiles } from './scan.js';
@@ -86,7 +86,7 @@ interface ParsedFile {
 
 interface Unreadable {
   stamp: string;
-  message: string;
+  refusal: RefusedRead;
 }
 
 interface Listing {
@@ -462,9 +462,10 @@ export class Session {
         listing.layout = layoutFindings(id.root, manifest, found);
       }
     } else if (id.kind === 'folder') {
-      const { bundles, names, unreadable } = listFolderFiles(id.root);
+      const { bundles, names, unreadable, links, special } = listFolderFiles(id.root);
       listing = { bundles, members: new Set(bundles), names: new Set(names) };
-      if (unreadable) listing.layout = unreadableFindings(id.root, [unreadable]);
+      const layout = [...(unreadable ? unreadableFindings(id.root, [unreadable]) : []), ...skippedFindings(id.root, { links: links ?? [], special: special ?? [] })];
+      if (layout.length > 0) listing.layout = layout;
     } else {
       listing = { bundles: [], members: new Set(), names: new Set() };
     }
@@ -873,7 +874,7 @@ export class Session {
       }
       const stamp = this.validateDisk ? diskStamp(file) : 'disk';
       const read = readMethodFile(file);
-      if (!read.ok) cached = { stamp, message: read.message };
+      if (!read.ok) cached = { stamp, refusal: read };
       else {
         cached = parse(file, read.text, stamp, kind, previous);
         if ('fault' in read) cached.fault = { offset: read.fault.offset, message: read.fault.message };
@@ -881,9 +882,7 @@ export class Session {
       this.parsed.set(file, cached);
     }
     if (!('lineStarts' in cached)) {
-      const f = makeFinding('method.package_invalid', { reason: 'file_unreadable', path: relativeTo(id.root, file) }, file, { start: 0, end: 0 });
-      f.message = `${f.message} (the file ${cached.message})`;
-      out.push(f);
+      out.push(refusedReadFinding(id.root, file, cached.refusal));
       return { text: '', stamp: cached.stamp, lineStarts: [0] };
     }
     if (cached.fault) out.push(makeFinding('method.syntax', { finding: cached.fault.message }, file, { start: cached.fault.offset, end: cached.fault.offset + 1 }));

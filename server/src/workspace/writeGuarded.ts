@@ -9,9 +9,10 @@
 // can still be overwritten; every earlier change is caught. The rename replaces the file by a new
 // one: its mode is kept, hard links to the old file keep the old content.
 
-import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, realpathSync, renameSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { readRegularFile, type RefusedRead } from './readText.js';
 
 /** A file as read: the bytes a later write is compared against. */
 export interface FileSnapshot {
@@ -38,20 +39,33 @@ export interface GuardedWriteHooks {
   beforeCommit?: () => void;
 }
 
-/** Reads a file into a snapshot; throws the file system's error when it cannot be read. */
+/** A file a snapshot was refused for: its message completes "the file ...". */
+export class SnapshotRefused extends Error {
+  constructor(readonly refusal: RefusedRead) {
+    super(refusal.message);
+  }
+}
+
+/**
+ * Reads a file into a snapshot (a regular file only, bounded like every read: readRegularFile);
+ * throws SnapshotRefused, or the file system's error, when it cannot be read.
+ */
 export function readSnapshot(file: string): FileSnapshot {
-  const target = realpathSync(file);
-  const bytes = readFileSync(target);
-  const mode = statSync(target).mode & 0o7777;
-  return { file, target, bytes, mode };
+  let target: string;
+  try {
+    target = realpathSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotRefused({ ok: false, kind: 'missing', message: 'does not exist' });
+    throw error;
+  }
+  const read = readRegularFile(target);
+  if (!read.ok) throw new SnapshotRefused(read);
+  return { file, target, bytes: read.bytes, mode: read.stat.mode & 0o7777 };
 }
 
 function currentBytes(target: string): Buffer | undefined {
-  try {
-    return readFileSync(target);
-  } catch {
-    return undefined;
-  }
+  const read = readRegularFile(target);
+  return read.ok ? read.bytes : undefined;
 }
 
 function errorText(error: unknown): string {

@@ -18,7 +18,11 @@ const WHOLE = { start: { line: 0, character: 0 }, end: { line: 999, character: 0
 const errors = (ds: readonly Diagnostic[]): string[] => ds.filter((d) => d.severity === 1).map((d) => String(d.code)).sort();
 
 async function openFixture(name: string): Promise<{ uri: string; text: string; diagnostics: Diagnostic[] }> {
-  const text = readFileSync(path.join(FIXTURES, name), 'utf8');
+  return openText(name, readFileSync(path.join(FIXTURES, name), 'utf8'));
+}
+
+/** A workspace of one file, opened once the server has checked it: its first diagnostics. */
+async function openText(name: string, text: string): Promise<{ uri: string; text: string; diagnostics: Diagnostic[] }> {
   const ws = tempWorkspace({ [name]: text });
   client = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
   await client.workspaceChecked();
@@ -50,5 +54,34 @@ describe('source.fixAll over stdio', () => {
     expect(await client!.codeActions(uri, WHOLE, ['source.fixAll'])).toEqual([]);
     expect(client!.text(uri)).toBe(text);
     expect(client!.alive()).toBe(true);
+  });
+
+  it("the README's broken example: the causes are fixed, every declaration is kept, fewer errors", async () => {
+    const { uri, diagnostics: before } = await openText('broken.mthds', readFileSync(path.join(REPO, 'examples/broken/broken.mthds'), 'utf8'));
+    if (!client) throw new Error('no server');
+    // The unused input is a consequence of the misspelt `promt`: offered, never as the preferred fix.
+    const unused = before.find((d) => d.code === 'method.input_unused')!;
+    const quick = await client.codeActions(uri, unused.range, ['quickfix']);
+    expect(quick.map((a) => a.title)).toContain('Remove unused input `ingredients`');
+    expect(quick.filter((a) => a.title === 'Remove unused input `ingredients`').every((a) => a.isPreferred !== true)).toBe(true);
+    const [fixAll] = await client.codeActions(uri, WHOLE, ['source.fixAll']);
+    const after = client.published.length;
+    client.applyWorkspaceEdit(fixAll!.edit!);
+    const fixed = await client.nextDiagnostics(uri, () => true, after);
+    const now = client.text(uri);
+    expect(now).toContain('inputs = { ingredients = "Ingredient[]" }');
+    expect(now).toContain('prompt = "Suggest a recipe using $ingredients"');
+    expect(now).toContain('steps = [{ pipe = "suggest_recipe", result = "recipe" }]');
+    expect(errors(fixed).length).toBeLessThan(errors(before).length);
+    expect(errors(fixed)).not.toContain('method.input_undeclared');
+  });
+
+  it('a PipeSequence written with a prompt: fix-all removes neither the prompt nor the inputs', async () => {
+    const text = 'domain = "recipes"\ndescription = "d"\n\n[pipe.suggest]\ntype = "PipeSequence"\ndescription = "Suggest"\ninputs = { ingredients = "Text" }\noutput = "Text"\nprompt = "Suggest a recipe using $ingredients"\n';
+    const { uri, diagnostics: before } = await openText('seq.mthds', text);
+    if (!client) throw new Error('no server');
+    expect(errors(before)).toContain('method.input_unused');
+    expect(await client.codeActions(uri, WHOLE, ['source.fixAll'])).toEqual([]);
+    expect(client.text(uri)).toBe(text);
   });
 });

@@ -16,6 +16,14 @@ describe('house style', () => {
     );
   });
 
+  it('aligns a key that follows a comment line with the keys of its block; a blank line still ends it', () => {
+    expect(fmt('[pipe.p]\ntype = "PipeLLM"\n# what it does\ndescription = "d"\noutput = "Text"\n\nprompt = "hi"\n')).toBe(
+      '[pipe.p]\ntype        = "PipeLLM"\n# what it does\ndescription = "d"\noutput      = "Text"\n\nprompt = "hi"\n',
+    );
+    // Sorting keeps a comment with the key below it: the comment still ends a sorted block.
+    expect(fmt('b = 1\n# about a\na = 2\n', { reorderKeys: true })).toBe('b = 1\n# about a\na = 2\n');
+  });
+
   it('spaces inline tables and arrays consistently', () => {
     expect(fmt('a = {x=1,y = "2" ,  z=[1,2 ,3]}\nb = [ ]\nc = {}\nd = [ "a" , "b" ]\n')).toBe('a = { x = 1, y = "2", z = [1, 2, 3] }\nb = []\nc = {}\nd = ["a", "b"]\n');
   });

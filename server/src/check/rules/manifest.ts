@@ -3,12 +3,12 @@
 
 import path from 'node:path';
 import type { Manifest } from '../../language/manifest.js';
-import { MANIFEST_FIELDS } from '../../language/spec/manifest.js';
+import { MANIFEST_FIELDS, PACKAGE_NAME } from '../../language/spec/manifest.js';
 import { DOMAIN_CODE, RESERVED_DOMAINS, SNAKE } from '../../language/spec/lexical.js';
 import type { MethodTree } from '../../language/tree.js';
 import { suggest } from '../../util/suggest.js';
 import type { Range } from '../../syntax/types.js';
-import { makeFinding, type Finding } from '../finding.js';
+import { makeFinding, replaceFix, type Finding } from '../finding.js';
 import { ShapeWalker } from '../shapeWalker.js';
 import { CUSTOM_VALIDATORS } from './shape.js';
 
@@ -43,7 +43,13 @@ export function checkManifest(tree: MethodTree, manifest: Manifest, out: Finding
     // The package folder is named after the package (a stored package's, after its version); `-` and `_` are taken as the same.
     const dir = path.basename(path.dirname(file));
     const norm = (s: string): string => s.replace(/-/g, '_');
-    if (norm(dir) !== norm(manifest.name.value)) packageInvalid('name_mismatch', 'package.name', manifest.name.range);
+    if (norm(dir) !== norm(manifest.name.value)) {
+      const f = makeFinding('method.package_invalid', { reason: 'name_mismatch', path: 'package.name' }, file, manifest.name.range);
+      f.message = `${f.message} (the package folder must be named like package.name, \`-\` and \`_\` alike: the folder is \`${dir}\`, package.name is \`${manifest.name.value}\`)`;
+      // Renaming the package changes its identity for those who depend on it: offered, not applied by --fix.
+      if (PACKAGE_NAME.test(dir)) f.fix = replaceFix(`Rename package.name to \`${dir}\``, file, manifest.name.range, JSON.stringify(dir), false);
+      out.push(f);
+    }
   }
   for (const dep of manifest.dependencies) {
     if (!SNAKE.test(dep.alias)) packageInvalid('manifest_invalid_field', `dependencies.${dep.alias}`, dep.aliasRange);

@@ -6,13 +6,16 @@ import type { FieldSpec, TableSpec } from './values.js';
 export const MANIFEST_FILE = 'METHODS.toml';
 export const LOCK_FILE = 'methods.lock';
 
+/** A package name: snake_case or kebab-case, 2 to 25 characters. */
+export const PACKAGE_NAME = /^[a-z][a-z0-9_-]{1,24}$/;
+
 export const PACKAGE_TABLE: TableSpec = {
   kind: 'table',
   name: 'package',
   closed: true,
   fields: [
     // Kebab-case names are accepted too: published packages checked valid by the reference runtime use them.
-    { name: 'name', required: true, value: { kind: 'string', pattern: /^[a-z][a-z0-9_-]{1,24}$/, patternName: 'snake_case, 2 to 25 characters' }, doc: 'The package name (snake_case, 2-25 characters).' },
+    { name: 'name', required: true, value: { kind: 'string', pattern: PACKAGE_NAME, patternName: 'snake_case, 2 to 25 characters' }, doc: 'The package name (snake_case, 2-25 characters).' },
     { name: 'address', required: true, value: { kind: 'string', pattern: PACKAGE_ADDRESS, patternName: 'an address like github.com/org/repo' }, doc: 'Where the package lives, e.g. `github.com/acme/legal-methods`.' },
     { name: 'version', required: true, value: { kind: 'string', pattern: SEMVER, patternName: 'a semantic version (1.2.3)' }, doc: 'The package version (SemVer).' },
     { name: 'description', required: true, value: { kind: 'string', nonEmpty: true }, doc: 'What the package offers.' },
