@@ -1,5 +1,5 @@
 // What the tests with real editors (Neovim, Emacs) share: the built server on PATH under the name
-// the README gives it, running an editor process to its end, and the README's snippets.
+// docs/editors.md gives it, running an editor process to its end, and that page's snippets.
 
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,15 +37,15 @@ export function runEditor(command: string, args: readonly string[], options: { c
   });
 }
 
-/** Every fenced block of the README in `language`. */
+/** Every fenced block of docs/editors.md (the editors' page) in `language`. */
 export function readmeBlocks(language: string): string[] {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(REPO, 'docs/editors.md'), 'utf8');
   return [...readme.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 }
 
-/** The fenced block of the README in `language` whose first line is `first`. */
+/** The fenced block of docs/editors.md in `language` whose first line is `first`. */
 export function readmeSnippet(language: string, first: string): string {
   const block = readmeBlocks(language).find((b) => b.startsWith(`${first}\n`));
-  if (!block) throw new Error(`README.md has no ${language} block starting with "${first}"`);
+  if (!block) throw new Error(`docs/editors.md has no ${language} block starting with "${first}"`);
   return block;
 }

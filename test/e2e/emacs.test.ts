@@ -3,7 +3,7 @@
 // `mthds-language-server`, as the mode's `eglot-server-programs` entry says), and writes a JSON
 // report of what a user would see: Flymake's diagnostics, a completion, the hover, a quick fix and
 // the diagnostics after it. The diagnostics are compared with `mthds check` run here. Twice: with
-// the shipped editors/emacs/mthds-mode.el, and with the README's init.el lines as written. Emacs
+// the shipped editors/emacs/mthds-mode.el, and with docs/editors.md's init.el lines as written. Emacs
 // and eglot come from Debian (`emacs-nox`, `elpa-eglot`; `.ci/run` installs them when missing).
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -147,7 +147,7 @@ describe.skipIf(!version)(`Emacs ${version ?? '(missing)'} with eglot and the la
     expect(report['started-by']).toBe('M-x eglot');
   }, 150_000);
 
-  it("works with the README's init.el lines, as written (eglot-ensure from the mode hook)", async () => {
+  it("works with docs/editors.md's init.el lines, as written (eglot-ensure from the mode hook)", async () => {
     const init = readmeSnippet('elisp', ';; init.el: MTHDS with eglot').replace('/path/to/this/repo/editors/emacs', path.dirname(MODE));
     const report = await check({ init });
     expect(report['started-by']).toBe('eglot-ensure');
@@ -161,7 +161,7 @@ describe.skipIf(!version)(`Emacs ${version ?? '(missing)'} with eglot and the la
     expect(existsSync(`${file}c`), r.stderr).toBe(true);
   });
 
-  it('reads every Emacs Lisp snippet of the README', () => {
+  it('reads every Emacs Lisp snippet of docs/editors.md', () => {
     const blocks = readmeBlocks('elisp');
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-elisp-'));

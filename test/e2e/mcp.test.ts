@@ -229,11 +229,10 @@ describe('mthds mcp over stdio', () => {
   });
 });
 
-describe("the README's agent configurations", () => {
+describe("the agent configurations of docs/agents.md", () => {
   it('start `mthds mcp`: Codex (TOML), Cursor and other mcpServers clients (JSON), Claude Code (the marketplace)', () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const start = readme.indexOf('\n## Agents\n');
-    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const section = readFileSync(path.join(REPO, 'docs/agents.md'), 'utf8');
+    expect(section.startsWith('# Agents\n')).toBe(true);
     const block = (lang: string): string => new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)![1]!;
     expect((parseToml(block('toml')) as { mcp_servers: Record<string, unknown> }).mcp_servers['mthds']).toEqual({ command: 'mthds', args: ['mcp'] });
     expect((JSON.parse(block('json')) as { mcpServers: Record<string, unknown> }).mcpServers['mthds']).toEqual({ command: 'mthds', args: ['mcp'] });

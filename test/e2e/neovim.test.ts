@@ -1,8 +1,8 @@
 // The language server in a REAL Neovim (headless): test/e2e/neovim/check.lua opens the broken
 // example, has the built server started, waits for the diagnostics, asks completion and
 // definition when the server offers them, and writes a JSON report that this test reads. Twice:
-// with the client started by the script, and with the README's init.lua snippet for the installed
-// Neovim, as written there (the server found on PATH as `mthds-language-server`, as the README
+// with the client started by the script, and with docs/editors.md's init.lua snippet for the installed
+// Neovim, as written there (the server found on PATH as `mthds-language-server`, as docs/editors.md
 // says). Neovim comes from Debian (`.ci/run` installs it when missing).
 
 import { execFileSync } from 'node:child_process';
@@ -114,7 +114,7 @@ describe.skipIf(!version)(`Neovim ${version ?? '(missing)'} with the language se
     }
   });
 
-  it('parses every Lua snippet of the README (the ones this Neovim cannot run included)', async () => {
+  it('parses every Lua snippet of docs/editors.md (the ones this Neovim cannot run included)', async () => {
     const blocks = readmeBlocks('lua');
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-lua-'));
@@ -129,10 +129,10 @@ describe.skipIf(!version)(`Neovim ${version ?? '(missing)'} with the language se
     expect(readFileSync(out, 'utf8').trim().split('\n')).toEqual(blocks.map(() => 'ok'));
   });
 
-  it("works with the README's init.lua for this Neovim, as written", async () => {
+  it("works with docs/editors.md's init.lua for this Neovim, as written", async () => {
     const [major, minor] = version!.split('.').map(Number) as [number, number];
     const marker = major > 0 || minor >= 8 ? '-- init.lua: Neovim 0.8+' : '-- init.lua: Neovim 0.7';
-    console.log(`neovim.test.ts: running the README snippet "${marker}" on Neovim ${version}`);
+    console.log(`neovim.test.ts: running the docs/editors.md snippet "${marker}" on Neovim ${version}`);
     const report = await check({ MTHDS_CONFIG_TEXT: readmeSnippet('lua', marker), PATH: `${serverOnPath()}${path.delimiter}${process.env['PATH'] ?? ''}` });
     expect(report.mode).toBe('config');
     expect(report.filetype).toBe('mthds');

@@ -1,6 +1,7 @@
 // The README's "Your first method", as a reader follows it: its method checks clean, and its
 // commands (check, graph, serve, curl to /execute and /start with the outcome posted back) run as
-// written, in an empty folder, with `npx mthds` being this repository's built CLI.
+// written, in an empty folder (the scratch folder it asks for), with `mthds` on PATH being this
+// repository's built CLI, as `npm install -g ./server` puts it there.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,25 @@ afterAll(() => {
   for (const dir of temp) rmSync(dir, { recursive: true, force: true });
 });
 
+describe('README: the commands it shows', () => {
+  it('never lets npx ask the npm registry for a package named mthds', () => {
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    expect(readme).toContain('npx --no-install mthds check examples/');
+    expect(readme).toContain('npm install -g ./server');
+    // Every npx call of the README runs the clone's own bin or fails: none may fetch.
+    expect([...readme.matchAll(/\bnpx (?!--no-install )\S+/g)].map((m) => m[0])).toEqual([]);
+  });
+
+  it('sends the reader to a scratch folder before the first method writes its files', () => {
+    const section = blocksOf('Your first method');
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const text = readme.slice(readme.indexOf('\n## Your first method\n'));
+    expect(text.indexOf('cd "$(mktemp -d)"')).toBeGreaterThan(0);
+    expect(text.indexOf('cd "$(mktemp -d)"')).toBeLessThan(text.indexOf('```mthds'));
+    expect(section.some((b) => b.text.includes('npx'))).toBe(false);
+  });
+});
+
 describe('README: your first method', () => {
   const blocks = blocksOf('Your first method');
 
@@ -60,12 +80,14 @@ describe('README: your first method', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-readme-'));
     temp.push(dir);
     writeFileSync(path.join(dir, 'reply.mthds'), blocks.find((b) => b.lang === 'mthds')!.text);
-    // `npx mthds` is this repository's CLI; the runner and the receiver get ports free here.
+    // `mthds` is this repository's CLI (and `npx` is never called); the runner and the receiver get
+    // ports free here.
     const shims = path.join(dir, '.bin');
-    const npx = path.join(shims, 'npx');
     mkdirSync(shims);
-    writeFileSync(npx, `#!/bin/sh\nif [ "$1" = mthds ]; then shift; exec "${process.execPath}" "${BIN}" "$@"; fi\necho "unexpected npx $*" >&2; exit 127\n`);
-    chmodSync(npx, 0o755);
+    writeFileSync(path.join(shims, 'mthds'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    writeFileSync(path.join(shims, 'npx'), `#!/bin/sh\necho "unexpected npx $*" >&2; exit 127\n`);
+    chmodSync(path.join(shims, 'mthds'), 0o755);
+    chmodSync(path.join(shims, 'npx'), 0o755);
     const [runnerPort, receiverPort] = [await freePort(), await freePort()];
     const script = blocks
       .filter((b) => b.lang === 'sh')

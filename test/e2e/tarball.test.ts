@@ -1,6 +1,6 @@
 // The toolkit without a published package: `npm pack` of the server package, installed into an
 // empty folder (offline: the package bundles its libraries and declares none to install), then its
-// bins run from there as a CI job would (see the README's CI section).
+// bins run from there as a CI job would (see docs/ci.md).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

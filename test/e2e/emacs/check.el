@@ -1,7 +1,7 @@
 ;;; check.el --- a real Emacs with eglot against the built MTHDS language server  -*- lexical-binding: t; -*-
 
 ;; Run by test/e2e/emacs.test.ts: `emacs --batch -q -l check.el', with MTHDS_MODE (the shipped
-;; editors/emacs/mthds-mode.el) or MTHDS_INIT (the README's init.el lines), MTHDS_FILE (a copy of the broken example inside a package) and
+;; editors/emacs/mthds-mode.el) or MTHDS_INIT (docs/editors.md's init.el lines), MTHDS_FILE (a copy of the broken example inside a package) and
 ;; MTHDS_RESULT (where the JSON report goes).  The server is found on PATH as
 ;; `mthds-language-server', through the `eglot-server-programs' line of mthds-mode.el.  Every
 ;; step is what a user's command does: M-x eglot, flymake's diagnostics, completion at point,
@@ -59,7 +59,7 @@
       (mthds-report 'mode (symbol-name major-mode))
       (mthds-report 'derived (and (derived-mode-p 'conf-toml-mode) t))
       (mthds-report 'project (project-root (project-current)))
-      ;; `eglot-ensure' (the README's hook) connects when the command that visited the file ends.
+      ;; `eglot-ensure' (docs/editors.md's hook) connects when the command that visited the file ends.
       (run-hooks 'post-command-hook)
       (mthds-report 'started-by (if (eglot-current-server) "eglot-ensure" "M-x eglot"))
       (unless (eglot-current-server) (apply #'eglot (eglot--guess-contact)))

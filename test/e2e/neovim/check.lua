@@ -5,9 +5,9 @@
 --   MTHDS_FILE=/tmp/x/broken.mthds MTHDS_RESULT=/tmp/x/result.json \
 --   nvim --headless -u NONE -i NONE -n -c "luafile test/e2e/neovim/check.lua"
 --
--- Neovim 0.8+ has vim.lsp.start (what the README shows); Debian 12 ships 0.7.2, which has only
+-- Neovim 0.8+ has vim.lsp.start (what docs/editors.md shows); Debian 12 ships 0.7.2, which has only
 -- vim.lsp.start_client + vim.lsp.buf_attach_client: the script uses whichever exists and records
--- which. With MTHDS_CONFIG (a Lua file: a README snippet) the script starts nothing itself: the
+-- which. With MTHDS_CONFIG (a Lua file: a docs/editors.md snippet) the script starts nothing itself: the
 -- config's autocmd must start the server. Completion, definition, the call hierarchy and
 -- implementation are asked only when the server advertises them; otherwise the result says "skipped" with the reason (and it is printed),
 -- never silently.
@@ -38,7 +38,7 @@ local ok, err = pcall(function()
   local root = vim.fn.fnamemodify(file, ':h')
   local user_config = os.getenv('MTHDS_CONFIG')
   if user_config and user_config ~= '' then
-    -- A user's init.lua (a README snippet): filetype detection is on in a normal start-up.
+    -- A user's init.lua (a docs/editors.md snippet): filetype detection is on in a normal start-up.
     vim.cmd('filetype on')
     dofile(user_config)
     result.mode = 'config'

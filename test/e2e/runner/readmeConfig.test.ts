@@ -1,4 +1,4 @@
-// The complete runner configuration of the README ("Model providers"), loaded as the file an
+// The complete runner configuration of docs/runner.md ("Model providers"), loaded as the file an
 // operator saves: `mthds serve --config runner.toml` starts with it, warns about its unset key
 // variable, serves its models to its token, and a run through its local provider (pointed at a
 // fake OpenAI-compatible endpoint on loopback) completes.
@@ -15,11 +15,11 @@ import { get, HELLO, post, withRunner, type Runner } from './helpers.js';
 const REPO = path.resolve(__dirname, '../../..');
 const BIN = path.join(REPO, 'server/bin/mthds.js');
 
-/** The TOML block under `<!-- runner.toml -->` in the README, as written there. */
+/** The TOML block under `<!-- runner.toml -->` in docs/runner.md, as written there. */
 function readmeConfig(): string {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(REPO, 'docs/runner.md'), 'utf8');
   const match = /<!-- runner\.toml -->\n```toml\n([\s\S]*?)\n```/.exec(readme);
-  if (!match) throw new Error('README.md has no block under <!-- runner.toml -->');
+  if (!match) throw new Error('docs/runner.md has no block under <!-- runner.toml -->');
   return `${match[1]}\n`;
 }
 
@@ -36,7 +36,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-describe("the README's runner configuration", () => {
+describe("the runner configuration of docs/runner.md", () => {
   it('starts mthds serve, warns about the unset key variable, and serves its models to its token', async () => {
     const env = { ...process.env };
     delete env['OPENAI_API_KEY'];
