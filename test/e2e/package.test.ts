@@ -24,6 +24,7 @@ const run = promisify(execFile);
 interface Manifest {
   name: string;
   publisher: string;
+  icon?: string;
   main: string;
   engines: { vscode: string };
   activationEvents: string[];
@@ -111,6 +112,28 @@ describe('the .vsix', () => {
       expect(names, required).toContain(required);
     }
     expect(vsceOutput).toMatch(/Packaged:/);
+  });
+
+  it("shows the extension's own short page, every image it links, and the icon", () => {
+    const page = files.get('extension/readme.md')!.toString('utf8');
+    // The extension page is client/README.md (vsce's --readme-path), not the repository's README.
+    expect(page).toBe(readFileSync(path.join(REPO, 'client/README.md'), 'utf8'));
+    expect(page).not.toBe(readFileSync(path.join(REPO, 'README.md'), 'utf8'));
+    expect(page.length).toBeLessThan(8 * 1024);
+    const images = [...page.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) {
+      expect(image, 'a packaged image, linked from the package root').not.toMatch(/^(https?:|\/|\.\.)/);
+      expect([...files.keys()], image).toContain(`extension/${path.posix.normalize(image)}`);
+    }
+    expect(manifest.icon).toBe('client/images/icon.png');
+    const icon = files.get(`extension/${manifest.icon!}`);
+    expect(icon, 'the icon is packaged').toBeDefined();
+    // A PNG (the Marketplace refuses SVG icons) of at least 128 x 128 pixels.
+    expect(icon!.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(icon!.readUInt32BE(16)).toBeGreaterThanOrEqual(128);
+    expect(icon!.readUInt32BE(20)).toBeGreaterThanOrEqual(128);
+    expect(files.get('extension.vsixmanifest')!.toString('utf8')).toContain('<Icon>extension/client/images/icon.png</Icon>');
   });
 
   it('holds no dependencies, sources, tests, corpus, examples or source maps', () => {

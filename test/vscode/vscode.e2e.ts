@@ -5,7 +5,7 @@
 // hover a concept, ask completion, apply a quick fix and see the findings follow, and find the
 // status bar item. Run by `npm run test:vscode` (which installs code-server into `.cache/`), not by
 // `npm test`. Screenshots go to $MTHDS_VSCODE_SCREENSHOTS (default `.cache/vscode-screenshots/`;
-// the README's come from `MTHDS_VSCODE_SCREENSHOTS=docs/images npm run test:vscode`).
+// the extension page's come from `MTHDS_VSCODE_SCREENSHOTS=client/images npm run test:vscode`).
 
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
