@@ -1,6 +1,7 @@
 // The VS Code extension package: the same vsce call as `npm run package` (after the build, which
 // `npm test` runs first), then the .vsix read as the zip it is. It must hold the bundled client and
-// server, the grammars and the manifest's contributions, nothing else; every command the server
+// server, the grammars, the manifest's contributions, and its own page (client/README.md) with its
+// images and its icon, nothing else; every command the server
 // registers must have a contribution; and what it holds must run on its own: the client bundle
 // loads with require() (as VS Code loads extensions), the server starts from the unpacked package
 // (no node_modules anywhere near it) over Node IPC, as the client starts it, and checks a bundle.
