@@ -8,6 +8,8 @@ import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   FileChangeType,
+  MessageType,
+  ShowMessageNotification,
   TextDocumentSyncKind,
   TextDocuments,
   type ClientCapabilities,
@@ -34,6 +36,7 @@ import { ASSIST_CAPABILITIES, registerAssistFeatures } from './assist.js';
 import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.js';
 import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
 import { oneTurn, type MessageTurns } from './messageTurns.js';
+import { FolderScans } from './folderScans.js';
 import { RunnerLink } from './runnerLink.js';
 import { forgetFileSymbols } from './symbols.js';
 import { Views } from './views.js';
@@ -94,6 +97,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return uri !== undefined ? documents.get(uri)?.version : undefined;
   };
   let diagnostics: Diagnostics | undefined;
+  /** The walks of the workspace folders (made with the session, at initialize). */
+  let scans: FolderScans | undefined;
   /** What requests work on while checks are pending: the latest finished check, buffers parsed ahead. */
   const views = new Views(
     () => session,
@@ -121,6 +126,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     settings = initSettings;
     applyPackageSettings();
     const pull = capabilities.textDocument?.diagnostic !== undefined;
+    scans = new FolderScans(session, {
+      pause: options.turns ? () => options.turns!.pause() : oneTurn,
+      maxFiles: () => settings.workspace.maxFiles,
+      truncated: (folder, maxFiles) => {
+        const message = `mthds: the workspace folder ${folder} holds more than ${maxFiles} files; only the method files among the first ${maxFiles} are checked (setting mthds.workspace.maxFiles)`;
+        log(message);
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+      },
+    });
     diagnostics = new Diagnostics(connection, session, locator, {
       pull,
       refreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
@@ -166,11 +180,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
     if (capabilities.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
-        const removed = new Set(event.removed.map((f) => uriToFile(f.uri)));
-        const folders = [...session.getFolders().filter((f) => !removed.has(f)), ...event.added.map((f) => uriToFile(f.uri))];
-        session.setFolders(folders);
-        session.scanWorkspace();
-        void diag.flushDirty();
+        guardEvent(() => {
+          const removed = new Set(event.removed.map((f) => uriToFile(f.uri)));
+          const added = event.added.map((f) => uriToFile(f.uri)).filter((f) => path.isAbsolute(f) && !removed.has(f));
+          const folders = [...new Set([...session.getFolders().filter((f) => !removed.has(f)), ...added])];
+          session.setFolders(folders);
+          // Checked once the walk of this folder set ends; a walk replaced by a later change never is.
+          void scans!.rescan().then((trees) => (trees !== undefined ? diag.flushDirty() : undefined));
+        });
       });
     }
     const ready = (async (): Promise<void> => {
@@ -242,7 +259,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** The background check of the closed files of the workspace, reported as progress. */
   async function checkWorkspace(diag: Diagnostics): Promise<void> {
-    const trees = session.scanWorkspace();
+    const trees = await scans!.settled();
     let reporter: { begin(title: string, percentage?: number, message?: string, cancellable?: boolean): void; report(percentage: number, message?: string): void; done(): void } | undefined;
     if (capabilities.window?.workDoneProgress) {
       try {
@@ -322,7 +339,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if (session.diskChanged(file, kind)) structural = true;
       }
       // A manifest came or went: trees regroup, so find them all again.
-      if (structural) session.scanWorkspace();
+      if (structural) void scans?.rescan().then((trees) => (trees !== undefined ? diagnostics?.requestUpdate() : undefined));
       diagnostics?.requestUpdate();
     });
   });
