@@ -54,6 +54,9 @@ export class FolderScans {
 
   private async walk(): Promise<TreeId[] | undefined> {
     const mine = ++this.generation;
+    // The messages already queued go first: a burst of folder changes replaces this walk before
+    // it reads a folder.
+    await this.options.pause();
     const maxFiles = this.options.maxFiles();
     const steps = this.session.scanWorkspaceSteps(maxFiles);
     for (;;) {
