@@ -27,7 +27,7 @@ import { isMethodFile } from '../workspace/scan.js';
 import { readStructures } from '../workspace/structures.js';
 import { Session, type DiskChange } from '../workspace/session.js';
 import { CLAMPED_TEXT_DOCUMENTS, guardRequest } from './clamp.js';
-import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
+import { codeActions, FIX_ALL_KIND, isFixAllData, QUICK_FIX, resolveFixAll } from './codeActions.js';
 import { pipeCodeLenses } from './codeLens.js';
 import type { TextLocator } from './convert.js';
 import { completionOptions } from './completion.js';
@@ -157,7 +157,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         // Advertised always; a client that can pull gets nothing pushed (as vscode-eslint does).
         diagnosticProvider: { identifier: 'mthds', interFileDependencies: true, workspaceDiagnostics: true, documentSelector: DOCUMENT_SELECTOR },
-        codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true },
         codeLensProvider: { resolveProvider: false },
         ...NAVIGATION_CAPABILITIES,
         ...ASSIST_CAPABILITIES,
@@ -367,9 +367,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const found = file !== undefined && diagnostics ? views.findingsOf(file) : undefined;
       if (file === undefined || !found) return [];
       const text = session.textOf(file) ?? '';
-      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator, ...(options.turns ? { pause: () => options.turns!.pause() } : {}) });
+      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator, lazyFixAll: resolvesEdits(), ...(options.turns ? { pause: () => options.turns!.pause() } : {}) });
     }),
   );
+
+  /** Whether the client resolves a code action's edit lazily (`codeAction/resolve`). */
+  const resolvesEdits = (): boolean => capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true;
+
+  connection.onCodeActionResolve(async (action) => {
+    if (!isFixAllData(action.data)) return action;
+    try {
+      const file = ourFile(action.data.fixAll);
+      const found = file !== undefined && diagnostics ? views.findingsOf(file) : undefined;
+      if (!found) return { ...action, edit: { changes: {} } };
+      return await resolveFixAll(action, found.findings, found.tree, locator, options.turns ? () => options.turns!.pause() : undefined);
+    } catch (error) {
+      log(`mthds: code action resolve failed: ${String(error)}`);
+      return action;
+    }
+  });
 
   connection.onCodeLens(
     guard('code lenses', [], (params: CodeLensParams) => {
