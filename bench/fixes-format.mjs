@@ -6,8 +6,8 @@
 import { importSources } from './importSources.mjs';
 import { memoryOf } from './processMemory.mjs';
 
-const { formatEdits, chooseSafeFixes, fixAllEdits } = await importSources(
-  "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts';",
+const { formatEdits, chooseSafeFixes, fixAllEdits, Session } = await importSources(
+  "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts'; export { Session } from './server/src/workspace/session.ts';",
 );
 
 function timed(label, fn) {
@@ -39,4 +39,35 @@ for (const n of [16_000, 32_000, 50_000]) {
   const findings = findingsOf(n);
   timed(`choose safe fixes among ${n.toLocaleString('en')} (check --fix)`, () => chooseSafeFixes(findings));
   timed(`fix-all edits of ${n.toLocaleString('en')} fixes (language server)`, () => fixAllEdits(findings, undefined));
+}
+
+// The fix-all the language server computes (verified: the re-check of the tree with the fixes
+// applied, fixes bringing a new error rolled back) of a real bundle: one pipe with 30,000 unused
+// inputs, open in a session as in the editor; the findings of its check first.
+{
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const n = 30_000;
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-fixall-'));
+  const file = path.join(dir, 'wide.mthds');
+  const text = `domain = "demo"\ndescription = "Demo"\n\n[pipe.wide]\ntype = "PipeLLM"\ndescription = "Wide"\ninputs = { used = "Text", ${Array.from({ length: n }, (_, i) => `u${i} = "Text"`).join(', ')} }\noutput = "Text"\nprompt = "Use $used"\n`;
+  writeFileSync(file, text);
+  const session = new Session({ folders: [dir] });
+  const id = session.setDocument(file, text);
+  const checked = timed(`check of a bundle with ${n.toLocaleString('en')} unused inputs`, () => session.check(id));
+  const findings = checked.findings.get(file);
+  const pending = timedAsync(`verified fix-all of its ${findings.length.toLocaleString('en')} findings (language server, codeAction/resolve)`, () => fixAllEdits(findings, checked.tree, () => new Promise((r) => setImmediate(r))));
+  const edits = await pending;
+  console.log(`  ${edits.length.toLocaleString('en')} edits kept (a fix touching one taken waits for a second run)`);
+}
+
+async function timedAsync(label, fn) {
+  globalThis.gc?.();
+  const t0 = performance.now();
+  const result = await fn();
+  const ms = performance.now() - t0;
+  const { rss, peak } = memoryOf(process.pid);
+  console.log(`${label}: ${ms.toFixed(0)} ms (process rss ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB)`);
+  return result;
 }

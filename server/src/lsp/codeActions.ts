@@ -33,6 +33,28 @@ export interface CodeActionInput {
   locator: TextLocator;
   /** Lets queued messages through between slices of the fix-all's checks (see fixAllEdits). */
   pause?: () => Promise<void>;
+  /**
+   * The client resolves a code action's edit (`codeAction/resolve`): the fix-all is offered without
+   * its edit, which is verified only when chosen (resolveFixAll), so the answer waits on no check.
+   */
+  lazyFixAll?: boolean;
+}
+
+/** What an unresolved fix-all carries to its resolve: the document it fixes. */
+export interface FixAllData {
+  fixAll: string;
+}
+
+export function isFixAllData(data: unknown): data is FixAllData {
+  return typeof data === 'object' && data !== null && typeof (data as { fixAll?: unknown }).fixAll === 'string';
+}
+
+const FIX_ALL_TITLE = 'Fix all safe MTHDS problems';
+
+/** The fix-all's edit made (verified as fixAllEdits does) for an action offered unresolved. */
+export async function resolveFixAll(action: CodeAction, findings: readonly Finding[], tree: MethodTree | undefined, locator: TextLocator, pause?: () => Promise<void>): Promise<CodeAction> {
+  const edits = await fixAllEdits(findings, tree, pause);
+  return { ...action, edit: editsToWorkspaceEdit(edits, locator) };
 }
 
 export async function codeActions(input: CodeActionInput): Promise<CodeAction[]> {
@@ -59,8 +81,13 @@ export async function codeActions(input: CodeActionInput): Promise<CodeAction[]>
     }
   }
   if (kindWanted(FIX_ALL_KIND, only)) {
-    const edits = await fixAllEdits(findings, input.tree, input.pause);
-    if (edits.length > 0) actions.push({ title: 'Fix all safe MTHDS problems', kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });
+    if (input.lazyFixAll) {
+      // Offered when some fix is safe; the re-check may still roll every one back (an empty edit).
+      if (findings.some((f) => f.fix?.safe === true && f.fix.edits.length > 0)) actions.push({ title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { fixAll: params.textDocument.uri } satisfies FixAllData });
+    } else {
+      const edits = await fixAllEdits(findings, input.tree, input.pause);
+      if (edits.length > 0) actions.push({ title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });
+    }
   }
   return actions;
 }

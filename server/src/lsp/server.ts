@@ -8,6 +8,8 @@ import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   FileChangeType,
+  MessageType,
+  ShowMessageNotification,
   TextDocumentSyncKind,
   TextDocuments,
   type ClientCapabilities,
@@ -25,7 +27,7 @@ import { isMethodFile } from '../workspace/scan.js';
 import { readStructures } from '../workspace/structures.js';
 import { Session, type DiskChange } from '../workspace/session.js';
 import { CLAMPED_TEXT_DOCUMENTS, guardRequest } from './clamp.js';
-import { codeActions, FIX_ALL_KIND, QUICK_FIX } from './codeActions.js';
+import { codeActions, FIX_ALL_KIND, isFixAllData, QUICK_FIX, resolveFixAll } from './codeActions.js';
 import { pipeCodeLenses } from './codeLens.js';
 import type { TextLocator } from './convert.js';
 import { completionOptions } from './completion.js';
@@ -34,6 +36,7 @@ import { ASSIST_CAPABILITIES, registerAssistFeatures } from './assist.js';
 import { NAVIGATION_CAPABILITIES, registerNavigationFeatures } from './features.js';
 import { executeRunnerCommand, RUNNER_COMMANDS } from './runnerCommands.js';
 import { oneTurn, type MessageTurns } from './messageTurns.js';
+import { FolderScans } from './folderScans.js';
 import { RunnerLink } from './runnerLink.js';
 import { forgetFileSymbols } from './symbols.js';
 import { Views } from './views.js';
@@ -94,6 +97,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return uri !== undefined ? documents.get(uri)?.version : undefined;
   };
   let diagnostics: Diagnostics | undefined;
+  /** The walks of the workspace folders (made with the session, at initialize). */
+  let scans: FolderScans | undefined;
   /** What requests work on while checks are pending: the latest finished check, buffers parsed ahead. */
   const views = new Views(
     () => session,
@@ -121,6 +126,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     settings = initSettings;
     applyPackageSettings();
     const pull = capabilities.textDocument?.diagnostic !== undefined;
+    scans = new FolderScans(session, {
+      pause: options.turns ? () => options.turns!.pause() : oneTurn,
+      maxFiles: () => settings.workspace.maxFiles,
+      truncated: (folder, maxFiles) => {
+        const message = `mthds: the workspace folder ${folder} holds more than ${maxFiles} files; only the method files among the first ${maxFiles} are checked (setting mthds.workspace.maxFiles)`;
+        log(message);
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+      },
+    });
     diagnostics = new Diagnostics(connection, session, locator, {
       pull,
       refreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
@@ -143,7 +157,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         // Advertised always; a client that can pull gets nothing pushed (as vscode-eslint does).
         diagnosticProvider: { identifier: 'mthds', interFileDependencies: true, workspaceDiagnostics: true, documentSelector: DOCUMENT_SELECTOR },
-        codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true },
         codeLensProvider: { resolveProvider: false },
         ...NAVIGATION_CAPABILITIES,
         ...ASSIST_CAPABILITIES,
@@ -166,11 +180,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
     if (capabilities.workspace?.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
-        const removed = new Set(event.removed.map((f) => uriToFile(f.uri)));
-        const folders = [...session.getFolders().filter((f) => !removed.has(f)), ...event.added.map((f) => uriToFile(f.uri))];
-        session.setFolders(folders);
-        session.scanWorkspace();
-        void diag.flushDirty();
+        guardEvent(() => {
+          const removed = new Set(event.removed.map((f) => uriToFile(f.uri)));
+          const added = event.added.map((f) => uriToFile(f.uri)).filter((f) => path.isAbsolute(f) && !removed.has(f));
+          const folders = [...new Set([...session.getFolders().filter((f) => !removed.has(f)), ...added])];
+          session.setFolders(folders);
+          // Checked once the walk of this folder set ends; a walk replaced by a later change never is.
+          void scans!.rescan().then((trees) => (trees !== undefined ? diag.flushDirty() : undefined));
+        });
       });
     }
     const ready = (async (): Promise<void> => {
@@ -242,7 +259,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** The background check of the closed files of the workspace, reported as progress. */
   async function checkWorkspace(diag: Diagnostics): Promise<void> {
-    const trees = session.scanWorkspace();
+    const trees = await scans!.settled();
     let reporter: { begin(title: string, percentage?: number, message?: string, cancellable?: boolean): void; report(percentage: number, message?: string): void; done(): void } | undefined;
     if (capabilities.window?.workDoneProgress) {
       try {
@@ -322,7 +339,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if (session.diskChanged(file, kind)) structural = true;
       }
       // A manifest came or went: trees regroup, so find them all again.
-      if (structural) session.scanWorkspace();
+      if (structural) void scans?.rescan().then((trees) => (trees !== undefined ? diagnostics?.requestUpdate() : undefined));
       diagnostics?.requestUpdate();
     });
   });
@@ -350,9 +367,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const found = file !== undefined && diagnostics ? views.findingsOf(file) : undefined;
       if (file === undefined || !found) return [];
       const text = session.textOf(file) ?? '';
-      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator, ...(options.turns ? { pause: () => options.turns!.pause() } : {}) });
+      return codeActions({ params, file, text, lineStarts: session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator, lazyFixAll: resolvesEdits(), ...(options.turns ? { pause: () => options.turns!.pause() } : {}) });
     }),
   );
+
+  /** Whether the client resolves a code action's edit lazily (`codeAction/resolve`). */
+  const resolvesEdits = (): boolean => capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true;
+
+  connection.onCodeActionResolve(async (action) => {
+    if (!isFixAllData(action.data)) return action;
+    try {
+      const file = ourFile(action.data.fixAll);
+      const found = file !== undefined && diagnostics ? views.findingsOf(file) : undefined;
+      if (!found) return { ...action, edit: { changes: {} } };
+      return await resolveFixAll(action, found.findings, found.tree, locator, options.turns ? () => options.turns!.pause() : undefined);
+    } catch (error) {
+      log(`mthds: code action resolve failed: ${String(error)}`);
+      return action;
+    }
+  });
 
   connection.onCodeLens(
     guard('code lenses', [], (params: CodeLensParams) => {

@@ -1,6 +1,8 @@
 // The server's settings: section `mthds` of the client's configuration, with initializationOptions
 // as a first value (clients without workspace/configuration, benchmarks, tests).
 
+import { MAX_PACKAGE_FILES } from '../workspace/load.js';
+
 export interface RunnerSettings {
   /** Base URL of a runner; none means the built-in runner, started in-process on demand. */
   url?: string;
@@ -36,6 +38,13 @@ export interface Settings {
     /** A structures file: fields of structures the host binds to description-only concepts. */
     file?: string;
   };
+  workspace: {
+    /**
+     * The most files (of any kind) walked below one workspace folder in search of method files:
+     * a folder holding more (the home folder, `/`) is walked that far and the user told so.
+     */
+    maxFiles: number;
+  };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -43,6 +52,7 @@ export const DEFAULT_SETTINGS: Settings = {
   runner: {},
   packages: { libraries: [] },
   structures: {},
+  workspace: { maxFiles: MAX_PACKAGE_FILES },
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -62,7 +72,7 @@ function nonEmptyString(value: unknown): string | undefined {
  * or an object holding it (`{ mthds: {...} }`), and `debounceMs` at the top (initializationOptions).
  */
 export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): Settings {
-  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner }, packages: { ...base.packages }, structures: { ...base.structures } };
+  const out: Settings = { diagnostics: { ...base.diagnostics }, runner: { ...base.runner }, packages: { ...base.packages }, structures: { ...base.structures }, workspace: { ...base.workspace } };
   if (!isRecord(raw)) return out;
   const section = isRecord(raw['mthds']) ? raw['mthds'] : raw;
   const top = nonNegative(section['debounceMs']);
@@ -102,6 +112,11 @@ export function readSettings(raw: unknown, base: Settings = DEFAULT_SETTINGS): S
     const file = nonEmptyString(structures['file']);
     if (file !== undefined) out.structures.file = file;
     else if ('file' in structures) delete out.structures.file;
+  }
+  const workspace = section['workspace'];
+  if (isRecord(workspace)) {
+    const maxFiles = nonNegative(workspace['maxFiles']);
+    if (maxFiles !== undefined && maxFiles >= 1) out.workspace.maxFiles = Math.floor(maxFiles);
   }
   return out;
 }

@@ -11,6 +11,9 @@ export const BUNDLE_EXTENSION = '.mthds';
  * Folders never searched for method files. `.mthds` holds installed methods and packages: they are
  * dependencies, found by workspace/dependencies.ts, never part of the user's own tree.
  */
+/** The most files a method tree holds (a package with more is refused); also the bound of a workspace folder's walk. */
+export const MAX_PACKAGE_FILES = 100_000;
+
 export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', '.mthds']);
 
 /** The folder of the nearest METHODS.toml at or above `dir`, stopping at a repository root. */
@@ -79,7 +82,7 @@ export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir
  * large tree again): each folder's read is a step, and so are every ENTRIES_PER_STEP of its entries.
  */
 export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Generator<void, Walked> {
-  const limit = options.limit ?? 100_000;
+  const limit = options.limit ?? MAX_PACKAGE_FILES;
   const files: string[] = [];
   const stopped: string[] = [];
   const links: string[] = [];
@@ -128,12 +131,12 @@ export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?
 }
 
 /** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
-export function listTreeFiles(root: string, limit = 100_000): TreeFiles {
+export function listTreeFiles(root: string, limit = MAX_PACKAGE_FILES): TreeFiles {
   return runSteps(listTreeFilesSteps(root, limit));
 }
 
 /** listTreeFiles in steps (see walkFilesSteps). */
-export function* listTreeFilesSteps(root: string, limit = 100_000): Generator<void, TreeFiles> {
+export function* listTreeFilesSteps(root: string, limit = MAX_PACKAGE_FILES): Generator<void, TreeFiles> {
   const { files, stopped, links, special, unreadable, truncated } = yield* walkFilesSteps(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
   return { files, nestedPackages: stopped, links, special, unreadable, truncated };
 }

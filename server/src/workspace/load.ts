@@ -11,7 +11,7 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { existsSync } from 'node:fs';
-import { entryKind, findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
+import { MAX_PACKAGE_FILES, entryKind, findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
 import { isMethodFile } from './scan.js';
 import { MAX_FILE_BYTES, readMethodFile, type RefusedRead } from './readText.js';
 import { clashingName } from '../util/paths.js';
@@ -49,7 +49,7 @@ export function planPackage(root: string): TreePlan {
 }
 
 /** The most files a package may hold; the walk stops there. */
-export const MAX_PACKAGE_FILES = 100_000;
+export { MAX_PACKAGE_FILES };
 
 /**
  * method.package_invalid for what a package's layout may not hold: symbolic links (never followed,

@@ -3,7 +3,8 @@
 
 import path from 'node:path';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
-import { folderFault, folderReads, isBundlePath, walkFiles, type UnreadableFolder } from './discover.js';
+import { runSteps } from '../util/steps.js';
+import { MAX_PACKAGE_FILES, folderFault, folderReads, isBundlePath, walkFilesSteps, type UnreadableFolder } from './discover.js';
 
 export function isMethodFile(file: string): boolean {
   const base = path.basename(file);
@@ -14,12 +15,28 @@ export function isMethodFile(file: string): boolean {
  * Every bundle and manifest below `root` (symbolic links not followed), sorted, the folders that
  * could not be read, and the method files that are links or not regular files (skipped).
  */
-export function scanMethodFiles(root: string, limit = 100_000): { files: string[]; unreadable: UnreadableFolder[]; skipped: string[] } {
-  const walked = walkFiles(root, { limit });
+export function scanMethodFiles(root: string, limit = MAX_PACKAGE_FILES): MethodFileScan {
+  return runSteps(scanMethodFilesSteps(root, limit));
+}
+
+/**
+ * What scanMethodFiles finds, and whether the walk stopped at `limit` files (of any kind): a
+ * folder holding far more files than a method tree can (the home folder, `/`) is not walked whole.
+ */
+export interface MethodFileScan {
+  files: string[];
+  unreadable: UnreadableFolder[];
+  skipped: string[];
+  truncated: boolean;
+}
+
+/** scanMethodFiles in steps (see walkFilesSteps), for a caller that serves other work meanwhile. */
+export function* scanMethodFilesSteps(root: string, limit = MAX_PACKAGE_FILES): Generator<void, MethodFileScan> {
+  const walked = yield* walkFilesSteps(root, { limit });
   const wanted = (f: string): boolean => isBundlePath(f) || path.basename(f) === MANIFEST_FILE;
   // Method files met as links (not followed) or as FIFOs and devices (never read): named, not passed over.
   const skipped = [...walked.links, ...walked.special].filter(wanted).sort();
-  return { files: walked.files.filter(wanted), unreadable: walked.unreadable, skipped };
+  return { files: walked.files.filter(wanted), unreadable: walked.unreadable, skipped, truncated: walked.truncated };
 }
 
 /** The files directly in `dir` (not below): bundles, every name for resource lookups, and the bundles skipped (links, FIFOs). */

@@ -23,7 +23,7 @@ import { layoutFindings, refusedReadFinding, relativeTo, skippedFindings, unread
 import { readMethodFile, type RefusedRead } from './readText.js';
 import { PackageCache, resolveDependencies } from './dependencies.js';
 import type { HostStructures } from '../language/hostStructures.js';
-import { isMethodFile, listFolderFiles, scanMethodFiles } from './scan.js';
+import { isMethodFile, listFolderFiles, scanMethodFilesSteps } from './scan.js';
 import { isFilePath, isWithin, TreeLocator, treeId, type TreeId } from './treeLocator.js';
 import { runSteps } from '../util/steps.js';
 import { ObjectCache } from '../util/objectCache.js';
@@ -340,13 +340,23 @@ export class Session {
    * Finds every tree of the workspace folders and of the open documents, forgetting trees that
    * are gone; all of them are due for a check. Returns the trees, workspace order.
    */
-  scanWorkspace(): TreeId[] {
+  scanWorkspace(limit?: number): TreeId[] {
+    return runSteps(this.scanWorkspaceSteps(limit)).trees;
+  }
+
+  /**
+   * scanWorkspace in steps: the folders are walked first (at most `limit` files each; the folders
+   * that hold more are returned), and the session changes only at the last step, so that a walk
+   * left at a pause (the folder set changed again meanwhile) leaves nothing behind.
+   */
+  *scanWorkspaceSteps(limit?: number): Generator<void, { trees: TreeId[]; truncated: string[] }> {
+    const folders = [...this.locator.getFolders()];
     this.locator.invalidate();
-    this.openCounts = undefined;
-    this.listings.clear();
     const found = new Map<string, TreeId>();
-    for (const folder of this.locator.getFolders()) {
-      const scan = scanMethodFiles(folder);
+    const truncated: string[] = [];
+    for (const folder of folders) {
+      const scan = yield* scanMethodFilesSteps(folder, limit);
+      if (scan.truncated) truncated.push(folder);
       for (const file of scan.files) {
         const id = this.locator.locate(file);
         if (!found.has(id.key)) found.set(id.key, id);
@@ -359,6 +369,8 @@ export class Session {
         if (!found.has(id.key)) found.set(id.key, id);
       }
     }
+    this.openCounts = undefined;
+    this.listings.clear();
     for (const file of this.open.keys()) {
       const id = this.locator.locate(file);
       if (!found.has(id.key)) found.set(id.key, id);
@@ -369,7 +381,7 @@ export class Session {
       this.trees.set(key, id);
       this.dirty.add(key);
     }
-    return [...found.values()];
+    return { trees: [...found.values()], truncated };
   }
 
   /**

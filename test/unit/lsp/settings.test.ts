@@ -14,8 +14,13 @@ describe('readSettings', () => {
 
   it('layers over a base (initializationOptions first, then configuration)', () => {
     const base = readSettings({ debounceMs: 0 });
-    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0, dryRun: true, dryRunDelayMs: 400, warmUpMs: 1000 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {} });
+    expect(readSettings({ runner: { timeoutMs: 10 } }, base)).toEqual({ diagnostics: { debounceMs: 0, dryRun: true, dryRunDelayMs: 400, warmUpMs: 1000 }, runner: { timeoutMs: 10 }, packages: { libraries: [] }, structures: {}, workspace: { maxFiles: 100_000 } });
     expect(base.runner).toEqual({});
+  });
+
+  it('reads the bound of a workspace folder walk, refusing what is not a count', () => {
+    expect(readSettings({ mthds: { workspace: { maxFiles: 5000.7 } } }).workspace).toEqual({ maxFiles: 5000 });
+    for (const bad of [0, -1, '10', null]) expect(readSettings({ workspace: { maxFiles: bad } }).workspace).toEqual({ maxFiles: 100_000 });
   });
 
   it('reads the dry run switch and its delay', () => {

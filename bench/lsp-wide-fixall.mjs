@@ -1,0 +1,69 @@
+// Code actions on a document with 30,000 unused inputs, over stdio: a `textDocument/codeAction`
+// without `only` sent right behind the document's didOpen (its first check running), then the
+// fix-all's `codeAction/resolve`; with RESOLVE=0 the client does not resolve edits (the fix-all is
+// made within the codeAction answer, as for such clients). MTHDS_SERVER runs another build.
+//
+//   node bench/lsp-wide-fixall.mjs        N=30000 (default)
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startServer, stopServer, SERVER } from './lspClient.mjs';
+
+const N = Number(process.env.N ?? 30_000);
+const RESOLVE = process.env.RESOLVE !== '0';
+const ws = mkdtempSync(path.join(tmpdir(), 'mthds-bench-wide-'));
+const file = path.join(ws, 'wide.mthds');
+const text = `domain = "demo"\ndescription = "Demo"\n\n[pipe.wide]\ntype = "PipeLLM"\ndescription = "Wide"\ninputs = { used = "Text", ${Array.from({ length: N }, (_, i) => `u${i} = "Text"`).join(', ')} }\noutput = "Text"\nprompt = "Use $used"\n`;
+const uri = pathToFileURL(file).href;
+// Another document, hovered every 25 ms meanwhile: how long the other requests wait.
+const otherWs = mkdtempSync(path.join(tmpdir(), 'mthds-bench-wide-other-'));
+const small = path.join(otherWs, 'small.mthds');
+const smallText = 'domain = "other"\ndescription = "Other"\n\n[pipe.x]\ntype = "PipeLLM"\ndescription = "x"\noutput = "Text"\nprompt = "hi"\n';
+writeFileSync(small, smallText);
+const smallUri = pathToFileURL(small).href;
+
+const codeAction = RESOLVE ? { dataSupport: true, resolveSupport: { properties: ['edit'] } } : { dataSupport: true };
+const capabilities = { window: { workDoneProgress: true }, textDocument: { codeAction, publishDiagnostics: {} } };
+const server = await startServer(ws, { capabilities, initializationOptions: { diagnostics: { warmUpMs: 0, dryRun: false } } });
+await server.checked;
+const { connection } = server;
+let published;
+const settled = new Promise((r) => (published = r));
+connection.onNotification('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length >= N && published());
+await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: smallUri, languageId: 'mthds', version: 1, text: smallText } });
+const hover = () => connection.sendRequest('textDocument/hover', { textDocument: { uri: smallUri }, position: { line: 4, character: 2 } });
+await hover();
+let probing = true;
+const waits = [];
+const probe = (async () => {
+  while (probing) {
+    const h0 = performance.now();
+    await hover();
+    waits.push(performance.now() - h0);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+})();
+const t0 = performance.now();
+await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version: 1, text } });
+const actions = await connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+const answered = performance.now() - t0;
+const fixAll = actions.find((a) => a.kind === 'source.fixAll.mthds');
+let resolvedMs;
+let edits = fixAll?.edit?.changes?.[uri]?.length;
+if (fixAll && !fixAll.edit) {
+  const t1 = performance.now();
+  const resolved = await connection.sendRequest('codeAction/resolve', fixAll);
+  resolvedMs = performance.now() - t1;
+  edits = resolved.edit?.changes?.[uri]?.length;
+}
+await settled;
+const diagnosticsMs = performance.now() - t0;
+probing = false;
+await probe;
+await stopServer(server);
+console.log(`server: ${SERVER}; client ${RESOLVE ? 'resolves edits' : 'does not resolve edits'}`);
+console.log(`${N.toLocaleString('en')} unused inputs: codeAction answered ${answered.toFixed(0)} ms after didOpen (${actions.length} actions)${resolvedMs !== undefined ? `; fix-all resolved in ${resolvedMs.toFixed(0)} ms` : ''}; ${edits ?? 0} edits; diagnostics published ${diagnosticsMs.toFixed(0)} ms after didOpen`);
+console.log(`hovers of another document meanwhile: ${waits.length}, longest wait ${Math.max(...waits).toFixed(0)} ms`);
+console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
