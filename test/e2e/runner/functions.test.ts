@@ -151,7 +151,7 @@ describe('/execute with function modules', () => {
 
 /** Starts `mthds serve` and resolves with the URL it prints first. */
 function serve(args: string[], cwd: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-warm-up', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {

@@ -54,7 +54,7 @@ function start(args: string[], env: Record<string, string>): Promise<Proc> {
 }
 
 export function startServe(queue: string, port: number, config: string, env: Record<string, string> = {}, extra: string[] = []): Promise<Proc> {
-  return start(['serve', '--port', String(port), '--queue', queue, '--config', config, ...extra], env);
+  return start(['serve', '--port', String(port), '--no-warm-up', '--queue', queue, '--config', config, ...extra], env);
 }
 
 export function startWorkerProcess(queue: string, concurrency: number, config: string, env: Record<string, string> = {}): Promise<Proc> {
