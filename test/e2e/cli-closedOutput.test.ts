@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN as BIN } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /** Runs the command with its stdout (or stderr) closed by the reader before anything is written. */
 function withClosedOutput(args: string[], closed: 'stdout' | 'stderr'): Promise<{ status: number | null; signal: string | null; other: string }> {

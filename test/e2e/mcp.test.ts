@@ -12,9 +12,8 @@ import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, REPO } from '../helpers/files.js';
 import { startRunner } from '../../server/src/runner/index.js';
-import { runCli } from '../helpers/cli.js';
+import { CLI_BIN as BIN, runCli } from '../helpers/cli.js';
 
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const TOOLS = ['check', 'explain', 'fix', 'format', 'graph', 'pipe_io', 'run'];
 
 interface ToolAnswer {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, problemOf, withRunner, type Reply, type Runner } from './helpers.js';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/functions');
 const TEXT_FUNCTIONS = path.join(FIXTURES, 'text_functions.mjs');
 

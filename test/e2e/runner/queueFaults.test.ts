@@ -6,7 +6,6 @@
 // only once Redis answers. Needs `npm run build` first.
 
 import { execFileSync, spawn } from 'node:child_process';
-import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,8 +13,8 @@ import { get, HELLO, post } from './helpers.js';
 import { startServe, startWorkerProcess, writeConfig, type Proc } from './queueProcesses.js';
 import { redisAvailable, startRedis, type RedisServer } from './redis.js';
 import { freePort } from '../../helpers/ports.js';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
-const BIN = path.resolve(__dirname, '../../../server/bin/mthds.js');
 const run = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };
 
 const hasRedis = redisAvailable();

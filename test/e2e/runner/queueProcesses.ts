@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 export interface Proc {
   child: ChildProcess;

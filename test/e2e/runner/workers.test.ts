@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO, get, post } from './helpers.js';
-import { runCli } from '../../helpers/cli.js';
+import { CLI_BIN as BIN, runCli } from '../../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 // Every request on a new connection: the cluster hands connections to the workers in turn.
 const CLOSE = { Connection: 'close' };
 
