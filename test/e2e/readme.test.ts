@@ -2,16 +2,16 @@
 // commands (check, graph, serve, curl to /execute and /start with the outcome posted back) run as
 // written, in an empty folder, with `npx mthds` being this repository's built CLI.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/files.js';
+import { CLI_BIN as BIN, runCli } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /** The fenced blocks of a README section, in order, with their info string. */
 function blocksOf(section: string): Array<{ lang: string; text: string }> {
@@ -41,7 +41,7 @@ describe('README: your first method', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-readme-'));
     temp.push(dir);
     writeFileSync(path.join(dir, 'reply.mthds'), methods[0]!.text);
-    const r = spawnSync(process.execPath, [BIN, 'check', 'reply.mthds'], { cwd: dir, encoding: 'utf8' });
+    const r = runCli(['check', 'reply.mthds'], { cwd: dir });
     expect(r.stdout).toBe('No problems in 1 file checked.\n');
     expect(r.status).toBe(0);
   });
