@@ -2,13 +2,12 @@
 // address-qualified reference to a sibling package resolves to the sibling (Pipelex/methods of
 // the shared corpus).
 
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/files.js';
 import { sharedPath } from './shared.js';
+import { runCli } from '../helpers/cli.js';
 
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const EMPTY_HOME = path.join(REPO, 'test/fixtures/dependencies/no-home');
 
 interface JsonFinding {
@@ -19,11 +18,7 @@ interface JsonFinding {
 describe('a repository holding several packages', () => {
   it('resolves github.com/Pipelex/methods/documents from the sibling package, nothing installed', () => {
     const methods = sharedPath('corpus/Pipelex__methods/methods');
-    const r = spawnSync(process.execPath, [BIN, 'check', '--no-dry-run', '--format', 'json', methods], {
-      cwd: REPO,
-      encoding: 'utf8',
-      env: { ...process.env, HOME: EMPTY_HOME, MTHDS_PACKAGES_DIR: path.join(EMPTY_HOME, 'packages') },
-    });
+    const r = runCli(['check', '--no-dry-run', '--format', 'json', methods], { env: { HOME: EMPTY_HOME, MTHDS_PACKAGES_DIR: path.join(EMPTY_HOME, 'packages') } });
     const findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
     expect(findings.filter((f) => f.code.startsWith('method.dependency'))).toEqual([]);
     // What remains is what the newest runtime rejects (the corpus manifest labels them invalid).

@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN as BIN } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /** Runs the command with its stdout (or stderr) closed by the reader before anything is written. */
 function withClosedOutput(args: string[], closed: 'stdout' | 'stderr'): Promise<{ status: number | null; signal: string | null; other: string }> {
@@ -39,7 +39,8 @@ describe('a command whose output is closed', () => {
     ['format --check', ['format', '--check', unformatted()]],
     ['--help', ['--help']],
     // The runner's first line is its URL: with nobody reading, it stops instead of serving blind.
-    ['serve', ['serve', '--port', '0', '--quiet']],
+    // No warm-up here (nor in the burst below): what is measured is the exit, not the start-up.
+    ['serve', ['serve', '--port', '0', '--quiet', '--no-warm-up']],
   ])('%s stops quietly with status 141 when stdout is closed', async (_name, args) => {
     const r = await withClosedOutput(args, 'stdout');
     // Nothing about the closed pipe (what the command said on stderr before it noticed may stay).
@@ -50,8 +51,9 @@ describe('a command whose output is closed', () => {
 
   it('serve stops quietly with 141 in a burst too (its workers may still be starting when it exits)', async () => {
     // One run of eighty used to print a worker's EPIPE stack trace when the runs were started
-    // eight at a time: the primary exited while a worker was still in Node's own start-up.
-    const runs = await Promise.all(Array.from({ length: 8 }, () => withClosedOutput(['serve', '--port', '0', '--quiet'], 'stdout')));
+    // eight at a time: the primary exited while a worker was still in Node's own start-up (which
+    // the warm-up, 2.5 s of CPU per worker, would only delay: eight runners would spend 40 s on it).
+    const runs = await Promise.all(Array.from({ length: 8 }, () => withClosedOutput(['serve', '--port', '0', '--quiet', '--no-warm-up'], 'stdout')));
     for (const r of runs) {
       expect(r.other).not.toMatch(/EPIPE|Error|internal|\n\s+at /);
       expect(r.status).toBe(141);

@@ -4,20 +4,17 @@
 // that does not exist fails the command. Each command runs with a timeout and a small heap: a
 // hang or an unbounded read fails the test instead of stalling it.
 
-import { spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 
-const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 function mthds(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null } {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=256', BIN, ...args], { cwd, encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, signal: r.signal };
+  return runCli(args, { cwd, nodeArgs: ['--max-old-space-size=256'], timeout: 20_000 });
 }
 
 const OK = 'domain = "files"\ndescription = "A method file"\n';

@@ -1,19 +1,18 @@
 // `mthds check --fix` as a process, on temporary copies of fixtures: the safe fixes written, what
 // was fixed printed, the remaining findings and the exit status, and nothing left on a second run.
 
-import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/fix');
 
 function mthds(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const { status, stdout, stderr } = runCli(args, { cwd });
+  return { status, stdout, stderr };
 }
 
 function copyOf(name: string): string {

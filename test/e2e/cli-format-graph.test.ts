@@ -1,18 +1,17 @@
 // `mthds format` and `mthds graph` as processes: exit statuses, files rewritten (or not), outputs.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 function mthds(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const { status, stdout, stderr } = runCli(args, { cwd });
+  return { status, stdout, stderr };
 }
 
 function tempDir(files: Record<string, string> = {}): string {

@@ -1,19 +1,18 @@
 // `mthds check --functions` as a process: the environment check (PipeFunc functions against the
 // function modules, requirements.txt) with codes, params and positions, and the exit status.
 
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/functions');
 
 function mthds(args: string[], cwd = FIXTURES): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const { status, stdout, stderr } = runCli(args, { cwd });
+  return { status, stdout, stderr };
 }
 
 function tempTree(files: Record<string, string>): string {

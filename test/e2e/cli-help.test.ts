@@ -2,22 +2,20 @@
 // accepts (read from the option table the command parses with), the exit statuses and examples;
 // `mthds-language-server --help` and `--version` answer and exit 0.
 
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECK_OPTIONS } from '../../server/src/cli/check.js';
 import { FORMAT_OPTIONS } from '../../server/src/cli/format.js';
 import { GRAPH_OPTIONS } from '../../server/src/cli/graph.js';
 import { SERVE_OPTIONS } from '../../server/src/cli/serve.js';
 import { VERSION } from '../../server/src/version.js';
+import { CLI_BIN, runCli, SERVER_BIN } from '../helpers/cli.js';
 
-const REPO = path.resolve(__dirname, '../..');
-const MTHDS = path.join(REPO, 'server/bin/mthds.js');
-const SERVER = path.join(REPO, 'server/bin/mthds-language-server.js');
+const MTHDS = CLI_BIN;
+const SERVER = SERVER_BIN;
 
 function run(bin: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const { status, stdout, stderr } = runCli(args, { bin, timeout: 30_000 });
+  return { status, stdout, stderr };
 }
 
 const COMMANDS: Record<string, Record<string, { type: string; short?: string }>> = { check: CHECK_OPTIONS, format: FORMAT_OPTIONS, graph: GRAPH_OPTIONS, serve: SERVE_OPTIONS };

@@ -1,19 +1,17 @@
 // `mthds check` with dependency packages, as a process: the package store given by --packages or
 // by $MTHDS_PACKAGES_DIR, findings on METHODS.toml and on the references.
 
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appBundle, appManifest, manifestText, SCORING_BUNDLE } from '../helpers/packages.js';
+import { runCli } from '../helpers/cli.js';
 
-const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 function mthds(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, ...env } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const { status, stdout, stderr } = runCli(args, { env });
+  return { status, stdout, stderr };
 }
 
 function tempDir(files: Record<string, string>): string {

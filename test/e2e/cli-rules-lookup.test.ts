@@ -1,12 +1,11 @@
 // `mthds check` as a process on small trees written for the newest runtime's rules (test/fixtures/rules)
 // and for each place a package named by address is looked up (test/fixtures/dependencies).
 
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const RULES = path.join(REPO, 'test/fixtures/rules');
 const DEPS = path.join(REPO, 'test/fixtures/dependencies');
 // A home folder without installed methods and a store without packages, unless a test says otherwise.
@@ -24,11 +23,7 @@ interface JsonFinding {
 }
 
 function check(cwd: string, args: string[], env: Record<string, string> = {}): { status: number | null; findings: JsonFinding[]; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, 'check', '--no-dry-run', '--format', 'json', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, HOME: EMPTY_HOME, MTHDS_PACKAGES_DIR: path.join(EMPTY_HOME, 'packages'), ...env },
-  });
+  const r = runCli(['check', '--no-dry-run', '--format', 'json', ...args], { cwd, env: { HOME: EMPTY_HOME, MTHDS_PACKAGES_DIR: path.join(EMPTY_HOME, 'packages'), ...env } });
   const findings = r.stdout.trim() === '' ? [] : (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
   return { status: r.status, findings, stderr: r.stderr };
 }
@@ -88,7 +83,7 @@ describe('the newest runtime rules, on fixtures', () => {
     expect(declared.status).toBe(0);
     const bad = check(RULES, ['host', '--structures', 'host/bad-structures.toml']);
     expect(summary(bad.findings).slice(0, 2)).toEqual(['host/bad-structures.toml:1:1 error method.schema_violation', 'host/bad-structures.toml:4:26 error method.concept_invalid']);
-    const missing = spawnSync(process.execPath, [BIN, 'check', 'host', '--structures', 'host/nope.toml'], { cwd: RULES, encoding: 'utf8' });
+    const missing = runCli(['check', 'host', '--structures', 'host/nope.toml'], { cwd: RULES });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read the structures file');
   });
@@ -112,7 +107,7 @@ describe('address-qualified references, looked up where the real tools put packa
     expect(without.map((f) => f.params)).toEqual([{ kind: 'package', name: 'github.com/acme/tools/textkit', reason: 'not_found' }]);
     expect(check(DEPS, ['library/app', '-L', 'library/lib']).findings).toEqual([]);
     expect(check(DEPS, ['library/app', '--library', 'library']).findings).toEqual([]);
-    const nowhere = spawnSync(process.execPath, [BIN, 'check', 'library/app', '-L', 'library/none'], { cwd: DEPS, encoding: 'utf8' });
+    const nowhere = runCli(['check', 'library/app', '-L', 'library/none'], { cwd: DEPS });
     expect(nowhere.status).toBe(2);
   });
 

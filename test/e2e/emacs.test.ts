@@ -14,10 +14,10 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readmeBlocks, readmeSnippet, REPO, runEditor, serverOnPath } from './editors.js';
 import { MARKDOWN_SYNTAX } from './lsp/harness.js';
+import { runCli } from '../helpers/cli.js';
 
 const SCRIPT = path.join(REPO, 'test/e2e/emacs/check.el');
 const MODE = path.join(REPO, 'editors/emacs/mthds-mode.el');
-const CLI = path.join(REPO, 'server/bin/mthds.js');
 
 /** The Emacs version when Emacs runs and eglot loads in it (as check.el loads it). */
 function emacsWithEglot(): string | undefined {
@@ -65,7 +65,7 @@ interface Report {
 
 /** `mthds check` of the package, as (code, 0-based line, column) of each finding of `file`. */
 function checkFindings(pkg: string, file: string): Array<{ code: string; line: number; col: number }> {
-  const r = spawnSync(process.execPath, [CLI, 'check', pkg, '--format', 'json'], { encoding: 'utf8', cwd: pkg });
+  const r = runCli(['check', pkg, '--format', 'json'], { cwd: pkg });
   const report = JSON.parse(r.stdout) as { findings: Array<{ file: string; code: string; range: { start: { line: number; character: number } } }> };
   return report.findings.filter((f) => path.resolve(pkg, f.file) === file).map((f) => ({ code: f.code, line: f.range.start.line, col: f.range.start.character }));
 }

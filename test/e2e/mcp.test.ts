@@ -3,7 +3,6 @@
 // files as `mthds check --fix`), format, graph, explain, pipe_io, run on the built-in runner, and
 // bad arguments answered as tool errors by a server that keeps serving.
 
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +12,8 @@ import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, REPO } from '../helpers/files.js';
 import { startRunner } from '../../server/src/runner/index.js';
+import { CLI_BIN as BIN, runCli } from '../helpers/cli.js';
 
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const TOOLS = ['check', 'explain', 'fix', 'format', 'graph', 'pipe_io', 'run'];
 
 interface ToolAnswer {
@@ -31,8 +30,8 @@ async function connect(root: string, args: string[] = [], env: Record<string, st
 }
 
 function cli(args: string[], cwd: string): { status: number | null; stdout: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout };
+  const { status, stdout } = runCli(args, { cwd });
+  return { status, stdout };
 }
 
 function copyOf(name: string): string {

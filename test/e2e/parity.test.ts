@@ -4,15 +4,14 @@
 // language server over stdio, and the runner over loopback HTTP (`/validate`, `/execute`, `/start`):
 // a static refusal and a run can never disagree. docs/dev/runtime-parity.md lists the checks.
 
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClient, tempWorkspace, uriOf, type LspClient } from './lsp/harness.js';
 import { post, problemOf, withRunner, type Runner } from './runner/helpers.js';
+import { runCli } from '../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/parity');
 
 interface Fixture {
@@ -36,7 +35,7 @@ const fixtures: Fixture[] = readdirSync(FIXTURES)
 
 /** Error codes by file name, from `mthds check --format json` as a process. */
 function cliCodes(args: string[]): { status: number | null; byFile: Map<string, string[]> } {
-  const r = spawnSync(process.execPath, [BIN, 'check', '--format', 'json', ...args], { cwd: REPO, encoding: 'utf8' });
+  const r = runCli(['check', '--format', 'json', ...args]);
   const report = JSON.parse(r.stdout) as { findings: Array<{ file: string; code: string; severity: string }> };
   const byFile = new Map<string, string[]>();
   for (const f of report.findings) if (f.severity === 'error') byFile.set(path.basename(f.file), [...(byFile.get(path.basename(f.file)) ?? []), f.code]);

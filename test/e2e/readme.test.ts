@@ -3,16 +3,16 @@
 // written, in an empty folder (the scratch folder it asks for), with `mthds` on PATH being this
 // repository's built CLI, as `npm install -g ./server` puts it there.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/files.js';
+import { CLI_BIN as BIN, runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /** The fenced blocks of a README section, in order, with their info string. */
 function blocksOf(section: string): Array<{ lang: string; text: string }> {
@@ -24,16 +24,6 @@ function blocksOf(section: string): Array<{ lang: string; text: string }> {
   return [...body.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, text: m[2]! }));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const temp: string[] = [];
 afterAll(() => {
@@ -73,7 +63,7 @@ describe('README: your first method', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mthds-readme-'));
     temp.push(dir);
     writeFileSync(path.join(dir, 'reply.mthds'), methods[0]!.text);
-    const r = spawnSync(process.execPath, [BIN, 'check', 'reply.mthds'], { cwd: dir, encoding: 'utf8' });
+    const r = runCli(['check', 'reply.mthds'], { cwd: dir });
     expect(r.stdout).toBe('No problems in 1 file checked.\n');
     expect(r.status).toBe(0);
   });

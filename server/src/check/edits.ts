@@ -1,4 +1,5 @@
-// Text edits shared by fixes: deleting a key, inserting a line into a table.
+// Text edits shared by fixes and repairs: deleting a key, inserting a line into a table or after
+// another, appending a block to a file. The edits of the method model (inputs) are modelEdits.ts.
 
 import type { LEntry, LTable, Range } from '../syntax/types.js';
 import type { TextEdit } from './finding.js';
@@ -22,12 +23,34 @@ export function deleteEntryEdit(file: string, text: string, entry: LEntry): Text
   return { file, range: wholeLines(text, entry.range), newText: '' };
 }
 
+/** The line break a document already uses, for the lines an edit adds. */
+export function newlineOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** Where a table's content ends: its last entry, else its header, else the table itself. */
+export function lastEntryEnd(table: LTable): number {
+  const last = table.entries[table.entries.length - 1];
+  return last ? last.range.end : table.header ? table.header.range.end : table.range.end;
+}
+
+/** Inserts `line` on a line of its own after the line holding offset `at`. */
+export function insertLineAfter(file: string, text: string, at: number, line: string): TextEdit {
+  const nl = newlineOf(text);
+  let end = at;
+  while (end < text.length && text[end] !== '\n') end += 1;
+  if (end >= text.length) return { file, range: { start: text.length, end: text.length }, newText: `${nl}${line}${nl}` };
+  return { file, range: { start: end + 1, end: end + 1 }, newText: `${line}${nl}` };
+}
+
 /** Inserts `line` as the last line of a header table (after its last entry). */
 export function appendToTableEdit(file: string, text: string, table: LTable, line: string): TextEdit {
-  const last = table.entries[table.entries.length - 1];
-  let at = last ? last.range.end : table.header ? table.header.range.end : table.range.end;
-  while (at < text.length && text[at] !== '\n') at += 1;
-  const newline = text.includes('\r\n') ? '\r\n' : '\n';
-  if (at >= text.length) return { file, range: { start: text.length, end: text.length }, newText: `${newline}${line}${newline}` };
-  return { file, range: { start: at + 1, end: at + 1 }, newText: `${line}${newline}` };
+  return insertLineAfter(file, text, lastEntryEnd(table), line);
+}
+
+/** Appends a block of lines at the end of a file, after one blank line. */
+export function appendBlockEdit(file: string, text: string, lines: readonly string[]): TextEdit {
+  const nl = newlineOf(text);
+  const lead = text === '' ? '' : text.endsWith(`${nl}${nl}`) ? '' : text.endsWith(nl) ? nl : `${nl}${nl}`;
+  return { file, range: { start: text.length, end: text.length }, newText: `${lead}${lines.join(nl)}${nl}` };
 }

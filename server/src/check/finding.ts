@@ -2,6 +2,7 @@
 // runner each translate them (lines and columns, LSP diagnostics, problem items).
 
 import { renderDetail } from '../registry/detail.js';
+import type { RegistryCode } from '../registry/codes.js';
 import { getEntry as getRegistryEntry } from '../registry/lookup.js';
 import type { Range } from '../syntax/types.js';
 
@@ -48,7 +49,8 @@ export interface FindingOptions {
   severity?: Severity;
 }
 
-export function makeFinding(code: string, params: Record<string, unknown>, file: string, range: Range, options: FindingOptions = {}): Finding {
+/** Typed by registry code, so that a misspelt code does not compile. */
+export function makeFinding(code: RegistryCode, params: Record<string, unknown>, file: string, range: Range, options: FindingOptions = {}): Finding {
   const entry = getRegistryEntry(code);
   const severity = options.severity ?? (entry?.raisedAs === 'warning' ? 'warning' : 'error');
   const finding: Finding = { code, params, file, range, message: renderDetail(code, params), severity };

@@ -3,6 +3,7 @@
 // range and broken key relations. Shapes the spec cannot express go to named custom validators.
 
 import type { LEntry, LTable, LValue, Range } from '../syntax/types.js';
+import type { RegistryCode } from '../registry/codes.js';
 import { describeSpec, type FieldSpec, type ShapeCode, type TableRule, type ValueSpec } from '../language/spec/values.js';
 import { suggest } from '../util/suggest.js';
 import { makeFinding, replaceFix, suggestionFixes, type Finding } from './finding.js';
@@ -56,7 +57,7 @@ export class ShapeWalker {
     private readonly custom: Readonly<Record<string, CustomValidator>>,
   ) {}
 
-  report(code: ShapeCode | string, params: Record<string, unknown>, range: Range, extra: Parameters<typeof makeFinding>[4] = {}): void {
+  report(code: RegistryCode, params: Record<string, unknown>, range: Range, extra: Parameters<typeof makeFinding>[4] = {}): void {
     this.out.push(makeFinding(code, params, this.file, range, extra));
   }
 

@@ -3,13 +3,11 @@
 // an input a template reads, removing an input nothing reads. Plain model edits (offsets); the code
 // action feature turns them into workspace edits.
 
-import type { Finding, Fix, TextEdit } from '../check/finding.js';
-import { wholeLines } from '../check/edits.js';
+import type { Finding, Fix } from '../check/finding.js';
+import { appendBlock, declareInputsEdit, removeInputsEdit } from '../check/modelEdits.js';
 import type { Bundle, PipeDecl } from '../language/model.js';
 import { isConceptCode, isPipeCode, parseConceptRef, parsePipeRef } from '../language/references.js';
 import type { MethodTree } from '../language/tree.js';
-import { getEntry } from '../syntax/lookup.js';
-import type { LEntry, LTable } from '../syntax/types.js';
 
 /** The concept a declared input gets when nothing better is known: the user refines it. */
 const DEFAULT_INPUT_CONCEPT = 'Text';
@@ -48,14 +46,6 @@ function targetBundle(tree: MethodTree, from: Bundle | undefined, domain: string
   if (domain === undefined) return from;
   if (from?.domain?.value === domain) return from;
   return tree.bundles.find((b) => b.domain?.value === domain);
-}
-
-/** Appends a block of lines at the end of a file, after one blank line. */
-function appendBlock(bundle: Bundle, lines: string[]): TextEdit {
-  const text = bundle.doc.text;
-  const nl = text.includes('\r\n') ? '\r\n' : '\n';
-  const lead = text === '' ? '' : text.endsWith(`${nl}${nl}`) ? '' : text.endsWith(nl) ? nl : `${nl}${nl}`;
-  return { file: bundle.file, range: { start: text.length, end: text.length }, newText: `${lead}${lines.join(nl)}${nl}` };
 }
 
 function where(target: Bundle, from: Bundle | undefined): string {
@@ -117,51 +107,6 @@ function inputName(variable: string): string | undefined {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : undefined;
 }
 
-function inlineEntryText(text: string, entry: LEntry): string {
-  return text.slice(entry.range.start, entry.range.end);
-}
-
-/** Rewrites an inline `inputs = { ... }` table with the given entries (kept as written). */
-function rewriteInline(file: string, table: LTable, entries: string[]): TextEdit {
-  return { file, range: table.range, newText: entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }` };
-}
-
-function declareInputsEdit(bundle: Bundle, pipe: PipeDecl, names: string[]): TextEdit | undefined {
-  const text = bundle.doc.text;
-  const lines = names.map((n) => `${n} = "${DEFAULT_INPUT_CONCEPT}"`);
-  const inputs = getEntry(pipe.table, 'inputs');
-  if (!inputs) {
-    if (pipe.table.origin !== 'header') return undefined;
-    // Where the language reference puts it: after the description (else after the type).
-    const anchor = getEntry(pipe.table, 'description') ?? getEntry(pipe.table, 'type');
-    return insertLineAfter(bundle.file, text, anchor ? anchor.range.end : lastEntryEnd(pipe.table), `inputs = { ${lines.join(', ')} }`);
-  }
-  const table = inputs.value;
-  if (table.type !== 'table') return undefined;
-  if (table.origin === 'inline') return rewriteInline(bundle.file, table, [...table.entries.map((e) => inlineEntryText(text, e)), ...lines]);
-  if (table.origin === 'header') return insertLineAfter(bundle.file, text, lastEntryEnd(table), lines.join(newlineOf(text)));
-  // Dotted keys (`inputs.text = "Text"`): add more of them after the last.
-  return insertLineAfter(bundle.file, text, lastEntryEnd(table), names.map((n) => `inputs.${n} = "${DEFAULT_INPUT_CONCEPT}"`).join(newlineOf(text)));
-}
-
-function newlineOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
-}
-
-function lastEntryEnd(table: LTable): number {
-  const last = table.entries[table.entries.length - 1];
-  return last ? last.range.end : table.header ? table.header.range.end : table.range.end;
-}
-
-/** Inserts `line` on a line of its own after the line holding offset `at`. */
-function insertLineAfter(file: string, text: string, at: number, line: string): TextEdit {
-  const nl = newlineOf(text);
-  let end = at;
-  while (end < text.length && text[end] !== '\n') end += 1;
-  if (end >= text.length) return { file, range: { start: text.length, end: text.length }, newText: `${nl}${line}${nl}` };
-  return { file, range: { start: end + 1, end: end + 1 }, newText: `${line}${nl}` };
-}
-
 function declareInputs(finding: Finding, tree: MethodTree): Fix[] {
   const found = findPipe(finding, tree);
   if (!found) return [];
@@ -171,25 +116,14 @@ function declareInputs(finding: Finding, tree: MethodTree): Fix[] {
   // The finding's own fix declares a lone variable already.
   if (names.length === 1 && finding.fix) return fixes;
   for (const name of names) {
-    const edit = declareInputsEdit(found.bundle, found.pipe, [name]);
+    const edit = declareInputsEdit(found.bundle, found.pipe, [name], DEFAULT_INPUT_CONCEPT);
     if (edit) fixes.push({ title: `Declare input \`${name}\``, edits: [edit], safe: false });
   }
   if (names.length > 1) {
-    const edit = declareInputsEdit(found.bundle, found.pipe, names);
+    const edit = declareInputsEdit(found.bundle, found.pipe, names, DEFAULT_INPUT_CONCEPT);
     if (edit) fixes.push({ title: `Declare inputs ${names.map((n) => `\`${n}\``).join(', ')}`, edits: [edit], safe: false });
   }
   return fixes;
-}
-
-function removeInputsEdit(bundle: Bundle, pipe: PipeDecl, names: ReadonlySet<string>): TextEdit[] {
-  const text = bundle.doc.text;
-  const inputs = getEntry(pipe.table, 'inputs');
-  const table = inputs?.value;
-  if (!inputs || table?.type !== 'table') return [];
-  const removed = table.entries.filter((e) => names.has(e.key));
-  if (removed.length === 0) return [];
-  if (table.origin === 'inline') return [rewriteInline(bundle.file, table, table.entries.filter((e) => !names.has(e.key)).map((e) => inlineEntryText(text, e)))];
-  return removed.map((e) => ({ file: bundle.file, range: wholeLines(text, e.range), newText: '' }));
 }
 
 function removeInputs(finding: Finding, tree: MethodTree): Fix[] {

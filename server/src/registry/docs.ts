@@ -1,7 +1,9 @@
 // Generator of docs/errors.md, the reference page of every code, and links into it.
 //
 // docs/errors.md is this generator's output, checked by test/unit/registry/docs.test.ts; refresh it
-// with `UPDATE_DOCS=1 npx vitest run test/unit/registry/docs.test.ts`.
+// with `UPDATE_DOCS=1 npx vitest run test/unit/registry/docs.test.ts`. The files raising each code
+// are read from the sources by that test (test/helpers/codeSources.ts) and passed in: the sources
+// stay the one truth, and the page says where to look.
 
 import { EXTENSION_PREFIX } from './codes.js';
 import { exampleOf, type CodeExample } from './examples.js';
@@ -130,7 +132,14 @@ export function exampleMarkdown(example: CodeExample): string[] {
   return lines;
 }
 
-function entrySection(entry: RegistryEntry): string[] {
+/** Code to the repository paths of the source files that raise it. */
+export type RaisingFiles = ReadonlyMap<string, readonly string[]>;
+
+function raisedInText(files: readonly string[] | undefined): string {
+  return files && files.length > 0 ? files.map((f) => code(f)).join(', ') : 'no source file names it (built from parts)';
+}
+
+function entrySection(entry: RegistryEntry, raisedIn: RaisingFiles | undefined): string[] {
   const example = exampleOf(entry.code);
   const lines = [
     `<a id="${codeAnchor(entry.code)}"></a>`,
@@ -147,6 +156,7 @@ function entrySection(entry: RegistryEntry): string[] {
     `| Raised as | ${entry.raisedAs} |`,
     `| Type | ${code(problemTypeUri(entry.code))} |`,
     `| Origin | ${entry.extension ? `extension (${code(EXTENSION_PREFIX)})` : `core registry ${CORE_REGISTRY_VERSION}`} |`,
+    ...(raisedIn ? [`| Raised in | ${raisedInText(raisedIn.get(entry.code))} |`] : []),
     '',
     ...paramsTable(entry.params),
     `**Detail template:** ${code(entry.detail)}`,
@@ -158,8 +168,8 @@ function entrySection(entry: RegistryEntry): string[] {
   return lines;
 }
 
-/** The whole reference page, deterministic. */
-export function renderErrorsMarkdown(): string {
+/** The whole reference page, deterministic; with `raisedIn`, each code says which files raise it. */
+export function renderErrorsMarkdown(raisedIn?: RaisingFiles): string {
   const entries = allEntries();
   const lines: string[] = [
     '# Error reference',
@@ -187,6 +197,7 @@ export function renderErrorsMarkdown(): string {
     `- Warnings never make a method invalid and have no HTTP status. Client-side codes are detected by a`,
     `  client itself and never travel as a body.`,
     `- **Example**: most ${code('method')} codes end with a file that raises the code and the same file fixed.`,
+    ...(raisedIn ? [`- **Raised in**: the source files that raise the code, read from the sources when this page is generated.`] : []),
     '',
     '## Contents',
     '',
@@ -210,7 +221,7 @@ export function renderErrorsMarkdown(): string {
       );
     }
     lines.push('');
-    for (const e of ofFamily) lines.push(...entrySection(e));
+    for (const e of ofFamily) lines.push(...entrySection(e, raisedIn));
   }
 
   const known = new Set(FAMILY_TITLES.map(([f]) => f));

@@ -63,4 +63,4 @@ export {
   type TypeUriOptions,
 } from './problem.js';
 export { exampleCodes, exampleOf, type CodeExample, type ExampleFile } from './examples.js';
-export { codeAnchor, codeDocumentationUrl, DEFAULT_DOCS_BASE, exampleMarkdown, renderErrorsMarkdown } from './docs.js';
+export { codeAnchor, codeDocumentationUrl, DEFAULT_DOCS_BASE, exampleMarkdown, renderErrorsMarkdown, type RaisingFiles } from './docs.js';

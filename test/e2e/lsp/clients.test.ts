@@ -2,13 +2,13 @@
 // and takes no snippets (Emacs' eglot without markdown-mode), a client with no workspace folders
 // and `rootUri: null` (Helix or Zed on a lone file), and a client that declares nothing at all.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientCapabilities, CompletionItem, CompletionList, Diagnostic, Hover, InlayHint, MarkupContent, Position } from 'vscode-languageserver-protocol';
 import { after, assistTree, positionOf } from './assistFixture.js';
 import { LspClient, MARKDOWN_SYNTAX, REPO, startClient, tempWorkspace, uriOf } from './harness.js';
+import { runCli } from '../../helpers/cli.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -113,7 +113,7 @@ describe('a client that reads only plain text and takes no snippets', () => {
 
 /** `mthds check` of a folder, as JSON: code and 0-based line of each finding of `file`. */
 function cliFindings(folder: string, file: string): Array<{ code: string; line: number }> {
-  const r = spawnSync(process.execPath, [path.join(REPO, 'server/bin/mthds.js'), 'check', folder, '--format', 'json', '--no-dry-run'], { encoding: 'utf8' });
+  const r = runCli(['check', folder, '--format', 'json', '--no-dry-run'], { cwd: process.cwd() });
   const report = JSON.parse(r.stdout) as { findings: Array<{ file: string; code: string; range: { start: { line: number } } }> };
   return report.findings.filter((f) => path.resolve(folder, '..', f.file) === file || path.resolve(f.file) === file).map((f) => ({ code: f.code, line: f.range.start.line }));
 }

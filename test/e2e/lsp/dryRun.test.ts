@@ -3,13 +3,12 @@
 // `mthds check` reports them; a newer version cancels the stale run; it never delays the static
 // diagnostics; the settings turn it off.
 
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LspClient, REPO, startClient, tempWorkspace, uriOf } from './harness.js';
+import { LspClient, startClient, tempWorkspace, uriOf } from './harness.js';
+import { runCli } from '../../helpers/cli.js';
 
-const CLI = path.join(REPO, 'server/bin/mthds.js');
 const HEADER = 'domain = "demo"\ndescription = "A demo bundle"\n';
 /** A pipe whose template only fails when it renders: its only problem is the dry run's. */
 const failing = (code: string): string =>
@@ -46,7 +45,7 @@ async function openBundle(text: string, diagnostics: Record<string, unknown>): P
 }
 
 function cliFindings(file: string, ...args: string[]): CliFinding[] {
-  const r = spawnSync(process.execPath, [CLI, 'check', '--format', 'json', ...args, file], { encoding: 'utf8' });
+  const r = runCli(['check', '--format', 'json', ...args, file], { cwd: process.cwd() });
   return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings;
 }
 

@@ -4,7 +4,6 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +28,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { freePort } from '../../helpers/ports.js';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const SERVER_BIN = path.join(REPO, 'server/bin/mthds-language-server.js');
@@ -315,17 +315,6 @@ export class LspClient {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Starts the built server and initializes it. */
 export async function startClient(options: StartOptions = {}): Promise<LspClient> {

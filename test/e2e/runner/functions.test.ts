@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, problemOf, withRunner, type Reply, type Runner } from './helpers.js';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 const FIXTURES = path.join(REPO, 'test/fixtures/functions');
 const TEXT_FUNCTIONS = path.join(FIXTURES, 'text_functions.mjs');
 
@@ -151,7 +151,7 @@ describe('/execute with function modules', () => {
 
 /** Starts `mthds serve` and resolves with the URL it prints first. */
 function serve(args: string[], cwd: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-warm-up', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startRunner, type RunnerOptions } from '../../../server/src/runner/index.js';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
 export type Runner = Awaited<ReturnType<typeof startRunner>>;
 
@@ -99,7 +100,6 @@ export async function receiver(): Promise<{ url: string; next: () => Promise<Rec
   };
 }
 
-const BIN = path.resolve(__dirname, '../../../server/bin/mthds.js');
 
 /** Starts `mthds serve --port 0` as a process and resolves with the URL it prints first. */
 export function serveProcess(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null>; stderr: () => string }> {

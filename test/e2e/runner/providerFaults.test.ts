@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig, type RunnerOptions } from '../../../server/src/runner/index.js';
 import { chatCompletion, startFakeOpenAI, type FakeAnswer, type FakeOpenAI } from './fakeOpenAI.js';
 import { HELLO, post, problemOf, withRunner, type Runner } from './helpers.js';
-import { freePort } from './redis.js';
+import { freePort } from '../../helpers/ports.js';
 
 const run = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };
 

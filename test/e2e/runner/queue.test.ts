@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, HELLO, post, problemOf } from './helpers.js';
 import { SdkShapedClient } from './lifecycleClient.js';
 import { startServe, startWorkerProcess, writeConfig, type Proc } from './queueProcesses.js';
-import { freePort, redisAvailable, startRedis, type RedisServer } from './redis.js';
+import { redisAvailable, startRedis, type RedisServer } from './redis.js';
+import { freePort } from '../../helpers/ports.js';
 
 const run = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };
 const TOKEN = { MTHDS_RUNNER_TOKENS: 'queue-token' };

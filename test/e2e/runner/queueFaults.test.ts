@@ -6,15 +6,15 @@
 // only once Redis answers. Needs `npm run build` first.
 
 import { execFileSync, spawn } from 'node:child_process';
-import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { get, HELLO, post } from './helpers.js';
 import { startServe, startWorkerProcess, writeConfig, type Proc } from './queueProcesses.js';
-import { freePort, redisAvailable, startRedis, type RedisServer } from './redis.js';
+import { redisAvailable, startRedis, type RedisServer } from './redis.js';
+import { freePort } from '../../helpers/ports.js';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
-const BIN = path.resolve(__dirname, '../../../server/bin/mthds.js');
 const run = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };
 
 const hasRedis = redisAvailable();
@@ -155,7 +155,7 @@ describe.runIf(hasRedis)('a queued runner under faults (processes, real Redis)',
       // A queue of its own each time: no run of an earlier round is waiting in it.
       const redis = await startRedis();
       redises.push(redis);
-      const server = await startServe(redis.url, await freePort(), config, {}, ['--workers', '1', '--no-warm-up']);
+      const server = await startServe(redis.url, await freePort(), config, {}, ['--workers', '1']);
       procs.push(server);
       const holder = await startWorkerProcess(redis.url, 1, config);
       procs.push(holder);

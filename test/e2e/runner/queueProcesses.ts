@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 export interface Proc {
   child: ChildProcess;
@@ -54,7 +54,7 @@ function start(args: string[], env: Record<string, string>): Promise<Proc> {
 }
 
 export function startServe(queue: string, port: number, config: string, env: Record<string, string> = {}, extra: string[] = []): Promise<Proc> {
-  return start(['serve', '--port', String(port), '--queue', queue, '--config', config, ...extra], env);
+  return start(['serve', '--port', String(port), '--no-warm-up', '--queue', queue, '--config', config, ...extra], env);
 }
 
 export function startWorkerProcess(queue: string, concurrency: number, config: string, env: Record<string, string> = {}): Promise<Proc> {

@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readConfigFile } from '../../../server/src/runner/index.js';
 import { chatCompletion, startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI.js';
 import { get, HELLO, post, withRunner, type Runner } from './helpers.js';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /** The TOML block under `<!-- runner.toml -->` in docs/runner.md, as written there. */
 function readmeConfig(): string {

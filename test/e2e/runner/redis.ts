@@ -4,6 +4,7 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { freePort } from '../../helpers/ports.js';
 
 export function redisAvailable(): boolean {
   try {
@@ -15,16 +16,6 @@ export function redisAvailable(): boolean {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RedisServer {
   url: string;

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, HELLO, post, serveProcess } from './helpers.js';
 import { SdkShapedClient } from './lifecycleClient.js';
-import { freePort } from './redis.js';
+import { freePort } from '../../helpers/ports.js';
 
 const CLOSE = { Connection: 'close' };
 const run = { mthds_contents: [HELLO], inputs: { name: { concept: 'Text', content: 'Ada' } } };

@@ -1,16 +1,14 @@
 // `mthds serve` as a process: the URL on the first line of stdout (--port 0), a config file,
 // usage errors, and a graceful stop on SIGTERM / SIGINT.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeOpenAI, chatCompletion } from './fakeOpenAI.js';
 import { HELLO, get, post, receiver, request, serveProcess } from './helpers.js';
+import { runCli } from '../../helpers/cli.js';
 
-const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 const serve = serveProcess;
 
@@ -87,7 +85,7 @@ describe('mthds serve', () => {
 
   it('exits 2 on usage and configuration errors', () => {
     const run = (args: string[]): { status: number | null; stderr: string } => {
-      const r = spawnSync(process.execPath, [BIN, 'serve', ...args], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
+      const r = runCli(['serve', ...args], { timeout: 10_000 });
       return { status: r.status, stderr: r.stderr };
     };
     expect(run(['--port', 'eighty'])).toMatchObject({ status: 2, stderr: expect.stringContaining('--port') });
@@ -97,7 +95,7 @@ describe('mthds serve', () => {
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ rate_limit: { limit: -1, window_seconds: 60 } }));
     expect(run(['--config', bad, '--port', '0'])).toMatchObject({ status: 2, stderr: expect.stringContaining('rate_limit.limit') });
-    const help = spawnSync(process.execPath, [BIN, 'serve', '--help'], { cwd: REPO, encoding: 'utf8' });
+    const help = runCli(['serve', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: mthds serve');
     expect(help.stdout).toContain('--quiet');

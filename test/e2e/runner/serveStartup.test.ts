@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN as BIN } from '../../helpers/cli.js';
 
-const BIN = path.resolve(__dirname, '../../../server/bin/mthds.js');
 const REPO = path.dirname(path.dirname(path.dirname(BIN)));
 
 function serve(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {

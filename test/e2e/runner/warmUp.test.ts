@@ -2,16 +2,14 @@
 // off with --no-warm-up, `warm_up = false` or `warm_up = 0`, for a CPU budget of `warm_up` milliseconds;
 // the answers are the same either way.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { warmUpBundles } from '../../../server/src/runner/warmUp.js';
 import { HELLO, post, serveProcess } from './helpers.js';
+import { runCli } from '../../helpers/cli.js';
 
-const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 
 /**
  * The warm-up lines of a server's stderr once `count` of them are there (the workers write their
@@ -78,7 +76,7 @@ describe('mthds serve warm-up', () => {
     for (const value of ['"yes"', '-1', '2.5']) {
       const bad = path.join(dir, 'bad.toml');
       writeFileSync(bad, `warm_up = ${value}\n`);
-      const r = spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--config', bad], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
+      const r = runCli(['serve', '--port', '0', '--config', bad], { timeout: 10_000 });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('warm_up must be a boolean or a non-negative integer (milliseconds of CPU time)');
     }

@@ -1,16 +1,11 @@
 // `mthds worker` and `mthds serve --queue` as processes: usage faults exit 2 with a clear message.
 
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BIN = path.join(REPO, 'server/bin/mthds.js');
+import { runCli } from '../../helpers/cli.js';
 
 function mthds(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const { status, stdout, stderr } = runCli(args, { timeout: 20_000 });
+  return { status, stdout, stderr };
 }
 
 describe('mthds worker (usage)', () => {

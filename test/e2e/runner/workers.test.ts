@@ -1,16 +1,16 @@
 // `mthds serve --workers N`: several processes on one port, with one idempotency store and one
 // set of rate-limit windows (held by the primary) whichever worker a connection lands on.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO, get, post } from './helpers.js';
+import { CLI_BIN as BIN, runCli } from '../../helpers/cli.js';
 
 const REPO = path.resolve(__dirname, '../../..');
-const BIN = path.join(REPO, 'server/bin/mthds.js');
 // Every request on a new connection: the cluster hands connections to the workers in turn.
 const CLOSE = { Connection: 'close' };
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mthds-workers-'));
   const config = path.join(dir, 'runner.json');
   writeFileSync(config, JSON.stringify({ rate_limit: { limit: 12, window_seconds: 600 } }));
-  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workers', '3', '--config', config], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workers', '3', '--no-warm-up', '--config', config], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   url = await new Promise<string>((resolve, reject) => {
@@ -34,7 +34,7 @@ beforeAll(async () => {
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
-  // The line on stderr follows the URL on stdout (the workers' warm-up lines come before it).
+  // The line on stderr follows the URL on stdout. No warm-up: this file measures none.
   while (!stderr.includes('worker processes)\n')) await new Promise((resolve) => setTimeout(resolve, 20));
 }, 30_000);
 
@@ -91,11 +91,11 @@ describe('mthds serve --workers', () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
-    const r = spawnSync(process.execPath, [BIN, 'serve', '--port', String(port), '--workers', '2'], { cwd: REPO, encoding: 'utf8', timeout: 20_000 });
+    const r = runCli(['serve', '--port', String(port), '--workers', '2'], { timeout: 20_000 });
     blocker.close();
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('EADDRINUSE');
-    const usage = spawnSync(process.execPath, [BIN, 'serve', '--workers', 'zero'], { cwd: REPO, encoding: 'utf8', timeout: 10_000 });
+    const usage = runCli(['serve', '--workers', 'zero'], { timeout: 10_000 });
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('--workers');
   }, 30_000);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseSafeFixes } from '../../../server/src/check/applyFixes.js';
 import { makeFinding, type Finding } from '../../../server/src/check/finding.js';
 import { checkTree } from '../../../server/src/check/index.js';
-import { removeInputEdit } from '../../../server/src/check/rules/templateInputs.js';
+import { removeInputEdit } from '../../../server/src/check/modelEdits.js';
 import { keepHarmlessFixes } from '../../../server/src/check/verifyFixes.js';
 import { HEADER, ROOT, treeOf } from '../../helpers/tree.js';
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeFinding, type Finding, type TextEdit } from '../../../server/src/check/finding.js';
 import { repairsFor } from '../../../server/src/lsp/repairs.js';
+import type { RegistryCode } from '../../../server/src/registry/index.js';
 import { check, codes, HEADER, only, ROOT, treeOf } from '../../helpers/tree.js';
 
 const MAIN = path.join(ROOT, 'main.mthds');
@@ -105,7 +106,7 @@ describe('repairs: declarations', () => {
 
   it('creates nothing for package references, natives or invalid codes', () => {
     const tree = treeOf({ 'main.mthds': HEADER });
-    const f = (params: Record<string, unknown>, code = 'method.concept_unresolved'): Finding => makeFinding(code, params, MAIN, { start: 0, end: 0 });
+    const f = (params: Record<string, unknown>, code: RegistryCode = 'method.concept_unresolved'): Finding => makeFinding(code, params, MAIN, { start: 0, end: 0 });
     expect(repairsFor(f({ concept: 'dep->x.Thing', suggestions: [] }), tree)).toEqual([]);
     expect(repairsFor(f({ concept: 'native.Thing', suggestions: [] }), tree)).toEqual([]);
     expect(repairsFor(f({ concept: 'elsewhere.Thing', suggestions: [] }), tree)).toEqual([]);

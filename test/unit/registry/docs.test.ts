@@ -2,6 +2,7 @@
 // Refresh the page with: UPDATE_DOCS=1 npx vitest run test/unit/registry/docs.test.ts
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,14 +13,34 @@ import {
   exampleOf,
   renderErrorsMarkdown,
 } from '../../../server/src/registry/index.js';
+import { raisingFiles } from '../../helpers/codeSources.js';
+import { REPO } from '../../helpers/files.js';
 
 const DOCS_PATH = fileURLToPath(new URL('../../../docs/errors.md', import.meta.url));
 
 describe('docs/errors.md', () => {
-  const markdown = renderErrorsMarkdown();
+  const raisedIn = raisingFiles();
+  const markdown = renderErrorsMarkdown(raisedIn);
 
   it('is deterministic', () => {
-    expect(renderErrorsMarkdown()).toBe(markdown);
+    expect(renderErrorsMarkdown(raisingFiles())).toBe(markdown);
+  });
+
+  it('says which source files raise each code, as the sources do', () => {
+    const sections = markdown.split('<a id="');
+    // A rule's code leads to its rule file in one hop.
+    expect(sections.find((x) => x.startsWith('method-cycle"'))).toContain('| Raised in | `server/src/check/rules/cycles.ts` |');
+    expect(raisedIn.get('method.signature_mismatch')).toEqual(['server/src/check/rules/signatures.ts']);
+    expect(raisedIn.get('auth.forbidden')).toEqual(['server/src/runner/auth.ts']);
+    // Readers of codes are not raisers: the repairs of the language server raise nothing.
+    for (const files of raisedIn.values()) for (const f of files) expect(f.startsWith('server/src/lsp/') || f.startsWith('server/src/registry/'), f).toBe(false);
+    for (const e of allEntries()) {
+      const section = sections.find((x) => x.startsWith(`${codeAnchor(e.code)}"`))!;
+      expect(section, e.code).toContain('| Raised in | ');
+      for (const f of raisedIn.get(e.code) ?? []) expect(readFileSync(path.join(REPO, f), 'utf8'), `${e.code} in ${f}`).toContain(e.code);
+    }
+    // Most codes are named where they are raised.
+    expect(raisedIn.size).toBeGreaterThan(allEntries().length - 10);
   });
 
   it('equals the generator output', () => {

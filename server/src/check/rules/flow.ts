@@ -16,7 +16,7 @@ import { getEntry } from '../../syntax/lookup.js';
 import type { Range } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding, type Fix, type RelatedLocation } from '../finding.js';
-import { removeInputEdit } from './templateInputs.js';
+import { removeInputEdit } from '../modelEdits.js';
 
 /** What a name holds in working memory at some point of a flow. */
 interface Slot {

@@ -13,10 +13,10 @@ import { resolveConcept, type MethodTree } from '../../language/tree.js';
 import { isSimpleConcept, lookupConcept, nativeConcept, nativeRoot } from '../../language/concepts.js';
 import { describedFields, walkFields } from '../../language/fieldPaths.js';
 import { getEntry } from '../../syntax/lookup.js';
-import type { LString, Range } from '../../syntax/types.js';
+import type { LString } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
-import { appendToTableEdit, wholeLines } from '../edits.js';
-import { makeFinding, type Fix, type TextEdit } from '../finding.js';
+import { makeFinding, type Fix } from '../finding.js';
+import { declareInputEdit, removeInputEdit } from '../modelEdits.js';
 
 /** Metadata fields a template may read with a leading underscore. */
 const METADATA_FIELDS = new Set(['_stuff_name', '_content_class', '_concept_code', '_stuff_code']);
@@ -205,75 +205,10 @@ function composeExtraContext(pipe: PipeDecl): Set<string> {
   return new Set(extra?.type === 'table' ? extra.entries.map((e) => e.key) : []);
 }
 
-/** Removes `name = "X"` from an inline `inputs = { ... }` (with its comma), or its line in a table. */
-export function removeInputEdit(bundle: Bundle, input: InputDecl): TextEdit {
-  const text = bundle.doc.text;
-  const inputs = getEntry(pipeOfInput(bundle, input).table, 'inputs')?.value;
-  if (inputs?.type === 'table' && inputs.origin === 'inline') {
-    const entries = inputs.entries;
-    const i = entryPlaces(entries).get(input.name) ?? -1;
-    const entry = entries[i]!;
-    let range: Range;
-    if (entries.length === 1) range = { start: inputs.range.start + 1, end: inputs.range.end - 1 };
-    else if (i < entries.length - 1) range = { start: entry.range.start, end: entries[i + 1]!.range.start };
-    else range = { start: entries[i - 1]!.range.end, end: entry.range.end };
-    return { file: bundle.file, range, newText: entries.length === 1 ? ' ' : '' };
-  }
-  return { file: bundle.file, range: wholeLines(text, input.range), newText: '' };
-}
-
-// A pipe with thousands of unused inputs asks for thousands of these edits: the pipe of an input
-// and the place of an entry are looked up in maps made once per bundle and per table, not by a
-// scan each (which made the fixes of one pipe quadratic in its inputs).
-const inputPipes = new WeakMap<Bundle, Map<InputDecl, PipeDecl>>();
-const places = new WeakMap<readonly { key: string }[], Map<string, number>>();
-
-function pipeOfInput(bundle: Bundle, input: InputDecl): PipeDecl {
-  let pipes = inputPipes.get(bundle);
-  if (!pipes) {
-    pipes = new Map();
-    for (const pipe of bundle.pipes) for (const i of pipe.inputs) if (!pipes.has(i)) pipes.set(i, pipe);
-    inputPipes.set(bundle, pipes);
-  }
-  return pipes.get(input)!;
-}
-
-/** The place of the first entry of each key. */
-function entryPlaces(entries: readonly { key: string }[]): Map<string, number> {
-  let map = places.get(entries);
-  if (!map) {
-    map = new Map();
-    entries.forEach((e, i) => {
-      if (!map!.has(e.key)) map!.set(e.key, i);
-    });
-    places.set(entries, map);
-  }
-  return map;
-}
-
 /** Adds `name = "Concept"` to the pipe's inputs, guessing the concept from the name. */
 function declareInputFix(tree: MethodTree, bundle: Bundle, pipe: PipeDecl, name: string): Fix | undefined {
   const guess = toPascalCase(name);
   const concept = resolveConcept(tree, bundle, { code: guess }).kind !== 'unresolved' ? guess : 'Text';
-  const text = bundle.doc.text;
-  const inputs = getEntry(pipe.table, 'inputs');
-  const slot = `${name} = "${concept}"`;
-  let edit: TextEdit;
-  if (!inputs) {
-    const anchor = getEntry(pipe.table, 'description') ?? pipe.table.entries[0];
-    if (!anchor || !pipe.table.header) return undefined;
-    const lineEnd = wholeLines(text, anchor.range).end;
-    const newline = text.includes('\r\n') ? '\r\n' : '\n';
-    edit = { file: bundle.file, range: { start: lineEnd, end: lineEnd }, newText: `inputs = { ${slot} }${lineEnd === text.length && !text.endsWith('\n') ? '' : newline}` };
-    if (lineEnd === text.length && !text.endsWith('\n')) edit.newText = `${newline}inputs = { ${slot} }`;
-  } else if (inputs.value.type === 'table' && inputs.value.origin === 'inline') {
-    const close = inputs.value.range.end - 1;
-    const empty = inputs.value.entries.length === 0;
-    let at = close;
-    while (at > inputs.value.range.start + 1 && text[at - 1] === ' ') at -= 1;
-    edit = { file: bundle.file, range: { start: at, end: close }, newText: empty ? ` ${slot} ` : `, ${slot} ` };
-  } else if (inputs.value.type === 'table') {
-    edit = appendToTableEdit(bundle.file, text, inputs.value, slot);
-  } else return undefined;
-  return { title: `Declare input \`${name}\` as ${concept}`, edits: [edit], safe: false };
+  const edit = declareInputEdit(bundle, pipe, `${name} = "${concept}"`);
+  return edit ? { title: `Declare input \`${name}\` as ${concept}`, edits: [edit], safe: false } : undefined;
 }

@@ -1,0 +1,58 @@
+// Registry entries: the client family (what a client detects itself; never received as a body; no status).
+
+import { family, id, int, secs, step } from './define.js';
+
+/** An extension entry of this family: each states its own status, retry and domain, justified beside it. */
+const client = family({});
+
+export const CLIENT = [
+  // no status / yes / runtime: the network or the runner is down; may come back.
+  client({
+    code: 'mthdsls.client.unreachable',
+    title: 'Runner unreachable',
+    retry: true,
+    domain: 'runtime',
+    params: [id('url', 'The runner base address that was tried.')],
+    detail: 'The runner at {url} could not be reached.',
+    client: [
+      step('retry', 'Try again in a moment.'),
+      step('change_input', 'Check the runner address in the settings and that the runner is started.'),
+    ],
+    others: [step('contact_owner', 'The runner operator checks that the runner is up and reachable.')],
+    explanation:
+      'The client could not connect to the runner: a wrong address, a runner that is not started, or a network failure.',
+  }),
+  // no status / yes / runtime: the runner may answer in time later; /start avoids long waits.
+  client({
+    code: 'mthdsls.client.timeout',
+    title: 'Runner did not answer in time',
+    retry: true,
+    domain: 'runtime',
+    params: [secs('seconds', 'The time the client waited.')],
+    detail: 'The runner did not answer within {seconds}.',
+    client: [
+      step('retry', 'Try again, or raise the client timeout.'),
+      step('change_input', 'For long methods use POST /start rather than /execute.'),
+    ],
+    others: [step('contact_owner', 'If the runner is slow for every request, its operator checks its load.')],
+    explanation:
+      'The client stopped waiting for an answer. A long method run through /execute, or an overloaded runner, are usual causes.',
+  }),
+  // no status / no / runtime: usually a wrong address (not a runner) or a protocol mismatch, which
+  // repeating does not fix; a transient gateway page shows in the status.
+  client({
+    code: 'mthdsls.client.bad_response',
+    title: 'Unexpected runner answer',
+    retry: false,
+    domain: 'runtime',
+    params: [int('status', 'The HTTP status received.')],
+    detail: 'The runner answered with status {status} and a body that is neither a problem document nor the expected result.',
+    client: [
+      step('change_input', 'Check that the address points at an MTHDS runner and not at a proxy or another service.'),
+      step('upgrade', 'Compare the protocol version of GET /version with the client; update whichever is behind.'),
+    ],
+    others: [step('contact_owner', 'The runner operator checks the proxies in front of the runner.')],
+    explanation:
+      'The answer is neither an RFC 7807 problem document nor the shape the protocol gives for this route. A proxy error page, a wrong address or a protocol version mismatch are usual causes.',
+  }),
+] as const;
