@@ -11,7 +11,7 @@ import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompleti
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
-import { builtInCatalog, ModelDecks } from './modelDecks.js';
+import { builtInCatalog, ModelDecks } from './runner/modelDecks.js';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
 import type { Views } from './views.js';

@@ -2,9 +2,9 @@
 // guidance about credentials for 401/403; one clear sentence for an unreachable runner or a
 // timeout; the status and the fault for an answer of the wrong shape.
 
-import type { RunnerError } from '../protocol/client.js';
-import type { ProblemDocumentLike } from '../protocol/types.js';
-import { getEntry } from '../registry/lookup.js';
+import type { RunnerError } from '../../protocol/client.js';
+import type { ProblemDocumentLike } from '../../protocol/types.js';
+import { getEntry } from '../../registry/lookup.js';
 
 const CREDENTIALS =
   'Set `mthds.runner.token` to a bearer token the runner accepts, or `mthds.runner.tokenEnv` to the name of an environment variable holding one (the server reads it at start-up).';

@@ -4,10 +4,10 @@
 // built-in deck (or the previous answer) is used and the fetch finishes in the background for the
 // next request.
 
-import { catalogFromDeck, type ModelCatalog } from '../language/modelCatalog.js';
-import { RunnerClient } from '../protocol/client.js';
-import { ModelDeck } from '../runner/deck.js';
-import type { RunnerSettings } from './settings.js';
+import { catalogFromDeck, type ModelCatalog } from '../../language/modelCatalog.js';
+import { RunnerClient } from '../../protocol/client.js';
+import { ModelDeck } from '../../runner/deck.js';
+import type { RunnerSettings } from '../settings.js';
 
 /** How long a runner's deck is trusted. */
 const FRESH_MS = 3 * 60_000;

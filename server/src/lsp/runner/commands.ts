@@ -1,6 +1,6 @@
 // The runner commands (workspace/executeCommand): version, models, validate (the verdict's errors
 // shown as diagnostics of source "runner"), execute (the output opened as a JSON document) and start
-// (the run id shown, then the run followed to its end: runProgress.ts). Every command answers `{ ok, ... }` to the client and tells the user through
+// (the run id shown, then the run followed to its end: progress.ts). Every command answers `{ ok, ... }` to the client and tells the user through
 // window/showMessage; a runner failure is a message, never an exception.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -8,20 +8,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageType, ShowMessageNotification, type Connection, type Diagnostic, type Position } from 'vscode-languageserver';
-import type { Bundle, PipeDecl } from '../language/model.js';
-import type { MethodTree } from '../language/tree.js';
-import type { RunnerResult } from '../protocol/client.js';
-import type { RunInput, RunRequest } from '../protocol/types.js';
-import { positionToOffset } from '../syntax/positions.js';
-import type { Session } from '../workspace/session.js';
-import { toLspRange, type TextLocator } from './convert.js';
-import type { Diagnostics } from './diagnostics.js';
-import { describeRunnerError } from './runnerMessages.js';
-import type { LinkedRunner, RunnerLink } from './runnerLink.js';
-import { locateRunnerErrors } from './runnerLocate.js';
-import { followRun } from './runProgress.js';
-import { uriToFile } from './uris.js';
-import { readRegularText } from '../workspace/readText.js';
+import type { Bundle, PipeDecl } from '../../language/model.js';
+import type { MethodTree } from '../../language/tree.js';
+import type { RunnerResult } from '../../protocol/client.js';
+import type { RunInput, RunRequest } from '../../protocol/types.js';
+import { positionToOffset } from '../../syntax/positions.js';
+import type { Session } from '../../workspace/session.js';
+import { toLspRange, type TextLocator } from '../convert.js';
+import type { Diagnostics } from '../diagnostics.js';
+import { describeRunnerError } from './messages.js';
+import type { LinkedRunner, RunnerLink } from './link.js';
+import { locateRunnerErrors } from './locate.js';
+import { followRun } from './progress.js';
+import { uriToFile } from '../uris.js';
+import { readRegularText } from '../../workspace/readText.js';
 
 export const RUNNER_COMMANDS = ['mthds.runner.version', 'mthds.runner.models', 'mthds.runner.validate', 'mthds.runner.execute', 'mthds.runner.start'] as const;
 export const RUNNER_SOURCE = 'runner';

@@ -2,9 +2,9 @@
 // directly or by the name of an environment variable), else the built-in runner, started in-process
 // on loopback the first time it is needed and stopped with the server.
 
-import { RunnerClient, type RunnerClientOptions } from '../protocol/client.js';
-import { startRunner, type RunningRunner } from '../runner/index.js';
-import type { RunnerSettings } from './settings.js';
+import { RunnerClient, type RunnerClientOptions } from '../../protocol/client.js';
+import { startRunner, type RunningRunner } from '../../runner/index.js';
+import type { RunnerSettings } from '../settings.js';
 
 export interface LinkedRunner {
   client: RunnerClient;

@@ -3,12 +3,12 @@
 // bundles (the reference runner gives codes only), else the start of the file (or of the first
 // bundle). Offsets, like findings: the diagnostics feature converts them.
 
-import type { Bundle } from '../language/model.js';
-import type { MethodTree } from '../language/tree.js';
-import type { ValidationErrorWire } from '../protocol/types.js';
-import { getEntry } from '../syntax/lookup.js';
-import { positionToOffset } from '../syntax/positions.js';
-import type { Range } from '../syntax/types.js';
+import type { Bundle } from '../../language/model.js';
+import type { MethodTree } from '../../language/tree.js';
+import type { ValidationErrorWire } from '../../protocol/types.js';
+import { getEntry } from '../../syntax/lookup.js';
+import { positionToOffset } from '../../syntax/positions.js';
+import type { Range } from '../../syntax/types.js';
 
 export interface LocatedRunnerError {
   file: string;

@@ -5,9 +5,9 @@
 // bar. A completed run's output is written like the one of execute and opened when possible.
 
 import { MessageType, ShowMessageNotification, type Connection, type WorkDoneProgressServerReporter } from 'vscode-languageserver';
-import type { RunnerClient } from '../protocol/client.js';
-import { RUN_STATUS_NOTIFICATION, TERMINAL_RUN_STATUSES, type RunStatusParams } from '../protocol/types.js';
-import { describeRunnerError } from './runnerMessages.js';
+import type { RunnerClient } from '../../protocol/client.js';
+import { RUN_STATUS_NOTIFICATION, TERMINAL_RUN_STATUSES, type RunStatusParams } from '../../protocol/types.js';
+import { describeRunnerError } from './messages.js';
 
 export interface FollowOptions {
   connection: Connection;
