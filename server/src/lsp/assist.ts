@@ -4,7 +4,7 @@
 
 import type { ClientCapabilities, CompletionItem, CompletionParams, Connection, ServerCapabilities } from 'vscode-languageserver';
 import type { RequestGuard } from './clamp.js';
-import { wantsModels } from '../language/complete/index.js';
+import { wantsModels } from '../ide/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session } from '../workspace/session.js';
 import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
