@@ -4,7 +4,7 @@
 // feature logs and answers empty rather than taking the editor down).
 
 import path from 'node:path';
-import type { Connection, ServerCapabilities } from 'vscode-languageserver';
+import { MessageType, ShowMessageNotification, type Connection, type ServerCapabilities } from 'vscode-languageserver';
 import type { Bundle } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import type { MethodTree } from '../language/tree.js';
@@ -14,6 +14,8 @@ import { parseToml } from '../syntax/document.js';
 import type { DocContext, FeatureContext, FeatureHost } from './featureContext.js';
 export type { FeatureHost } from './featureContext.js';
 import { documentLinks } from './links.js';
+import { formattingRefusedMessage, largeDocumentFolding, largeDocumentSymbols } from './largeDocuments.js';
+import { MAX_ANALYZED_BYTES, sizePastLimit } from '../workspace/documentSize.js';
 import { foldingRanges } from './folding.js';
 import { formattingEdits } from './formatting.js';
 import { METHOD_GRAPH_REQUEST, methodGraphResult, type MethodGraphParams } from './graphRequest.js';
@@ -45,7 +47,8 @@ export function registerNavigationFeatures(connection: Connection, host: Feature
     const file = host.ourFile(uri);
     if (file === undefined) return undefined;
     const text = host.session().textOf(file);
-    if (text === undefined) return undefined;
+    // A document past the analysed size is never parsed: only the light features below read it.
+    if (text === undefined || sizePastLimit(text) !== undefined) return undefined;
     const lineStarts = host.session().lineStartsOf(file);
     return { file, text, lineStarts, offset: (p) => positionToOffset(lineStarts, text, p) };
   };
@@ -80,13 +83,26 @@ export function registerNavigationFeatures(connection: Connection, host: Feature
   connection.onDocumentHighlight(safe('highlight', null, (p) => documentHighlights(ctx, p)));
   connection.onPrepareRename(safe('prepareRename', null, (p) => prepareRenameLsp(ctx, p)));
   connection.onRenameRequest(safe('rename', null, (p) => renameLsp(ctx, p)));
-  connection.onDocumentSymbol(safe('documentSymbol', null, (p) => documentSymbols(ctx, p)));
+  /** The size of a document past the analysed size, with its text. */
+  const large = (uri: string): { text: string; size: number } | undefined => {
+    const file = host.ourFile(uri);
+    const text = file === undefined ? undefined : host.session().textOf(file);
+    const size = text === undefined ? undefined : sizePastLimit(text);
+    return size === undefined ? undefined : { text: text!, size };
+  };
+  connection.onDocumentSymbol(safe('documentSymbol', null, (p) => { const l = large(p.textDocument.uri); return l ? largeDocumentSymbols(l.text) : documentSymbols(ctx, p); }));
   connection.onWorkspaceSymbol(safe('workspaceSymbol', [], (p) => workspaceSymbols(ctx, p)));
   connection.onDocumentLinks(safe('documentLinks', null, (p) => documentLinks(ctx, p)));
-  connection.onFoldingRanges(safe('foldingRanges', null, (p) => foldingRanges(ctx, p)));
+  connection.onFoldingRanges(safe('foldingRanges', null, (p) => { const l = large(p.textDocument.uri); return l ? largeDocumentFolding(l.text) : foldingRanges(ctx, p); }));
   connection.onSelectionRanges(safe('selectionRanges', null, (p) => selectionRanges(ctx, p)));
-  connection.onDocumentFormatting(safe('formatting', null, (p) => formattingEdits(ctx, p)));
-  connection.onDocumentRangeFormatting(safe('rangeFormatting', null, (p) => formattingEdits(ctx, p, p.range)));
+  const refuseLarge = (uri: string): boolean => {
+    const l = large(uri);
+    // A notification, not a request: nothing waits for the user to dismiss it.
+    if (l) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: formattingRefusedMessage(l.size, MAX_ANALYZED_BYTES) });
+    return l !== undefined;
+  };
+  connection.onDocumentFormatting(safe('formatting', null, (p) => (refuseLarge(p.textDocument.uri) ? null : formattingEdits(ctx, p))));
+  connection.onDocumentRangeFormatting(safe('rangeFormatting', null, (p) => (refuseLarge(p.textDocument.uri) ? null : formattingEdits(ctx, p, p.range))));
   connection.onRequest(METHOD_GRAPH_REQUEST, safe('methodGraph', { trees: [] }, (p: MethodGraphParams | undefined) => methodGraphResult(ctx, p ?? {})));
 }
 
