@@ -8,13 +8,16 @@
 //   1. A message of the client: the rows of this table (documentEvents.ts holds the handlers of the
 //      documents' and the workspace's notifications), and the life cycle in server.ts (initialize
 //      runs the warm-up, warmUp.ts; initialized starts the workspace check, startupCheck.ts).
-//   2. The schedulers of the diagnostics (diagnostics.ts), each started by a message or by one
-//      another, none by itself: the check scheduler (a document's debounced check, the update after
-//      file events), the dry-run scheduler (a tree's dry run once typing pauses), the idle
-//      preparation (idleWork.ts: what the next keystroke will need, once checks end), and the
-//      publisher (a workspace pull held until something changes, a pull waiting for a check).
-//   3. The runner's commands, started by workspace/executeCommand: a started run followed to its end
-//      (runner/progress.ts), a runner's model deck fetched for completion (runner/modelDecks.ts).
+//   2. The schedulers of the diagnostics (diagnostics/index.ts links them), each started by a
+//      message or by one another, none by itself: the check scheduler (diagnostics/checks.ts: a
+//      document's debounced check, the update after file events), the dry-run scheduler
+//      (diagnostics/dryRuns.ts: a tree's dry run once typing pauses), the idle preparation
+//      (diagnostics/idlePreparation.ts over idleWork.ts: what the next keystroke will need, once
+//      checks end), and the publisher (diagnostics/publisher.ts: a workspace pull held until
+//      something changes, a pull waiting for a check).
+//   3. The runner, asked by a request: a run started by workspace/executeCommand followed to its end
+//      (runner/progress.ts), a runner's model deck awaited a while for completion
+//      (runner/modelDecks.ts), the built-in runner started in process on first use (runner/link.ts).
 // Sliced work yields through messageTurns.ts (a pause; it starts nothing) and the transport's
 // guard (protocolGuard.ts) reads messages before the connection does.
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, MessageType, ShowMessageNotification, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { Session } from '../workspace/session.js';
 import { completionOptions } from './completion.js';
-import { Diagnostics } from './diagnostics.js';
+import { Diagnostics } from './diagnostics/index.js';
 import { FolderScans } from './folderScans.js';
 import { oneTurn } from './messageTurns.js';
 import { registerRoutes, served, serverCapabilities } from './routes.js';

@@ -14,7 +14,7 @@ import { readStructures } from '../workspace/structures.js';
 import { Session, type FileId } from '../workspace/session.js';
 import { CLAMPED_TEXT_DOCUMENTS, guardRequest, type RequestGuard } from './clamp.js';
 import type { TextLocator } from './convert.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics/index.js';
 import type { FeatureHost } from './featureContext.js';
 import type { FolderScans } from './folderScans.js';
 import type { MessageTurns } from './messageTurns.js';

@@ -3,7 +3,7 @@
 // server's own process) the check's garbage collected before the progress ends.
 
 import { collectNow, heapInUse, startupCollection, SWEEP_AFTER_COLLECT_MS } from '../heap.js';
-import type { Diagnostics } from './diagnostics.js';
+import type { Diagnostics } from './diagnostics/index.js';
 import type { ServerState } from './serverState.js';
 
 export async function checkWorkspace(state: ServerState, diag: Diagnostics): Promise<void> {

@@ -15,7 +15,7 @@ import type { RunInput, RunRequest } from '../../protocol/types.js';
 import { positionToOffset } from '../../syntax/positions.js';
 import type { Session } from '../../workspace/session.js';
 import { toLspRange, type TextLocator } from '../convert.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 import { describeRunnerError } from './messages.js';
 import type { LinkedRunner, RunnerLink } from './link.js';
 import { locateRunnerErrors } from './locate.js';
