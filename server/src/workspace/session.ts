@@ -5,7 +5,6 @@
 // Files are known by an identity: the absolute path of a file, or the URI of a document that is no
 // file (an untitled buffer), which stands alone.
 
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkTreeFilesSteps, createCheckCache, type CheckCache, type TreeFindings } from '../check/index.js';
 import { compareFindings, makeFinding, type Finding } from '../check/finding.js';
@@ -20,7 +19,8 @@ import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
 import { isBundlePath, listTreeFilesSteps } from './discover.js';
 import { layoutFindings, refusedReadFinding, relativeTo, skippedFindings, unreadableFindings } from './load.js';
-import { readMethodFile, type RefusedRead } from './readText.js';
+import type { RefusedRead } from './methodText.js';
+import type { FileSystem } from './fileSystem.js';
 import { PackageCache, resolveDependencies } from './dependencies.js';
 import type { HostStructures } from '../language/hostStructures.js';
 import { isMethodFile, listFolderFiles, scanMethodFilesSteps } from './scan.js';
@@ -31,6 +31,8 @@ import { ObjectCache } from '../util/objectCache.js';
 export type FileId = string;
 
 export interface SessionOptions {
+  /** What the session reads files through: the disk on the desktop, the client's files in a browser. */
+  fs: FileSystem;
   /** Workspace folders (absolute paths). */
   folders?: readonly string[];
   /**
@@ -130,6 +132,7 @@ interface DependencyMemo {
 
 
 export class Session {
+  readonly fs: FileSystem;
   readonly locator: TreeLocator;
   private readonly open = new Map<FileId, string>();
   /** Per open file, the order it was opened in and the tree it was in then (see openTrees). */
@@ -178,8 +181,9 @@ export class Session {
   private changeLog: FileId[] = [];
   private changeStart = 0;
 
-  constructor(options: SessionOptions = {}) {
-    this.locator = new TreeLocator(options.folders ?? [], (file) => this.open.has(file));
+  constructor(options: SessionOptions) {
+    this.fs = options.fs;
+    this.locator = new TreeLocator(options.fs, options.folders ?? [], (file) => this.open.has(file));
     this.validateDisk = options.validateDisk ?? false;
     this.packagesDir = options.packagesDir;
     this.packages = new PackageCache(this.validateDisk);
@@ -203,7 +207,7 @@ export class Session {
     this.open.set(file, text);
     if (!wasOpen) this.openSeq.set(file, ++this.opened);
     this.changed(file);
-    if (!wasOpen && path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
+    if (!wasOpen && path.basename(file) === MANIFEST_FILE && isFilePath(file) && !this.fs.exists(file)) this.structureChanged();
     const id = this.locator.locate(file);
     if (!wasOpen && this.openCounts) {
       this.openKeys.set(file, id.key);
@@ -227,7 +231,7 @@ export class Session {
     this.forgetParse(file, true);
     this.changed(file);
     const id = this.locator.locate(file);
-    if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !existsSync(file)) this.structureChanged();
+    if (path.basename(file) === MANIFEST_FILE && isFilePath(file) && !this.fs.exists(file)) this.structureChanged();
     const keep = id.kind !== 'single' && (this.inWorkspace(id) || this.hasOpenDocument(id.key));
     if (!keep) {
       this.forgetTree(id.key);
@@ -315,7 +319,7 @@ export class Session {
       if (memo.dependencies) tree.dependencies = memo.dependencies;
       return memo.findings;
     }
-    const findings = resolveDependencies(tree, { cache: this.packages, workspace: this.getFolders(), libraries: this.libraries, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
+    const findings = resolveDependencies(tree, { fs: this.fs, cache: this.packages, workspace: this.getFolders(), libraries: this.libraries, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
     const entry: DependencyMemo = { manifest: tree.manifest, bundles: tree.bundles, addresses, at: Date.now(), findings };
     if (tree.dependencies) entry.dependencies = tree.dependencies;
     this.dependencyMemo.set(key, entry);
@@ -355,7 +359,7 @@ export class Session {
     const found = new Map<string, TreeId>();
     const truncated: string[] = [];
     for (const folder of folders) {
-      const scan = yield* scanMethodFilesSteps(folder, limit);
+      const scan = yield* scanMethodFilesSteps(this.fs, folder, limit);
       if (scan.truncated) truncated.push(folder);
       for (const file of scan.files) {
         const id = this.locator.locate(file);
@@ -464,19 +468,19 @@ export class Session {
     const drops = this.listings.drops;
     let listing: Listing;
     if (id.kind === 'package') {
-      const found = yield* listTreeFilesSteps(id.root);
+      const found = yield* listTreeFilesSteps(this.fs, id.root);
       const manifest = path.join(id.root, MANIFEST_FILE);
       const bundles = found.files.filter(isBundlePath);
       listing = { bundles, members: new Set(bundles), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
-      if (existsSync(manifest)) {
+      if (this.fs.exists(manifest)) {
         yield;
         listing.manifest = manifest;
-        listing.layout = layoutFindings(id.root, manifest, found);
+        listing.layout = layoutFindings(this.fs, id.root, manifest, found);
       }
     } else if (id.kind === 'folder') {
-      const { bundles, names, unreadable, links, special } = listFolderFiles(id.root);
+      const { bundles, names, unreadable, links, special } = listFolderFiles(this.fs, id.root);
       listing = { bundles, members: new Set(bundles), names: new Set(names) };
-      const layout = [...(unreadable ? unreadableFindings(id.root, [unreadable]) : []), ...skippedFindings(id.root, { links: links ?? [], special: special ?? [] })];
+      const layout = [...(unreadable ? unreadableFindings(id.root, [unreadable]) : []), ...skippedFindings(this.fs, id.root, { links: links ?? [], special: special ?? [] })];
       if (layout.length > 0) listing.layout = layout;
     } else {
       listing = { bundles: [], members: new Set(), names: new Set() };
@@ -692,7 +696,7 @@ export class Session {
       // The lock file beside the manifest (its buffer when open), checked with the tree.
       const lockFile = path.join(path.dirname(manifestFile), LOCK_FILE);
       state.lockFile = lockFile;
-      if (this.open.has(lockFile) || existsSync(lockFile)) {
+      if (this.open.has(lockFile) || this.fs.exists(lockFile)) {
         const lock = load(lockFile, 'lock');
         if (lock?.lock) tree.lock = { file: lockFile, doc: lock.lock };
         else state.members.delete(lockFile);
@@ -723,7 +727,7 @@ export class Session {
     const parsed = this.parsed.get(file);
     if (parsed && 'text' in parsed) return parsed.text;
     if (!isFilePath(file)) return undefined;
-    const read = readMethodFile(file);
+    const read = this.fs.readMethodFile(file);
     return read.ok ? read.text : undefined;
   }
 
@@ -873,19 +877,19 @@ export class Session {
       return cached;
     }
     if (cached && cached.stamp.startsWith('open')) cached = undefined;
-    if (cached && this.validateDisk && cached.stamp !== diskStamp(file)) {
+    if (cached && this.validateDisk && cached.stamp !== diskStamp(this.fs, file)) {
       this.forgetParse(file, true);
       cached = undefined;
     }
     if (!cached) {
       const previous = this.previousParse.get(file);
       this.previousParse.delete(file);
-      if (!existsSync(file)) {
+      if (!this.fs.exists(file)) {
         this.parsed.delete(file);
         return undefined;
       }
-      const stamp = this.validateDisk ? diskStamp(file) : 'disk';
-      const read = readMethodFile(file);
+      const stamp = this.validateDisk ? diskStamp(this.fs, file) : 'disk';
+      const read = this.fs.readMethodFile(file);
       if (!read.ok) cached = { stamp, refusal: read };
       else {
         cached = parse(file, read.text, stamp, kind, previous);
@@ -1040,11 +1044,7 @@ function parse(file: FileId, text: string, stamp: string, kind: FileKind, previo
   }
 }
 
-function diskStamp(file: string): string {
-  try {
-    const s = statSync(file);
-    return `disk:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return 'disk:missing';
-  }
+function diskStamp(fs: FileSystem, file: string): string {
+  const s = fs.stat(file);
+  return s !== undefined ? `disk:${s.mtimeMs}:${s.size}` : 'disk:missing';
 }
