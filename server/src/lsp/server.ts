@@ -45,6 +45,7 @@ import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { fileToUri, uriToFile } from './uris.js';
 import { VERSION } from '../version.js';
 import { collectNow, heapInUse, startupCollection, SWEEP_AFTER_COLLECT_MS } from '../heap.js';
+import type { ServerHost } from './host.js';
 
 export const LANGUAGE_ID = 'mthds';
 
@@ -69,6 +70,8 @@ export function initialFolders(params: InitializeParams): string[] {
 }
 
 export interface ServerOptions {
+  /** The file system and the other services of the place the server runs in. */
+  host: ServerHost;
   /** The messages the connection dispatches (its message strategy): checks yield to them. */
   turns?: MessageTurns;
   /**
@@ -78,11 +81,12 @@ export interface ServerOptions {
   collectAfterStartup?: boolean;
 }
 
-export function startServer(connection: Connection, options: ServerOptions = {}): void {
+export function startServer(connection: Connection, options: ServerOptions): void {
+  const { host } = options;
   const documents = new TextDocuments<TextDocument>(CLAMPED_TEXT_DOCUMENTS);
   /** URIs the client uses for its open method documents, by file identity. */
   const uris = new Map<string, string>();
-  let session = new Session();
+  let session = new Session({ fs: host.fs });
   let capabilities: ClientCapabilities = {};
   let settings: Settings = DEFAULT_SETTINGS;
   let initSettings: Settings = DEFAULT_SETTINGS;
@@ -121,7 +125,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     capabilities = params.capabilities;
     const watchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    session = new Session({ folders: initialFolders(params), validateDisk: !watchers });
+    session = new Session({ fs: host.fs, folders: initialFolders(params), validateDisk: !watchers });
     initSettings = readSettings(params.initializationOptions);
     settings = initSettings;
     applyPackageSettings();
@@ -219,7 +223,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** Reads the structures file of the settings (again); a fault is logged, the structures dropped. */
   function loadStructures(): void {
     if (structuresFile === undefined) return session.setHostStructures(undefined);
-    const read = readStructures(structuresFile);
+    const read = readStructures(session.fs, structuresFile);
     if (!read.ok) log(`mthds: ${read.message}`);
     for (const f of read.ok ? read.findings : []) log(`mthds: ${structuresFile}: ${f.code} ${f.message}`);
     session.setHostStructures(read.ok ? read.structures : undefined);

@@ -12,13 +12,14 @@ import { TreeChecks } from '../../../server/src/workspace/treeChecks.js';
 import { TreeLocator, treeId } from '../../../server/src/workspace/treeLocator.js';
 import { TreeRecords } from '../../../server/src/workspace/treeRecords.js';
 import { Session } from '../../../server/src/workspace/session.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 import { PACKAGE_MANIFEST, generatedPackage } from '../../helpers/generatedPackage.js';
 
 /** The layers of a session, wired as the session wires them. */
 function layers(folders: string[]): { documents: Documents; records: TreeRecords; checks: TreeChecks; locator: TreeLocator } {
   const holder: { documents?: Documents } = {};
-  const locator = new TreeLocator(folders, (file) => holder.documents?.isOpen(file) ?? false);
-  const documents = new Documents((file) => locator.locate(file).key, false);
+  const locator = new TreeLocator(nodeFileSystem, folders, (file) => holder.documents?.isOpen(file) ?? false);
+  const documents = new Documents(nodeFileSystem, (file) => locator.locate(file).key, false);
   holder.documents = documents;
   const records = new TreeRecords();
   const checks = new TreeChecks(documents, records, locator, { validateDisk: false, packagesDir: undefined, dependencyRecheckMs: 2000, keepParsed: 32 * 2 ** 20 });
@@ -125,13 +126,13 @@ describe('a check abandoned after its tree went', () => {
   it('leaves nothing in any record, wherever it stopped', () => {
     const a = generatedPackage(40);
     // How many steps a whole check takes.
-    const whole = new Session({ folders: [a.dir] });
+    const whole = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     const steps = whole.checkSteps(whole.scanWorkspace()[0]!);
     let total = 0;
     while (!steps.next().done) total += 1;
     expect(total).toBeGreaterThan(10);
     for (const goneAt of [2, Math.floor(total / 2)]) {
-      const session = new Session({ folders: [a.dir] });
+      const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
       const [id] = session.scanWorkspace();
       const check = session.checkSteps(id!);
       for (let i = 0; i < goneAt; i++) check.next();
