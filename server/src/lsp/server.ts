@@ -28,7 +28,7 @@ export function initialFolders(params: InitializeParams): string[] {
   return [];
 }
 
-export function startServer(connection: Connection, options: ServerOptions = {}): void {
+export function startServer(connection: Connection, options: ServerOptions): void {
   const state = new ServerState(connection, options);
   const handlers = served(state);
   const pause = state.pause ?? oneTurn;
@@ -37,7 +37,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     state.capabilities = params.capabilities;
     const capabilities = state.capabilities;
     const watchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    const session = new Session({ folders: initialFolders(params), validateDisk: !watchers });
+    const session = new Session({ fs: options.host.fs, folders: initialFolders(params), validateDisk: !watchers });
     state.session = session;
     state.initSettings = readSettings(params.initializationOptions);
     state.settings = state.initSettings;

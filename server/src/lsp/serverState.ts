@@ -17,6 +17,7 @@ import type { TextLocator } from './convert.js';
 import type { Diagnostics } from './diagnostics/index.js';
 import type { FeatureHost } from './featureContext.js';
 import type { FolderScans } from './folderScans.js';
+import type { ServerHost } from './host.js';
 import type { MessageTurns } from './messageTurns.js';
 import { RunnerLink } from './runner/link.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
@@ -38,6 +39,8 @@ export const WATCHED_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`, `**/${LOCK_FI
 const PACKAGE_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`];
 
 export interface ServerOptions {
+  /** The file system and the other services of the place the server runs in. */
+  host: ServerHost;
   /** The messages the connection dispatches (its message strategy): checks yield to them. */
   turns?: MessageTurns;
   /**
@@ -52,7 +55,7 @@ export class ServerState {
   /** URIs the client uses for its open method documents, by file identity. */
   readonly uris = new Map<string, string>();
   /** Replaced at initialize, with the workspace folders. */
-  session = new Session();
+  session: Session;
   capabilities: ClientCapabilities = {};
   settings: Settings = DEFAULT_SETTINGS;
   /** The settings of the initialize request: what a configuration read falls back on. */
@@ -78,6 +81,7 @@ export class ServerState {
     readonly connection: Connection,
     readonly options: ServerOptions,
   ) {
+    this.session = new Session({ fs: options.host.fs });
     const turns = options.turns;
     this.pause = turns ? () => turns.pause() : undefined;
     this.locator = {
@@ -172,7 +176,7 @@ export class ServerState {
   loadStructures(): void {
     const file = this.structuresFile;
     if (file === undefined) return this.session.setHostStructures(undefined);
-    const read = readStructures(file);
+    const read = readStructures(this.session.fs, file);
     if (!read.ok) this.log(`mthds: ${read.message}`);
     for (const f of read.ok ? read.findings : []) this.log(`mthds: ${file}: ${f.code} ${f.message}`);
     this.session.setHostStructures(read.ok ? read.structures : undefined);

@@ -11,6 +11,7 @@ import { allEntries, exampleCodes, exampleOf, type CodeExample } from '../../../
 import { dryRunAfterChecks } from '../../../server/src/runner/dryRun.js';
 import { resolveDependencies } from '../../../server/src/workspace/dependencies.js';
 import { loadTree, planTrees } from '../../../server/src/workspace/load.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'mthds-examples-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -29,11 +30,11 @@ async function checkFolder(example: CodeExample, text: string): Promise<Finding[
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, f.text);
   }
-  const { plans, problems } = planTrees([dir]);
+  const { plans, problems } = planTrees(nodeFileSystem, [dir]);
   expect(problems).toEqual([]);
   expect(plans).toHaveLength(1);
-  const { tree, findings } = loadTree(plans[0]!);
-  findings.push(...resolveDependencies(tree, { packagesDir: path.join(root, 'store') }));
+  const { tree, findings } = loadTree(nodeFileSystem, plans[0]!);
+  findings.push(...resolveDependencies(tree, { fs: nodeFileSystem, packagesDir: path.join(root, 'store') }));
   const all = [...findings, ...checkTree(tree)];
   return [...all, ...(await dryRunAfterChecks(tree, all))];
 }
