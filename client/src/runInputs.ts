@@ -36,6 +36,23 @@ export function promptOf(args: readonly unknown[]): PromptField[] | undefined {
   return fields;
 }
 
+/** The pipe a lens names (its `pipe` argument), for what the user is told. */
+export function promptPipe(args: readonly unknown[]): string | undefined {
+  const first = args[0];
+  return isRecord(first) && typeof first['pipe'] === 'string' ? first['pipe'] : undefined;
+}
+
+/**
+ * What Escape at a prompt leaves behind: the quick input closes by itself, so without these a
+ * cancelled run would look like a run that never answered. `line`: the runs log's; `notice`: the
+ * status bar's, short enough to be read whole there.
+ */
+export function cancelledRunText(pipe: string | undefined, fields: readonly PromptField[], at: number): { line: string; notice: string } {
+  const name = pipe ?? 'the pipe';
+  const where = fields[at] ? ` at input ${at + 1} of ${fields.length} (${fields[at].name})` : '';
+  return { line: `Run of ${name} cancelled${where}: nothing was sent to the runner.`, notice: `Run of ${name} cancelled: nothing sent` };
+}
+
 /** The question of an input box. */
 export function promptText(field: PromptField): string {
   const how = field.key === undefined ? 'as JSON' : field.value === 'boolean' ? 'yes or no' : field.value === 'number' ? 'a number' : field.key === 'url' ? 'a URL' : 'text';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputOf, promptOf, promptText, type PromptField } from '../../../client/src/runInputs.js';
+import { cancelledRunText, inputOf, promptOf, promptPipe, promptText, type PromptField } from '../../../client/src/runInputs.js';
 
 const text: PromptField = { name: 'article', concept: 'news.Article', kind: 'prose', required: true, key: 'text', value: 'text' };
 const count: PromptField = { name: 'n', concept: 'native.Number', kind: 'number', required: false, key: 'number', value: 'number' };
@@ -29,5 +29,14 @@ describe('the run prompt of the code lens', () => {
     expect(inputOf(text, '  ')).toEqual({ ok: false, message: 'article is required.' });
     expect(promptText(count)).toBe('n: native.Number (number), a number; empty: left out');
     expect(promptText(items)).toBe('items: shop.Item (list), as JSON; empty: no items');
+  });
+
+  it('says where a cancelled run stopped and that nothing was sent', () => {
+    const args = [{ uri: 'file:///x', pipe: 'news.brief', prompt: [text, count] }];
+    expect(promptPipe(args)).toBe('news.brief');
+    expect(promptPipe([{ uri: 'file:///x' }])).toBeUndefined();
+    expect(cancelledRunText('news.brief', [text, count], 0)).toEqual({ line: 'Run of news.brief cancelled at input 1 of 2 (article): nothing was sent to the runner.', notice: 'Run of news.brief cancelled: nothing sent' });
+    expect(cancelledRunText('news.brief', [text, count], 1).line).toBe('Run of news.brief cancelled at input 2 of 2 (n): nothing was sent to the runner.');
+    expect(cancelledRunText(undefined, [], 0).line).toBe('Run of the pipe cancelled: nothing was sent to the runner.');
   });
 });
