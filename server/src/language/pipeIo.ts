@@ -11,6 +11,7 @@
 
 import { conceptJsonSchema, type ConceptCatalog, type ConceptInfo, type JsonSchema, type ShapeField } from './jsonSchema.js';
 import type { Bundle, PipeDecl } from './model.js';
+import { getNative } from './spec/natives.js';
 import type { IoRef } from './references.js';
 import type { MethodTree } from './tree.js';
 import type { LTable } from '../syntax/types.js';
@@ -380,24 +381,47 @@ export interface RunPromptField {
   value?: 'text' | 'number' | 'boolean';
 }
 
-/** The single member a tabled native's content is typed into, by the node's kind. */
-const PROMPT_KEYS: Partial<Record<FieldKind, { key: string; value: RunPromptField['value'] }>> = {
-  prose: { key: 'text', value: 'text' },
-  document: { key: 'url', value: 'text' },
-  image: { key: 'url', value: 'text' },
-  date: { key: 'date', value: 'text' },
-  number: { key: 'number', value: 'number' },
-  boolean: { key: 'yes_no', value: 'boolean' },
-};
+/** The tabled native that decided a node's kind: the first on its chain (itself first). */
+function kindNativeOf(field: FormField): string | undefined {
+  for (const ref of [field.concept_ref, ...(field.refines ?? [])]) {
+    if (ref?.startsWith('native.') && NATIVE_KINDS[ref.slice('native.'.length)]) return ref.slice('native.'.length);
+  }
+  return undefined;
+}
+
+/**
+ * The one member a typed answer fills: the native's only required member, when it holds a scalar
+ * (Text's `text`, Html's `inner_html`, Image's `url`...). Read from the spec, so that a native's
+ * content and its prompt cannot disagree; a native with no such member is typed as JSON.
+ */
+function promptMember(native: string): { key: string; value: NonNullable<RunPromptField['value']> } | undefined {
+  const required = getNative(native)?.fields.filter((f) => f.required) ?? [];
+  const only = required.length === 1 ? required[0]! : undefined;
+  switch (only?.type) {
+    case 'text':
+    case 'date':
+    case 'datetime':
+    case 'time':
+      return { key: only.name, value: 'text' };
+    case 'number':
+    case 'integer':
+      return { key: only.name, value: 'number' };
+    case 'boolean':
+      return { key: only.name, value: 'boolean' };
+    default:
+      return undefined;
+  }
+}
 
 export function runPrompt(form: InputFormDescriptor): RunPromptField[] {
   return form.fields.map((field) => {
     const out: RunPromptField = { name: field.name ?? '', concept: field.concept_ref ?? 'native.Anything', kind: field.kind, required: field.gating === true };
-    // Prose reached through Html, or Time, is not one text member: typed as JSON like objects and lists.
-    const typed = field.kind === 'text' && field.format === 'time' ? { key: 'time', value: 'text' as const } : field.refines?.includes('native.Html') || field.concept_ref === 'native.Html' ? undefined : PROMPT_KEYS[field.kind];
-    if (typed) {
-      out.key = typed.key;
-      if (typed.value) out.value = typed.value;
+    // Lists and structures are typed as JSON; a node whose kind a native decided, as that native's member.
+    const native = field.kind === 'list' || field.kind === 'object' ? undefined : kindNativeOf(field);
+    const member = native !== undefined ? promptMember(native) : undefined;
+    if (member) {
+      out.key = member.key;
+      out.value = member.value;
     }
     return out;
   });

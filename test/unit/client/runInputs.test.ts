@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ConceptCatalog } from '../../../server/src/language/jsonSchema.js';
+import { describedPipes, pipeIoArtifacts, runPrompt } from '../../../server/src/language/pipeIo.js';
+import { NATIVE_CONCEPTS } from '../../../server/src/language/spec/natives.js';
+import { contentFault } from '../../../server/src/runner/execute/contents.js';
+import { treeOf } from '../../helpers/tree.js';
 import { cancelledRunText, inputOf, promptOf, promptPipe, promptText, type PromptField } from '../../../client/src/runInputs.js';
 
 const text: PromptField = { name: 'article', concept: 'news.Article', kind: 'prose', required: true, key: 'text', value: 'text' };
@@ -38,5 +43,42 @@ describe('the run prompt of the code lens', () => {
     expect(cancelledRunText('news.brief', [text, count], 0)).toEqual({ line: 'Run of news.brief cancelled at input 1 of 2 (article): nothing was sent to the runner.', notice: 'Run of news.brief cancelled: nothing sent' });
     expect(cancelledRunText('news.brief', [text, count], 1).line).toBe('Run of news.brief cancelled at input 2 of 2 (n): nothing was sent to the runner.');
     expect(cancelledRunText(undefined, [], 0).line).toBe('Run of the pipe cancelled: nothing was sent to the runner.');
+  });
+});
+
+describe('the run prompt against the runner', () => {
+  // Every native a pipe may take: the lens's field for it, an answer typed as a user would, and the
+  // runner's own content check of the input that answer makes.
+  const natives = NATIVE_CONCEPTS.map((n) => n.code);
+  const tree = treeOf({
+    'n.mthds': `domain = "n"\ndescription = "natives"\n\n[pipe.all]\ntype = "PipeLLM"\ndescription = "All"\ninputs = { ${natives.map((c) => `in_${c.toLowerCase()} = "${c}"`).join(', ')} }\noutput = "Text"\nprompt = "${natives.map((c) => `$in_${c.toLowerCase()}`).join(' ')}"\n`,
+  });
+  const catalog = new ConceptCatalog(tree);
+  const fields = runPrompt(pipeIoArtifacts(catalog, describedPipes(tree)).input_form['n.all']!);
+  /** What a user types for a member, by its native's field type. */
+  const typed = (field: PromptField): string => {
+    const member = NATIVE_CONCEPTS.find((n) => `native.${n.code}` === field.concept)?.fields.find((f) => f.name === field.key);
+    return field.value === 'number' ? '3' : field.value === 'boolean' ? 'no' : member?.type === 'date' ? '2024-05-06' : member?.type === 'time' ? '12:30' : 'https://example.com/a';
+  };
+
+  it('asks for one member of each native that has a single required scalar one, and JSON otherwise', () => {
+    expect(fields.filter((f) => f.key !== undefined).map((f) => `${f.concept}.${f.key}`)).toEqual([
+      'native.Text.text',
+      'native.Markdown.text',
+      'native.Image.url',
+      'native.Document.url',
+      'native.Html.inner_html',
+      'native.Number.number',
+      'native.YesNo.yes_no',
+      'native.Date.date',
+      'native.Time.time',
+    ]);
+  });
+
+  it.each(fields.filter((f) => f.key !== undefined).map((f) => [f.concept, f] as const))('an answer for %s makes a content the runner accepts', (concept, field) => {
+    const answer = inputOf(field as PromptField, typed(field as PromptField));
+    expect(answer.ok).toBe(true);
+    const info = catalog.byRef(concept)!;
+    expect(contentFault(catalog, info, (answer as { input: { content: unknown } }).input.content)).toBeUndefined();
   });
 });
