@@ -67,9 +67,9 @@ function readZip(file: string): Promise<Map<string, Buffer>> {
 
 /** The ids of RUNNER_COMMANDS as written in the server's source. */
 function runnerCommandsInSource(): string[] {
-  const source = readFileSync(path.join(REPO, 'server/src/lsp/runnerCommands.ts'), 'utf8');
+  const source = readFileSync(path.join(REPO, 'server/src/lsp/runner/commands.ts'), 'utf8');
   const list = /export const RUNNER_COMMANDS\s*=\s*\[([^\]]*)\]/.exec(source);
-  if (!list) throw new Error('RUNNER_COMMANDS not found in server/src/lsp/runnerCommands.ts');
+  if (!list) throw new Error('RUNNER_COMMANDS not found in server/src/lsp/runner/commands.ts');
   return [...list[1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
 }
 

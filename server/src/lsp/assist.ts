@@ -4,14 +4,14 @@
 
 import type { ClientCapabilities, CompletionItem, CompletionParams, Connection, ServerCapabilities } from 'vscode-languageserver';
 import type { RequestGuard } from './clamp.js';
-import { wantsModels } from '../language/complete/index.js';
+import { wantsModels } from '../ide/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session } from '../workspace/session.js';
 import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
-import { builtInCatalog, ModelDecks } from './modelDecks.js';
+import { builtInCatalog, ModelDecks } from './runner/modelDecks.js';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
 import type { Views } from './views.js';
