@@ -213,6 +213,8 @@ async function askInputs(fields: readonly PromptField[]): Promise<{ inputs: Reco
     const typed = await vscode.window.showInputBox({
       title: `Run: input ${i + 1} of ${fields.length}`,
       prompt: promptText(field),
+      // JSON starts from a content of the right shape (selected: typing replaces it).
+      ...(field.sample !== undefined ? { value: field.sample } : {}),
       ignoreFocusOut: true,
       validateInput: (value) => {
         const r = inputOf(field, value);

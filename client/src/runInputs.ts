@@ -10,6 +10,8 @@ export interface PromptField {
   /** The content member the typed value goes into; absent: the answer is the content as JSON. */
   key?: string;
   value?: 'text' | 'number' | 'boolean';
+  /** For an answer typed as JSON: a content of the right shape, which the box starts with. */
+  sample?: string;
 }
 
 export interface RunInput {
@@ -31,6 +33,7 @@ export function promptOf(args: readonly unknown[]): PromptField[] | undefined {
     const field: PromptField = { name: f['name'], concept: f['concept'], kind: f['kind'], required: f['required'] === true };
     if (typeof f['key'] === 'string') field.key = f['key'];
     if (f['value'] === 'text' || f['value'] === 'number' || f['value'] === 'boolean') field.value = f['value'];
+    if (typeof f['sample'] === 'string') field.sample = f['sample'];
     fields.push(field);
   }
   return fields;

@@ -373,7 +373,9 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
     const box = page.locator('.quick-input-widget');
     const input = box.locator('input');
     await until(async () => (await box.locator('.quick-input-title').innerText()).trim(), 'Run: input 1 of 2');
-    // A structured concept is typed as JSON: a malformed answer is refused in the box, not sent.
+    // A structured concept is typed as JSON, starting from a content of its shape; a malformed
+    // answer is refused in the box, not sent.
+    expect(JSON.parse(await input.inputValue())).toEqual({ title: '…', severity: 'low' });
     await input.fill('{"title": "Printer on fire"');
     await until(async () => (await box.locator('.quick-input-message').innerText()).trim(), 'Not valid JSON.');
     const ticket = { title: 'Printer on fire', severity: 'high' };

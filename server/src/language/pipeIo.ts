@@ -379,6 +379,8 @@ export interface RunPromptField {
   key?: string;
   /** How the typed text becomes the value: as is, a number, or a yes/no. */
   value?: 'text' | 'number' | 'boolean';
+  /** For an answer typed as JSON: a content of the right shape, one line, to start from. */
+  sample?: string;
 }
 
 /** The tabled native that decided a node's kind: the first on its chain (itself first). */
@@ -422,7 +424,56 @@ export function runPrompt(form: InputFormDescriptor): RunPromptField[] {
     if (member) {
       out.key = member.key;
       out.value = member.value;
+    } else {
+      const sample = sampleContent(field, 0);
+      if (sample !== null) out.sample = JSON.stringify(sample);
     }
     return out;
   });
+}
+
+/** A value of a scalar node the runner's content check accepts. */
+function sampleScalar(node: FormField): unknown {
+  switch (node.kind) {
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'date':
+      return node.datetime ? '2024-01-31T09:00:00Z' : '2024-01-31';
+    case 'enum':
+      return node.choices?.[0] ?? '';
+    default:
+      return node.format === 'time' ? '09:00' : '…';
+  }
+}
+
+/**
+ * A content of a node's shape, every member filled (optional ones too, to show them), from the
+ * input-form descriptor alone: a structure is an object of its fields, a list holds one item, a
+ * native is its one member. `null` where nothing is known (unknown kinds, nodes past the depth).
+ */
+function sampleContent(node: FormField, depth: number): unknown {
+  if (depth > 6) return null;
+  if (node.kind === 'list') {
+    const item = node.item ? sampleContent(node.item, depth + 1) : null;
+    // A fixed list takes its count of items; a variable one shows one.
+    return item === null ? [] : Array.from({ length: node.item_count ?? 1 }, () => item);
+  }
+  if (node.kind === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const f of node.fields ?? []) {
+      if (f.name === undefined) continue;
+      // An unknown member (a dict, an open concept) takes an object, which either accepts.
+      const value = f.kind === 'object' || f.kind === 'list' || kindNativeOf(f) !== undefined ? sampleContent(f, depth + 1) : f.kind === 'unknown' ? {} : sampleScalar(f);
+      out[f.name] = value ?? {};
+    }
+    return out;
+  }
+  const native = kindNativeOf(node);
+  if (native !== undefined) {
+    const member = promptMember(native);
+    return member ? { [member.key]: sampleScalar(node) } : null;
+  }
+  return node.kind === 'unknown' ? null : sampleScalar(node);
 }

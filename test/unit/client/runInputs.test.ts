@@ -14,6 +14,7 @@ const items: PromptField = { name: 'items', concept: 'shop.Item', kind: 'list', 
 describe('the run prompt of the code lens', () => {
   it('reads the fields sent with a lens, and nothing once inputs are given', () => {
     expect(promptOf([{ uri: 'file:///x', pipe: 'a.b', prompt: [text, items] }])).toEqual([text, items]);
+    expect(promptOf([{ uri: 'file:///x', pipe: 'a.b', prompt: [{ ...items, sample: '[{"label":"…"}]' }] }])).toEqual([{ ...items, sample: '[{"label":"…"}]' }]);
     expect(promptOf([{ uri: 'file:///x', pipe: 'a.b', prompt: [text], inputs: {} }])).toBeUndefined();
     expect(promptOf([{ uri: 'file:///x' }])).toBeUndefined();
     expect(promptOf([{ prompt: [{ name: 1 }] }])).toBeUndefined();
@@ -73,6 +74,59 @@ describe('the run prompt against the runner', () => {
       'native.Date.date',
       'native.Time.time',
     ]);
+  });
+
+  it('gives every answer typed as JSON a sample of the shape the runner accepts', () => {
+    const shaped = treeOf({
+      's.mthds': `domain = "s"
+description = "shapes"
+
+[concept.Part]
+description = "A part"
+[concept.Part.structure]
+name = { type = "text", description = "Name", required = true }
+note = { type = "concept", concept_ref = "Text", description = "A note", required = true }
+
+[concept.Order]
+description = "An order"
+[concept.Order.structure]
+ref = { type = "text", description = "Reference", required = true }
+count = { type = "integer", description = "Count", required = true }
+price = { type = "number", description = "Price", required = true }
+paid = { type = "boolean", description = "Paid", required = true }
+day = { type = "date", description = "Day", required = true }
+at = { type = "datetime", description = "At", required = true }
+hour = { type = "time", description = "Hour", required = true }
+kind = { description = "Kind", choices = ["new", "repeat"], required = true }
+tags = { type = "list", item_type = "text", description = "Tags", required = true }
+parts = { type = "list", item_type = "concept", item_concept_ref = "Part", description = "Parts", required = true }
+main = { type = "concept", concept_ref = "Part", description = "Main part", required = true }
+extra = { type = "dict", description = "Extra", required = true }
+when = { type = "concept", concept_ref = "Date", description = "When", required = true }
+
+[pipe.take]
+type = "PipeLLM"
+description = "Takes shapes"
+inputs = { order = "Order", orders = "Order[]", pair = "Part[2]", page = "Page", choice = "Choice", notes = "Text[]" }
+output = "Text"
+prompt = "$order $orders $pair $page $choice $notes"
+`,
+    });
+    const shapedCatalog = new ConceptCatalog(shaped);
+    const asked = runPrompt(pipeIoArtifacts(shapedCatalog, describedPipes(shaped)).input_form['s.take']!);
+    expect(asked.map((f) => f.name)).toEqual(['order', 'orders', 'pair', 'page', 'choice', 'notes']);
+    for (const field of asked) {
+      expect(field.key, field.name).toBeUndefined();
+      expect(field.sample, field.name).toBeDefined();
+      const answer = inputOf(field as PromptField, field.sample!);
+      expect(answer.ok, field.name).toBe(true);
+      const { concept, content } = (answer as { input: { concept: string; content: unknown } }).input;
+      const info = shapedCatalog.byRef(concept)!;
+      for (const item of field.kind === 'list' ? (content as unknown[]) : [content]) expect(contentFault(shapedCatalog, info, item), `${field.name}: ${field.sample}`).toBeUndefined();
+    }
+    expect(JSON.parse(asked[0]!.sample!)).toMatchObject({ count: 0, paid: false, day: '2024-01-31', hour: '09:00', kind: 'new', tags: ['…'], main: { name: '…', note: { text: '…' } }, when: { date: '2024-01-31' } });
+    expect(JSON.parse(asked[1]!.sample!)).toHaveLength(1);
+    expect(JSON.parse(asked[2]!.sample!)).toHaveLength(2);
   });
 
   it.each(fields.filter((f) => f.key !== undefined).map((f) => [f.concept, f] as const))('an answer for %s makes a content the runner accepts', (concept, field) => {
