@@ -3,7 +3,8 @@
 // system's Chromium through playwright-core, as a user would: open the examples folder, open the
 // broken bundle, read its squiggles and its Problems panel (the same findings as `mthds check`),
 // hover a concept, ask completion, apply a quick fix and see the findings follow, find the status
-// bar item, and run a pipe from its "Run" code lens, answering (or escaping) its input prompts. Run by `npm run test:vscode` (which installs code-server into `.cache/`), not by
+// bar item, read on hover what a pipe takes and gives, and run it from its "Run" code lens,
+// answering (or escaping) its input prompts. Run by `npm run test:vscode` (which installs code-server into `.cache/`), not by
 // `npm test`. Screenshots go to $MTHDS_VSCODE_SCREENSHOTS (default `.cache/vscode-screenshots/`;
 // the extension page's come from `MTHDS_VSCODE_SCREENSHOTS=client/images npm run test:vscode`).
 
@@ -340,6 +341,21 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
       return { 24: lines.includes(24), 26: lines.includes(26) };
     }, { 24: false, 26: true });
     await screenshot('vscode-after-fix');
+  });
+
+  it('shows on hover what a pipe takes and gives', async () => {
+    await openFile('helpdesk.mthds');
+    // Inside `answer_ticket` of the `[pipe.answer_ticket]` header.
+    await goTo(11, 10);
+    await command('Show or Focus Hover');
+    const hover = page.locator('.monaco-hover:not(.hidden)').first();
+    await hover.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await until(async () => (await hover.innerText()).includes('Takes'), true);
+    const shown = (await hover.innerText()).replace(/\s+/g, ' ');
+    expect(shown).toContain('ticket: helpdesk.Ticket — object');
+    expect(shown).toContain('note: native.Text — prose');
+    expect(shown).toContain('Gives native.Text — prose');
+    await page.keyboard.press('Escape');
   });
 
   it('Escape at the first input of the "Run" lens starts no run and says so', async () => {
