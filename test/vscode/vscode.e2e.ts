@@ -4,9 +4,10 @@
 // broken bundle, read its squiggles and its Problems panel (the same findings as `mthds check`),
 // hover a concept, ask completion, apply a quick fix and see the findings follow, find the status
 // bar item, read on hover what a pipe takes and gives, and run it from its "Run" code lens,
-// answering (or escaping) its input prompts. Run by `npm run test:vscode` (which installs code-server into `.cache/`), not by
-// `npm test`. Screenshots go to $MTHDS_VSCODE_SCREENSHOTS (default `.cache/vscode-screenshots/`;
-// the extension page's come from `MTHDS_VSCODE_SCREENSHOTS=client/images npm run test:vscode`).
+// answering (or escaping) its input prompts. Run by `npm run test:vscode` (which installs
+// code-server into `.cache/`), not by `npm test`. Screenshots go to $MTHDS_VSCODE_SCREENSHOTS
+// (default `.cache/vscode-screenshots/`; the extension page's come from
+// `MTHDS_VSCODE_SCREENSHOTS=client/images npm run test:vscode`).
 
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
