@@ -4,6 +4,8 @@
 // string is told apart by counting the string delimiters before it, as a reader skimming would.
 
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
+import { sizePastLimit } from '../workspace/documentSize.js';
+import type { FeatureHost } from './featureContext.js';
 
 interface Header {
   line: number;
@@ -100,4 +102,12 @@ export function largeDocumentSymbols(text: string): DocumentSymbol[] {
 /** Why formatting is refused on such a document. */
 export function formattingRefusedMessage(size: number, limit: number): string {
   return `mthds: the document is not formatted: it holds ${size} bytes, more than the ${limit} the language server analyses (mthds format formats it from the command line)`;
+}
+
+/** A document past the analysed size, with its text and size; undefined for any other. */
+export function largeDocument(host: FeatureHost, uri: string): { text: string; size: number } | undefined {
+  const file = host.ourFile(uri);
+  const text = file === undefined ? undefined : host.session().textOf(file);
+  const size = text === undefined ? undefined : sizePastLimit(text);
+  return size === undefined ? undefined : { text: text!, size };
 }

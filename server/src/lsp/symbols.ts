@@ -1,7 +1,6 @@
 // Document symbols (the outline: concepts with their structure fields, pipes with their type, inputs,
 // steps and outcomes) and workspace symbols (every concept and pipe of every tree, fuzzy-matched).
 
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type SymbolInformation, type WorkspaceSymbolParams } from 'vscode-languageserver';
 import { buildBundle } from '../language/buildBundle.js';
@@ -14,6 +13,7 @@ import { rangeToLspRange } from '../syntax/positions.js';
 import type { LTable, LValue, Range, TomlDocument } from '../syntax/types.js';
 import type { FeatureContext } from './featureContext.js';
 import { fuzzyScore } from '../ide/index.js';
+import type { FileSystem } from '../workspace/fileSystem.js';
 
 export function documentSymbols(ctx: FeatureContext, params: DocumentSymbolParams): DocumentSymbol[] | null {
   const doc = ctx.docOf(params.textDocument.uri);
@@ -169,19 +169,15 @@ export function forgetFileSymbols(file: string): void {
   fileSymbols.forget(file);
 }
 
-function diskStamp(file: string): string | undefined {
-  try {
-    const s = statSync(file);
-    return `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return undefined;
-  }
+function diskStamp(fs: FileSystem, file: string): string | undefined {
+  const s = fs.stat(file);
+  return s !== undefined ? `${s.mtimeMs}:${s.size}` : undefined;
 }
 
 function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
   const session = ctx.host.session();
   const open = session.isOpen(file);
-  const stamp = open ? session.textOf(file) : diskStamp(file);
+  const stamp = open ? session.textOf(file) : diskStamp(session.fs, file);
   if (stamp === undefined) return [];
   const cached = fileSymbols.get(file, open, stamp);
   if (cached) return cached;

@@ -7,7 +7,6 @@
 // Files are known by an identity: the absolute path of a file, or the URI of a document that is no
 // file (an untitled buffer).
 
-import { existsSync, statSync } from 'node:fs';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
@@ -17,7 +16,8 @@ import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
 import { sizePastLimit, tooLargeFinding } from './documentSize.js';
 import { refusedReadFinding } from './load.js';
-import { readMethodFile, type RefusedRead } from './readText.js';
+import type { FileSystem } from './fileSystem.js';
+import type { RefusedRead } from './methodText.js';
 import { isFilePath } from './treeLocator.js';
 
 export type FileId = string;
@@ -80,6 +80,8 @@ export class Documents {
    * compares each cached disk file's modification time before reusing its parse.
    */
   constructor(
+    /** What files are read through: the disk on the desktop, the client's files in a browser. */
+    readonly fs: FileSystem,
     private readonly treeKeyOf: (file: FileId) => string,
     private readonly validateDisk: boolean,
   ) {}
@@ -164,7 +166,7 @@ export class Documents {
 
   /** Whether a file is on disk (a buffer does not count). */
   onDisk(file: string): boolean {
-    return existsSync(file);
+    return this.fs.exists(file);
   }
 
   // ---- the change log --------------------------------------------------------------------------
@@ -197,7 +199,7 @@ export class Documents {
     const parsed = this.parsed.get(file);
     if (parsed && 'text' in parsed) return parsed.text;
     if (!isFilePath(file)) return undefined;
-    const read = readMethodFile(file);
+    const read = this.fs.readMethodFile(file);
     return read.ok ? read.text : undefined;
   }
 
@@ -226,19 +228,19 @@ export class Documents {
       return cached;
     }
     if (cached && cached.stamp.startsWith('open')) cached = undefined;
-    if (cached && this.validateDisk && cached.stamp !== diskStamp(file)) {
+    if (cached && this.validateDisk && cached.stamp !== diskStamp(this.fs, file)) {
       this.forgetParse(file, true);
       cached = undefined;
     }
     if (!cached) {
       const previous = this.previousParse.get(file);
       this.previousParse.delete(file);
-      if (!existsSync(file)) {
+      if (!this.fs.exists(file)) {
         this.parsed.delete(file);
         return undefined;
       }
-      const stamp = this.validateDisk ? diskStamp(file) : 'disk';
-      const read = readMethodFile(file);
+      const stamp = this.validateDisk ? diskStamp(this.fs, file) : 'disk';
+      const read = this.fs.readMethodFile(file);
       if (!read.ok) cached = { stamp, refusal: read };
       else {
         cached = this.parse(file, read.text, stamp, kind, previous);
@@ -371,11 +373,7 @@ class UnparsedText implements ParsedFile {
   }
 }
 
-function diskStamp(file: string): string {
-  try {
-    const s = statSync(file);
-    return `disk:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return 'disk:missing';
-  }
+function diskStamp(fs: FileSystem, file: string): string {
+  const s = fs.stat(file);
+  return s !== undefined ? `disk:${s.mtimeMs}:${s.size}` : 'disk:missing';
 }
