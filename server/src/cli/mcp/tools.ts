@@ -281,8 +281,11 @@ function registerExplain(server: McpServer): void {
             fault: z.string(),
             fixed: z.string(),
             context: z.array(z.object({ path: z.string(), text: z.string() })),
+            functions: z.array(z.string()).optional(),
+            run: z.object({ pipe: z.string(), inputs: z.record(z.string(), z.object({ concept: z.string(), content: z.unknown() })) }).optional(),
           })
           .optional(),
+        no_example: z.string().optional(),
       }),
       annotations: { readOnlyHint: true },
     },
@@ -303,12 +306,21 @@ function registerExplain(server: McpServer): void {
       };
       if (entry.status !== undefined) structured['status'] = entry.status;
       const example = exampleOf(entry.code);
-      if (example) structured['example'] = { summary: example.summary, file: example.file, fault: example.fault, fixed: example.fixed, context: (example.context ?? []).map((f) => ({ ...f })) };
+      if (example) {
+        const shown: Record<string, unknown> = { summary: example.summary, file: example.file, fault: example.fault, fixed: example.fixed, context: (example.context ?? []).map((f) => ({ ...f })) };
+        // How the fault is raised when a folder check does not raise it: the same members as the registry's.
+        if (example.functions) shown['functions'] = [...example.functions];
+        if (example.run) shown['run'] = { pipe: example.run.pipe, inputs: { ...example.run.inputs } };
+        structured['example'] = shown;
+      }
       const advice = [...entry.advice.client, ...entry.advice.others].map((a) => `- ${a.text}`);
       const lines = [`${entry.code}: ${entry.title}`, entry.explanation, ...(advice.length > 0 ? ['Advice:', ...advice] : [])];
       if (example) lines.push('', ...exampleMarkdown(example));
       const reason = example ? undefined : noExampleReason(entry.code);
-      if (reason !== undefined) lines.push('', `No file example: ${reason}`);
+      if (reason !== undefined) {
+        structured['no_example'] = reason;
+        lines.push('', `No file example: ${reason}`);
+      }
       return answer(lines.join('\n').trimEnd(), structured);
     }),
   );
