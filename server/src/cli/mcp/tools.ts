@@ -262,7 +262,7 @@ function registerExplain(server: McpServer): void {
     'explain',
     {
       title: 'Explain a finding code',
-      description: 'The registry entry of a code that check, fix or a runner reports (method.concept_unresolved, request.pipe_not_found, mthdsls.*): its title, what it means and what usually causes it, its parameters, the detail template its message is made from, the advice to the caller and to others, whether a retry can succeed, its documentation anchor, and for most method codes an example: a file that raises the code (fault), the same file fixed (fixed), and the files it needs beside it (context).',
+      description: 'The registry entry of a code that check, fix or a runner reports (method.concept_unresolved, request.pipe_not_found, mthdsls.*): its title, what it means and what usually causes it, its parameters, the detail template its message is made from, the advice to the caller and to others, whether a retry can succeed, its documentation anchor, and for most method codes an example: a file that raises the code (fault), the same file fixed (fixed), the files it needs beside it (context) and, when a folder check does not raise it, how it is raised (functions, run); for a code no file shows, why (no_example).',
       inputSchema: z.object({ code: z.string() }),
       outputSchema: z.looseObject({
         code: z.string(),
