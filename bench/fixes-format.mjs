@@ -6,8 +6,8 @@
 import { importSources } from './importSources.mjs';
 import { memoryOf } from './processMemory.mjs';
 
-const { formatEdits, chooseSafeFixes, fixAllEdits, Session } = await importSources(
-  "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts'; export { Session } from './server/src/workspace/session.ts';",
+const { formatEdits, chooseSafeFixes, fixAllEdits, Session, nodeFileSystem } = await importSources(
+  "export { formatEdits } from './server/src/format/index.ts'; export { chooseSafeFixes } from './server/src/check/applyFixes.ts'; export { fixAllEdits } from './server/src/lsp/codeActions.ts'; export { Session } from './server/src/workspace/session.ts'; export { nodeFileSystem } from './server/src/workspace/nodeFileSystem.ts';",
 );
 
 function timed(label, fn) {
@@ -53,7 +53,7 @@ for (const n of [16_000, 32_000, 50_000]) {
   const file = path.join(dir, 'wide.mthds');
   const text = `domain = "demo"\ndescription = "Demo"\n\n[pipe.wide]\ntype = "PipeLLM"\ndescription = "Wide"\ninputs = { used = "Text", ${Array.from({ length: n }, (_, i) => `u${i} = "Text"`).join(', ')} }\noutput = "Text"\nprompt = "Use $used"\n`;
   writeFileSync(file, text);
-  const session = new Session({ folders: [dir] });
+  const session = new Session({ fs: nodeFileSystem, folders: [dir] });
   const id = session.setDocument(file, text);
   const checked = timed(`check of a bundle with ${n.toLocaleString('en')} unused inputs`, () => session.check(id));
   const findings = checked.findings.get(file);

@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { Session } from '../server/dist/lib.js';
+import { Session, nodeFileSystem } from '../server/dist/lib.js';
 import { writeOnePackage } from './generate.mjs';
 import { percentile } from './lspClient.mjs';
 
@@ -32,7 +32,7 @@ const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}
 const fmt = (n) => n.toFixed(2);
 
 try {
-  const session = new Session({ folders: [dir] });
+  const session = new Session({ fs: nodeFileSystem, folders: [dir] });
   let t = performance.now();
   for (const id of session.scanWorkspace()) session.check(id);
   console.log(`session, one package of ${COUNT} bundles; node ${process.version}; ${load()}`);

@@ -10,3 +10,6 @@ export { ConceptCatalog } from './language/jsonSchema.js';
 export { validateContents } from './runner/validate.js';
 export { dryRun } from './runner/dryRun.js';
 export { Session } from './workspace/session.js';
+export { nodeFileSystem } from './workspace/nodeFileSystem.js';
+export { MemoryFileSystem } from './workspace/memoryFileSystem.js';
+export type { FileSystem } from './workspace/fileSystem.js';

@@ -12,6 +12,7 @@ import { PackageCache, resolveDependencies } from '../../server/src/workspace/de
 import { readStructures } from '../../server/src/workspace/structures.js';
 
 import { SHARED, sharedPath } from './shared.js';
+import { nodeFileSystem } from '../../server/src/workspace/nodeFileSystem.js';
 
 const CORPUS = sharedPath('corpus');
 // The manifest's paths start at the folder holding the shared folder.
@@ -60,7 +61,7 @@ function statedCode(e: Entry): string | undefined {
  * binds a concept to a registered class of its name): the runtime's own tests and cocode declare
  * them in Python; test/corpus/structures.toml declares the same fields for the checker.
  */
-const structuresRead = readStructures(path.join(__dirname, 'structures.toml'));
+const structuresRead = readStructures(nodeFileSystem, path.join(__dirname, 'structures.toml'));
 if (!structuresRead.ok) throw new Error(structuresRead.message);
 const HOST_STRUCTURES = structuresRead.structures;
 
@@ -71,10 +72,10 @@ const packages = new PackageCache();
  * siblings (`address/name->...` references resolve to them), with the host's structures.
  */
 function load(plan: TreePlan): ReturnType<typeof loadTree> {
-  const loaded = loadTree(plan);
+  const loaded = loadTree(nodeFileSystem, plan);
   loaded.tree.hostStructures = HOST_STRUCTURES;
   const repository = path.join(CORPUS, path.relative(CORPUS, plan.root).split(path.sep)[0]!);
-  loaded.findings.push(...resolveDependencies(loaded.tree, { cache: packages, workspace: [repository] }));
+  loaded.findings.push(...resolveDependencies(loaded.tree, { fs: nodeFileSystem, cache: packages, workspace: [repository] }));
   return loaded;
 }
 
@@ -108,13 +109,13 @@ function methodFolders(): TreePlan[] {
     const file = path.join(WORK, e.path);
     const library = libraries.find((dir) => file.startsWith(dir + path.sep));
     if (library !== undefined) {
-      if (!plans.has(library)) plans.set(library, planTrees([library]).plans[0]!);
+      if (!plans.has(library)) plans.set(library, planTrees(nodeFileSystem, [library]).plans[0]!);
       continue;
     }
-    const pkg = findPackageRoot(path.dirname(file));
+    const pkg = findPackageRoot(nodeFileSystem, path.dirname(file));
     const inCorpus = pkg !== undefined && pkg.startsWith(CORPUS);
     if (inCorpus) {
-      if (!plans.has(pkg)) plans.set(pkg, planTrees([pkg]).plans[0]!);
+      if (!plans.has(pkg)) plans.set(pkg, planTrees(nodeFileSystem, [pkg]).plans[0]!);
       continue;
     }
     const dir = path.dirname(file);

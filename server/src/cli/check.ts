@@ -17,6 +17,7 @@ import { fixTrees } from './checkFix.js';
 import { fixSignature } from '../check/applyFixes.js';
 import { toGithubAnnotations, toSarif, type LocatedFinding } from './reportFormats.js';
 import { dryRunAfterChecks } from '../runner/dryRun.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -100,7 +101,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     return 2;
   }
   const paths = parsed.positionals.length > 0 ? parsed.positionals : ['.'];
-  const { plans, problems } = planTrees(paths);
+  const { plans, problems } = planTrees(nodeFileSystem, paths);
   for (const p of problems) stderr.write(`mthds check: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
   // A path that does not exist is a finding of every report (a typo in a CI list of paths must not
@@ -109,7 +110,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
 
   const libraries = (parsed.values.library ?? []).map((dir) => path.resolve(dir));
   for (const dir of libraries) {
-    if (!isDirectory(dir)) {
+    if (!isDirectory(nodeFileSystem, dir)) {
       stderr.write(`mthds check: --library ${dir}: no such folder\n`);
       return 2;
     }
@@ -118,7 +119,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
   const texts = new Map<string, string>();
   const findings: Finding[] = [];
   if (parsed.values.structures !== undefined) {
-    const read = readStructures(path.resolve(parsed.values.structures));
+    const read = readStructures(nodeFileSystem, path.resolve(parsed.values.structures));
     if (!read.ok) {
       stderr.write(`mthds check: ${read.message}\n`);
       return 2;
@@ -128,11 +129,11 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     findings.push(...read.findings);
   }
   // Sibling packages are those below the folders named (a repository holding several packages).
-  const workspace = [...new Set(paths.map((p) => path.resolve(p)).filter(isDirectory))];
-  const dependencies: DependencyOptions = { cache: new PackageCache(), workspace, libraries };
+  const workspace = [...new Set(paths.map((p) => path.resolve(p)).filter((p) => isDirectory(nodeFileSystem, p)))];
+  const dependencies: DependencyOptions = { fs: nodeFileSystem, cache: new PackageCache(), workspace, libraries };
   if (parsed.values.packages !== undefined) dependencies.packagesDir = path.resolve(parsed.values.packages);
   const load = (plan: TreePlan): ReturnType<typeof loadTree> => {
-    const loaded = context.buffers ? loadTreeWithBuffers(plan, context.buffers) : loadTree(plan);
+    const loaded = context.buffers ? loadTreeWithBuffers(nodeFileSystem, plan, context.buffers) : loadTree(nodeFileSystem, plan);
     if (structures) loaded.tree.hostStructures = structures;
     loaded.findings.push(...resolveDependencies(loaded.tree, dependencies));
     return loaded;
@@ -154,7 +155,7 @@ export async function runCheck(args: string[], stdout: Writable, stderr: Writabl
     for (const b of tree.bundles) texts.set(b.file, b.doc.text);
     if (tree.manifest) texts.set(tree.manifest.file, tree.manifest.doc.text);
     const all = [...fileFindings, ...checkTree(tree)];
-    if (functions) all.push(...checkEnvironment(tree, functions.catalog, treeFileReader(tree, (file, text) => texts.set(file, text))));
+    if (functions) all.push(...checkEnvironment(tree, functions.catalog, treeFileReader(nodeFileSystem, tree, (file, text) => texts.set(file, text))));
     // The dry run, as /validate does it, once the static checks find no error.
     if (!parsed.values['no-dry-run']) all.push(...(await dryRunAfterChecks(tree, all)));
     const wanted = plan.focus;

@@ -14,6 +14,7 @@ import { entryKind } from '../workspace/discover.js';
 import { decodeMethodBytes } from '../workspace/readText.js';
 import { readSnapshot, SnapshotRefused, writeGuarded, type FileSnapshot } from '../workspace/writeGuarded.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -170,7 +171,7 @@ function collectFiles(paths: readonly string[], stderr: Writable): { list: strin
       list.add(abs);
       continue;
     }
-    const scan = scanMethodFiles(abs);
+    const scan = scanMethodFiles(nodeFileSystem, abs);
     for (const f of scan.files) list.add(f);
     // A folder that cannot be listed may hold files that are not formatted: never a silent pass.
     for (const { dir, message } of scan.unreadable) {
@@ -178,7 +179,7 @@ function collectFiles(paths: readonly string[], stderr: Writable): { list: strin
       problems++;
     }
     for (const file of scan.skipped) {
-      stderr.write(`mthds format: ${display(file)}: not formatted: ${entryKind(file)}, not a regular file (links are not followed)\n`);
+      stderr.write(`mthds format: ${display(file)}: not formatted: ${entryKind(nodeFileSystem, file)}, not a regular file (links are not followed)\n`);
       problems++;
     }
   }

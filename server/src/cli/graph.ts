@@ -9,6 +9,7 @@ import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees } from '../workspace/load.js';
 import { toDot, toMermaid, type NamedGraph } from './graphFormat.js';
 import { toHtml, toSvg } from './graphPicture.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -60,14 +61,14 @@ export async function runGraph(args: string[], stdout: Writable, stderr: Writabl
     stderr.write(`mthds graph: unknown format '${parsed.values.format}' (expected ${FORMATS.join(', ')})\n`);
     return 2;
   }
-  const { plans, problems } = planTrees(parsed.positionals.length > 0 ? parsed.positionals : ['.']);
+  const { plans, problems } = planTrees(nodeFileSystem, parsed.positionals.length > 0 ? parsed.positionals : ['.']);
   for (const p of problems) stderr.write(`mthds graph: ${p.path}: ${p.message}\n`);
   if (plans.length === 0) return 2;
   // A path that does not exist fails the command even when the others are drawn (a typo in CI).
   const missing = problems.some((p) => p.missing);
   const graphs: Array<NamedGraph & { root: string; texts: Map<string, string> }> = [];
   for (const plan of plans) {
-    const { tree, findings } = loadTree(plan);
+    const { tree, findings } = loadTree(nodeFileSystem, plan);
     // Files not read (FIFOs, devices, links, unreadable folders): said, never dropped in silence.
     for (const f of findings) if (f.code === 'method.package_invalid') stderr.write(`mthds graph: ${display(f.file)}: ${f.message}\n`);
     if (tree.bundles.length === 0) continue;

@@ -9,6 +9,7 @@ import { isDirectory } from '../workspace/discover.js';
 import { VERSION } from '../version.js';
 import { methodRunner } from './mcp/runner.js';
 import { registerTools } from './mcp/tools.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 interface Writable {
   write(text: string): unknown;
@@ -57,7 +58,7 @@ export async function runMcp(args: string[], stdout: Writable, stderr: Writable)
     return 0;
   }
   const root = path.resolve(parsed.values.root ?? '.');
-  if (!isDirectory(root)) {
+  if (!isDirectory(nodeFileSystem, root)) {
     stderr.write(`mthds mcp: --root ${root}: no such folder\n`);
     return 2;
   }

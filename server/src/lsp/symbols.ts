@@ -1,7 +1,6 @@
 // Document symbols (the outline: concepts with their structure fields, pipes with their type, inputs,
 // steps and outcomes) and workspace symbols (every concept and pipe of every tree, fuzzy-matched).
 
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type SymbolInformation, type WorkspaceSymbolParams } from 'vscode-languageserver';
 import { buildBundle } from '../language/buildBundle.js';
@@ -9,10 +8,12 @@ import type { Bundle, ConceptDecl, PipeDecl } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { getEntry } from '../syntax/lookup.js';
 import { parseToml } from '../syntax/document.js';
+import { sizePastLimit } from '../workspace/documentSize.js';
 import { rangeToLspRange } from '../syntax/positions.js';
 import type { LTable, LValue, Range, TomlDocument } from '../syntax/types.js';
 import type { FeatureContext } from './featureContext.js';
 import { fuzzyScore } from '../ide/index.js';
+import type { FileSystem } from '../workspace/fileSystem.js';
 
 export function documentSymbols(ctx: FeatureContext, params: DocumentSymbolParams): DocumentSymbol[] | null {
   const doc = ctx.docOf(params.textDocument.uri);
@@ -168,24 +169,20 @@ export function forgetFileSymbols(file: string): void {
   fileSymbols.forget(file);
 }
 
-function diskStamp(file: string): string | undefined {
-  try {
-    const s = statSync(file);
-    return `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return undefined;
-  }
+function diskStamp(fs: FileSystem, file: string): string | undefined {
+  const s = fs.stat(file);
+  return s !== undefined ? `${s.mtimeMs}:${s.size}` : undefined;
 }
 
 function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
   const session = ctx.host.session();
   const open = session.isOpen(file);
-  const stamp = open ? session.textOf(file) : diskStamp(file);
+  const stamp = open ? session.textOf(file) : diskStamp(session.fs, file);
   if (stamp === undefined) return [];
   const cached = fileSymbols.get(file, open, stamp);
   if (cached) return cached;
   const text = open ? stamp : session.textOf(file);
-  if (text === undefined) return [];
+  if (text === undefined || sizePastLimit(text) !== undefined) return [];
   const bundle = buildBundle(file, parseToml(text));
   const ls = bundle.doc.lineStarts;
   const domain = bundle.domain?.value;

@@ -6,7 +6,6 @@
 // type), in a session, a diagnostics publisher and a text document of its own that nobody sees:
 // nothing is sent, and the server's session, caches and documents are not read or written.
 
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -16,10 +15,11 @@ import { Session } from '../workspace/session.js';
 import { runInSlices } from '../util/steps.js';
 import { warmSuggestionsSteps } from '../util/suggest.js';
 import { CLAMPED_TEXT_DOCUMENTS } from './clamp.js';
-import { Diagnostics, type DiagnosticsConnection } from './diagnostics.js';
+import { Diagnostics, type DiagnosticsConnection } from './diagnostics/index.js';
 import { preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { fileToUri } from './uris.js';
+import { MemoryFileSystem } from '../workspace/memoryFileSystem.js';
 
 /** How long one slice of the warm-up runs before it lets queued messages through (ms). */
 const WARM_UP_SLICE_MS = 4;
@@ -81,8 +81,9 @@ export const WARM_UP_BUNDLES: readonly SampleBundleOptions[] = [
  * by turns. Runs until `endAt` (`performance.now()`), or `limit` keystrokes.
  */
 export function* warmUpSteps(endAt: number, limit = Infinity, documentation: MarkupFormat = 'markdown'): Generator<void, number> {
-  const root = path.join(tmpdir(), `.mthds-warm-up-${process.pid}`);
-  const session = new Session();
+  // The warm-up's files exist only as buffers, over an empty file system: nothing is read.
+  const root = path.resolve('/', '.mthds-warm-up');
+  const session = new Session({ fs: new MemoryFileSystem() });
   let version = 1;
   const publisher = new Diagnostics(SINK, session, { uriOf: (f) => fileToUri(f), lineStartsOf: (f) => session.lineStartsOf(f) }, {
     pull: false,

@@ -12,6 +12,7 @@ import type { DryRunHook } from './validate.js';
 import { MODEL_TYPES, type DeckConfig, type NetworkPolicy } from './deckConfig.js';
 import { unknownConfigKeys } from './configKeys.js';
 import { readRegularText } from '../workspace/readText.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
@@ -384,7 +385,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
   }
 
   if (options.packages_dir !== undefined && (typeof options.packages_dir !== 'string' || options.packages_dir === '')) problems.push('packages_dir must be a folder path');
-  const packagesDir = typeof options.packages_dir === 'string' && options.packages_dir !== '' ? path.resolve(options.packages_dir) : defaultPackagesDir(env);
+  const packagesDir = typeof options.packages_dir === 'string' && options.packages_dir !== '' ? path.resolve(options.packages_dir) : defaultPackagesDir(nodeFileSystem, env);
 
   const libraries: string[] = [];
   if (options.libraries !== undefined) {
@@ -395,7 +396,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
   if (options.structures !== undefined) {
     if (typeof options.structures !== 'string' || options.structures === '') problems.push('structures must be the path of a structures file');
     else {
-      const read = readStructures(path.resolve(options.structures));
+      const read = readStructures(nodeFileSystem, path.resolve(options.structures));
       if (!read.ok) problems.push(read.message);
       else {
         for (const f of read.findings.filter((x) => x.severity === 'error')) problems.push(`structures: ${f.code} ${f.message}`);

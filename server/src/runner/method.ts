@@ -15,6 +15,7 @@ import type { Finding } from '../check/finding.js';
 import { resolveDependencies } from '../workspace/dependencies.js';
 import type { HostStructures } from '../language/hostStructures.js';
 import { loadTree, planPackage, relativeTo } from '../workspace/load.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 /** Where request files live; never a real folder (nothing is read from or written to disk). */
 export const VIRTUAL_ROOT = '/mthds-request';
@@ -77,7 +78,7 @@ export function loadOptionsOf(config: { packagesDir: string; libraries: readonly
 
 /** A runner reads no local path a request names: only its store and its configured libraries. */
 function dependencyOptions(packagesDir: string, options: LoadOptions): Parameters<typeof resolveDependencies>[1] {
-  return { packagesDir, localPaths: false, storeLabel: RUNNER_STORE, ...(options.libraries ? { libraries: options.libraries } : {}) };
+  return { fs: nodeFileSystem, packagesDir, localPaths: false, storeLabel: RUNNER_STORE, ...(options.libraries ? { libraries: options.libraries } : {}) };
 }
 
 function buildMethod(source: LoadableSource, options: LoadOptions): LoadedMethod {
@@ -101,7 +102,7 @@ function buildMethod(source: LoadableSource, options: LoadOptions): LoadedMethod
   }
   if (source.kind === 'installed') {
     // The runner's own package store: read from disk like the command line reads a package.
-    const { tree, findings } = loadTree(planPackage(source.dir));
+    const { tree, findings } = loadTree(nodeFileSystem, planPackage(nodeFileSystem, source.dir));
     if (options.packagesDir !== undefined) findings.push(...resolveDependencies(tree, dependencyOptions(options.packagesDir, options)));
     tree.installed = { address: source.address, version: source.version };
     for (const file of [...tree.bundles.map((b) => b.file), ...(tree.manifest ? [tree.manifest.file] : [])]) {

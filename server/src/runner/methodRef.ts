@@ -10,6 +10,7 @@ import type { ResolvedConfig } from './config.js';
 import type { LoadableSource, MethodSource } from './method.js';
 import { guardedDownload } from './network.js';
 import { Refusal } from './refusal.js';
+import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 
 const MAX_REF_CHARS = 512;
 
@@ -31,7 +32,7 @@ export function methodRefSource(value: unknown, config: ResolvedConfig): MethodS
     }
     return { kind: 'remote', ref: value, url };
   }
-  const found = resolveMethodRef(config.packagesDir, value);
+  const found = resolveMethodRef(nodeFileSystem, config.packagesDir, value);
   if (found.kind === 'not_found') throw new Refusal('method.not_found', { method_ref: value });
   if (found.kind === 'ambiguous') throw new Refusal('method.ambiguous', { method_ref: value, candidates: found.candidates });
   return { kind: 'installed', ref: value, dir: found.dir, address: found.address, version: found.version };

@@ -9,6 +9,7 @@ import { createTree, type MethodTree } from '../language/tree.js';
 import type { Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
 import { loadTree, relativeTo, type TreePlan } from './load.js';
+import type { FileSystem } from './fileSystem.js';
 
 /** Absolute file path -> text. */
 export type Buffers = ReadonlyMap<string, string>;
@@ -30,11 +31,11 @@ function isBelow(root: string, file: string): boolean {
 }
 
 /** `loadTree`, with the plan's buffered bundles built from their buffers instead of the disk. */
-export function loadTreeWithBuffers(plan: TreePlan, buffers: Buffers): { tree: MethodTree; findings: Finding[] } {
+export function loadTreeWithBuffers(fs: FileSystem, plan: TreePlan, buffers: Buffers): { tree: MethodTree; findings: Finding[] } {
   const mine = buffersOfPlan(plan, buffers);
-  if (mine.length === 0) return loadTree(plan);
+  if (mine.length === 0) return loadTree(fs, plan);
   const buffered = new Set(mine);
-  const loaded = loadTree({ ...plan, bundleFiles: plan.bundleFiles.filter((f) => !buffered.has(f)) });
+  const loaded = loadTree(fs, { ...plan, bundleFiles: plan.bundleFiles.filter((f) => !buffered.has(f)) });
   const fromDisk = new Map(loaded.tree.bundles.map((b) => [b.file, b]));
   const added = mine.filter((f) => !plan.bundleFiles.includes(f));
   const bundles: Bundle[] = [];

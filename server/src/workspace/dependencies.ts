@@ -20,8 +20,6 @@
 // no_matching_version, cycle) and method.dependency_invalid (a file of the dependency that is not
 // UTF-8 or does not parse).
 
-import { lstatSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DependencyDecl, Manifest } from '../language/manifest.js';
 import type { Bundle } from '../language/model.js';
@@ -35,9 +33,11 @@ import { parseToml } from '../syntax/document.js';
 import type { Range } from '../syntax/types.js';
 import { isDirectory, listTreeFiles, subfolders, walkFiles } from './discover.js';
 import { loadTree, planPackage } from './load.js';
-import { readMethodFile } from './readText.js';
+import type { FileSystem } from './fileSystem.js';
 
 export interface DependencyOptions {
+  /** Where packages are read from. */
+  fs: FileSystem;
   /** The package store; default `$MTHDS_PACKAGES_DIR`, else `~/.mthds/packages`. */
   packagesDir?: string;
   /**
@@ -56,13 +56,13 @@ export interface DependencyOptions {
   workspace?: readonly string[];
   /** Library folders (`--library`, `-L`), searched recursively for packages. */
   libraries?: readonly string[];
-  /** The home folder whose `.mthds/methods/` holds installed methods; default the user's. */
+  /** The home folder whose `.mthds/methods/` holds installed methods; default the file system's. */
   home?: string;
 }
 
-export function defaultPackagesDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+export function defaultPackagesDir(fs: FileSystem, env: Readonly<Record<string, string | undefined>> = process.env): string {
   const fromEnv = env['MTHDS_PACKAGES_DIR'];
-  return fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(homedir(), '.mthds', 'packages');
+  return fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(fs.home() ?? '/', '.mthds', 'packages');
 }
 
 /**
@@ -71,29 +71,25 @@ export function defaultPackagesDir(env: Readonly<Record<string, string | undefin
  * when a folder on its way is a symbolic link (a link could lead anywhere on the disk; the store
  * is what lies inside its folder). Version folders that are links are left out by `subfolders`.
  */
-export function storeFolder(store: string, address: string): string | undefined {
+export function storeFolder(fs: FileSystem, store: string, address: string): string | undefined {
   if (address.includes('\\') || address.includes('\0')) return undefined;
   const segments = address.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
   let folder = store;
   for (const segment of segments) {
     folder = path.join(folder, segment);
-    let link: boolean;
-    try {
-      link = lstatSync(folder).isSymbolicLink();
-    } catch {
-      // Not there: nothing is installed below it.
-      return path.join(store, ...segments);
-    }
-    if (link) return undefined;
+    const stat = fs.lstat(folder);
+    // Not there: nothing is installed below it.
+    if (stat === undefined) return path.join(store, ...segments);
+    if (stat.kind === 'link') return undefined;
   }
   return folder;
 }
 
 /** Installed versions of an address: the sub-folders of its store folder. */
-function installedVersions(store: string, address: string): string[] {
-  const folder = storeFolder(store, address);
-  return folder ? subfolders(folder) : [];
+function installedVersions(fs: FileSystem, store: string, address: string): string[] {
+  const folder = storeFolder(fs, store, address);
+  return folder ? subfolders(fs, folder) : [];
 }
 
 interface Loaded {
@@ -105,15 +101,11 @@ interface Loaded {
 }
 
 /** Names, sizes and modification times of a package's files: changes when any file does. */
-function packageStamp(dir: string): string {
-  return listTreeFiles(dir)
+function packageStamp(fs: FileSystem, dir: string): string {
+  return listTreeFiles(fs, dir)
     .files.map((f) => {
-      try {
-        const s = statSync(f);
-        return `${f}:${s.size}:${s.mtimeMs}`;
-      } catch {
-        return `${f}:gone`;
-      }
+      const s = fs.stat(f);
+      return s !== undefined ? `${f}:${s.size}:${s.mtimeMs}` : `${f}:gone`;
     })
     .join('|');
 }
@@ -131,17 +123,17 @@ export class PackageCache {
   constructor(private readonly validate = false) {}
 
   /** The packages below `root` by identity; listed again after a change (or, validating, after 2 s). */
-  packagesBelow(root: string): Map<string, string> {
+  packagesBelow(fs: FileSystem, root: string): Map<string, string> {
     const cached = this.indexes.get(root);
     if (cached && (!this.validate || Date.now() - cached.at < INDEX_TTL_MS)) return cached.byIdentity;
-    const byIdentity = indexPackages(root);
+    const byIdentity = indexPackages(fs, root);
     this.indexes.set(root, { at: Date.now(), byIdentity });
     return byIdentity;
   }
 
-  get(dir: string): Loaded | undefined {
+  get(fs: FileSystem, dir: string): Loaded | undefined {
     const loaded = this.byDir.get(dir);
-    if (loaded && this.validate && loaded.stamp !== packageStamp(dir)) {
+    if (loaded && this.validate && loaded.stamp !== packageStamp(fs, dir)) {
       this.byDir.delete(dir);
       return undefined;
     }
@@ -188,30 +180,30 @@ export function packageIdentity(manifest: Manifest | undefined): string | undefi
 }
 
 /** The manifest of a package folder, read on its own (no bundle is parsed). */
-export function readManifest(dir: string): Manifest | undefined {
+export function readManifest(fs: FileSystem, dir: string): Manifest | undefined {
   const file = path.join(dir, MANIFEST_FILE);
-  const read = readMethodFile(file);
+  const read = fs.readMethodFile(file);
   return read.ok ? buildManifest(file, parseToml(read.text)) : undefined;
 }
 
 /** Every package below `root` (nested ones too), by identity; the first in path order wins. */
-function indexPackages(root: string): Map<string, string> {
+function indexPackages(fs: FileSystem, root: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const file of walkFiles(root).files) {
+  for (const file of walkFiles(fs, root).files) {
     if (path.basename(file) !== MANIFEST_FILE) continue;
     const dir = path.dirname(file);
-    const identity = packageIdentity(readManifest(dir));
+    const identity = packageIdentity(readManifest(fs, dir));
     if (identity !== undefined && !out.has(identity)) out.set(identity, dir);
   }
   return out;
 }
 
 /** Loads a package folder as a tree, the way the command line loads one. */
-function loadPackage(dir: string, cache: PackageCache): Loaded {
-  const cached = cache.get(dir);
+function loadPackage(fs: FileSystem, dir: string, cache: PackageCache): Loaded {
+  const cached = cache.get(fs, dir);
   if (cached) return cached;
-  const stamp = packageStamp(dir);
-  const { tree, findings } = loadTree(planPackage(dir));
+  const stamp = packageStamp(fs, dir);
+  const { tree, findings } = loadTree(fs, planPackage(fs, dir));
   const faults: Loaded['faults'] = [];
   const seen = new Set<string>();
   for (const f of findings) {
@@ -237,8 +229,9 @@ function loadPackage(dir: string, cache: PackageCache): Loaded {
  * findings of the dependencies that cannot be found or loaded. A tree without a manifest may still
  * name packages by address.
  */
-export function resolveDependencies(tree: MethodTree, options: DependencyOptions = {}): Finding[] {
-  const store = options.packagesDir ?? defaultPackagesDir();
+export function resolveDependencies(tree: MethodTree, options: DependencyOptions): Finding[] {
+  const fs = options.fs;
+  const store = options.packagesDir ?? defaultPackagesDir(fs);
   const cache = options.cache ?? new PackageCache();
   const out: Finding[] = [];
   const deps = new Map<string, DependencyPackage>();
@@ -271,21 +264,21 @@ export function resolveDependencies(tree: MethodTree, options: DependencyOptions
           continue;
         }
         const dir = path.resolve(manifestDir, decl.path.value);
-        if (!isDirectory(dir)) {
+        if (!isDirectory(fs, dir)) {
           const f = makeFinding('method.dependency_missing', { kind: 'package', name: decl.alias, reason: 'not_found' }, manifest.file, decl.path.range);
           f.message = `${f.message} (looked for the folder ${dir}: there is none)`;
           out.push(f);
           continue;
         }
-        addLoaded(decl.alias, loadPackage(dir, cache), { ...(decl.address ? { address: decl.address.value } : {}) }, { file: manifest.file, range: decl.aliasRange });
+        addLoaded(decl.alias, loadPackage(fs, dir, cache), { ...(decl.address ? { address: decl.address.value } : {}) }, { file: manifest.file, range: decl.aliasRange });
       } else if (decl.address && decl.version) remote.push(decl);
     }
-    const selected = selectRemote(manifest, remote, store, cache, out, options.storeLabel);
+    const selected = selectRemote(fs, manifest, remote, store, cache, out, options.storeLabel);
     for (const decl of remote) {
       const version = selected.get(decl.address!.value);
       if (version === undefined) continue;
-      const dir = path.join(storeFolder(store, decl.address!.value)!, version);
-      addLoaded(decl.alias, loadPackage(dir, cache), { address: decl.address!.value, version }, { file: manifest.file, range: decl.aliasRange });
+      const dir = path.join(storeFolder(fs, store, decl.address!.value)!, version);
+      addLoaded(decl.alias, loadPackage(fs, dir, cache), { address: decl.address!.value, version }, { file: manifest.file, range: decl.aliasRange });
     }
   }
 
@@ -306,7 +299,7 @@ export function resolveDependencies(tree: MethodTree, options: DependencyOptions
     const found = findAddressed(tree, site.address, store, cache, options);
     if (found.dir !== undefined) {
       const decl = found.version !== undefined ? { address: site.address, version: found.version } : { address: site.address };
-      addLoaded(site.address, loadPackage(found.dir, cache), decl, { file: site.bundle.file, range: site.range });
+      addLoaded(site.address, loadPackage(fs, found.dir, cache), decl, { file: site.bundle.file, range: site.range });
       continue;
     }
     deps.set(site.address, { prefix: site.address, address: site.address, tree: MISSING });
@@ -332,7 +325,7 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
     // A runner names its folders without their paths (its answers never show where its files are).
     looked.push(options.storeLabel !== undefined ? `the runner's ${what.replace(/^the /, '')}` : `${what} ${roots.join(', ')}`);
     for (const root of roots) {
-      const dir = cache.packagesBelow(path.resolve(root)).get(address);
+      const dir = cache.packagesBelow(options.fs, path.resolve(root)).get(address);
       if (dir !== undefined && dir !== own) return dir;
     }
     return undefined;
@@ -340,7 +333,7 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
   const name = address.split('/').at(-1) ?? '';
   const installed = (folder: string): string | undefined => {
     const dir = path.join(folder, '.mthds', 'methods', name);
-    return isDirectory(dir) && packageIdentity(readManifest(dir)) === address ? dir : undefined;
+    return isDirectory(options.fs, dir) && packageIdentity(readManifest(options.fs, dir)) === address ? dir : undefined;
   };
   if (local && tree.manifest?.dependencies.some((d) => d.path)) looked.push('the path dependencies of the manifest');
   const sibling = local ? inFolders(options.workspace ?? [], 'the packages under') : undefined;
@@ -354,14 +347,14 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
       if (dir !== undefined) return { dir, looked };
       if (path.dirname(current) === current) break;
     }
-    const home = options.home ?? homedir();
+    const home = options.home ?? options.fs.home() ?? '/';
     looked.push(path.join(home, '.mthds', 'methods', name));
     const dir = installed(home);
     if (dir !== undefined) return { dir, looked };
   }
   looked.push(`the package store ${options.storeLabel ?? store}`);
-  const folder = storeFolder(store, address);
-  const version = folder ? newestVersion(installedVersions(store, address)) : undefined;
+  const folder = storeFolder(options.fs, store, address);
+  const version = folder ? newestVersion(installedVersions(options.fs, store, address)) : undefined;
   if (folder && version !== undefined) return { dir: path.join(folder, version), version, looked };
   return { looked };
 }
@@ -373,7 +366,7 @@ const MISSING: MethodTree = { root: '', bundles: [], files: new Set(), symbols: 
  * Minimum Version Selection over the remote dependency graph. Selections are recomputed from the
  * root until they stop changing, so that constraints of a version no longer selected drop out.
  */
-function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], store: string, cache: PackageCache, out: Finding[], storeLabel = store): Map<string, string> {
+function selectRemote(fs: FileSystem, manifest: Manifest, roots: readonly DependencyDecl[], store: string, cache: PackageCache, out: Finding[], storeLabel = store): Map<string, string> {
   const selection = new Map<string, string>();
   const failed = new Map<string, { reason: 'not_found' | 'no_matching_version' | 'cycle'; via: DependencyDecl; address: string }>();
   const own = manifest.address?.value;
@@ -392,7 +385,7 @@ function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], stor
       if (!via.has(address)) via.set(address, root);
       const version = selection.get(address);
       if (version === undefined) return;
-      const sub = loadPackage(path.join(storeFolder(store, address)!, version), cache).tree.manifest;
+      const sub = loadPackage(fs, path.join(storeFolder(fs, store, address)!, version), cache).tree.manifest;
       for (const d of sub?.dependencies ?? []) {
         if (d.path || !d.address || !d.version) continue;
         visit(d.address.value, d.version.value, root, [...stack, address]);
@@ -402,7 +395,7 @@ function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], stor
     const next = new Map<string, string>();
     for (const [address, list] of constraints) {
       const root = via.get(address)!;
-      const versions = storeFolder(store, address) ? installedVersions(store, address) : [];
+      const versions = storeFolder(fs, store, address) ? installedVersions(fs, store, address) : [];
       if (versions.length === 0) {
         if (!failed.has(root.alias)) failed.set(root.alias, { reason: 'not_found', via: root, address });
         continue;
@@ -427,7 +420,7 @@ function selectRemote(manifest: Manifest, roots: readonly DependencyDecl[], stor
       reason === 'not_found'
         ? `not installed in the package store ${storeLabel}`
         : reason === 'no_matching_version'
-          ? `versions installed in the package store ${storeLabel}: ${installedVersions(store, address).join(', ') || 'none'}`
+          ? `versions installed in the package store ${storeLabel}: ${installedVersions(fs, store, address).join(', ') || 'none'}`
           : `${address} depends on itself through ${via.alias}`;
     f.message = `${f.message} (${direct ? why : `needed by ${via.alias}: ${why}`})`;
     out.push(f);

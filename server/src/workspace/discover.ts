@@ -1,8 +1,8 @@
 // Finding method trees on disk: the nearest METHODS.toml at or above a file, the packages below a
 // folder, and the files of a tree.
 
-import { existsSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import type { FileSystem } from './fileSystem.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { runSteps } from '../util/steps.js';
 
@@ -17,26 +17,16 @@ export const MAX_PACKAGE_FILES = 100_000;
 export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', '.mthds']);
 
 /** The folder of the nearest METHODS.toml at or above `dir`, stopping at a repository root. */
-export function findPackageRoot(dir: string): string | undefined {
+export function findPackageRoot(fs: FileSystem, dir: string): string | undefined {
   let current = path.resolve(dir);
   for (;;) {
-    if (existsSync(path.join(current, MANIFEST_FILE))) return current;
-    if (existsSync(path.join(current, '.git'))) return undefined;
+    if (fs.exists(path.join(current, MANIFEST_FILE))) return current;
+    if (fs.exists(path.join(current, '.git'))) return undefined;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
     current = parent;
   }
 }
-
-/**
- * The one read of a folder's entries by the walkers below. A seam: a test makes it fail for a
- * folder, since a process running as root reads a folder whatever its mode.
- */
-export const folderReads = {
-  list(dir: string): Dirent[] {
-    return readdirSync(dir, { withFileTypes: true });
-  },
-};
 
 /** Why a folder could not be listed, in words for a finding's message. */
 export function folderFault(error: unknown): string {
@@ -73,15 +63,15 @@ const ENTRIES_PER_STEP = 256;
  * The files below `root`, sorted, symbolic links not followed, tool folders skipped. A folder for
  * which `stopAt` holds is listed in `stopped` and not entered.
  */
-export function walkFiles(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Walked {
-  return runSteps(walkFilesSteps(root, options));
+export function walkFiles(fs: FileSystem, root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Walked {
+  return runSteps(walkFilesSteps(fs, root, options));
 }
 
 /**
  * walkFiles in steps, for a caller that yields to other work between them (an editor listing a
  * large tree again): each folder's read is a step, and so are every ENTRIES_PER_STEP of its entries.
  */
-export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Generator<void, Walked> {
+export function* walkFilesSteps(fs: FileSystem, root: string, options: { limit?: number; stopAt?: (dir: string) => boolean } = {}): Generator<void, Walked> {
   const limit = options.limit ?? MAX_PACKAGE_FILES;
   const files: string[] = [];
   const stopped: string[] = [];
@@ -97,7 +87,7 @@ export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?
     }
     let entries;
     try {
-      entries = folderReads.list(dir);
+      entries = fs.readFolder(dir);
     } catch (error) {
       unreadable.push({ dir, message: folderFault(error) });
       return;
@@ -109,15 +99,15 @@ export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?
       if (++seen % ENTRIES_PER_STEP === 0) yield;
       const full = path.join(dir, entry.name);
       // Symbolic links are not followed: a tree is what lies inside its folder.
-      if (entry.isSymbolicLink()) {
+      if (entry.kind === 'link') {
         links.push(full);
         continue;
       }
-      if (entry.isDirectory()) {
+      if (entry.kind === 'directory') {
         if (SKIPPED_DIRS.has(entry.name)) continue;
         if (options.stopAt?.(full)) stopped.push(full);
         else yield* walk(full, depth + 1);
-      } else if (entry.isFile()) {
+      } else if (entry.kind === 'file') {
         if (files.length >= limit) {
           truncated = true;
           return;
@@ -131,13 +121,13 @@ export function* walkFilesSteps(root: string, options: { limit?: number; stopAt?
 }
 
 /** Lists the files of the tree rooted at `root`; a sub-folder holding a METHODS.toml is its own tree. */
-export function listTreeFiles(root: string, limit = MAX_PACKAGE_FILES): TreeFiles {
-  return runSteps(listTreeFilesSteps(root, limit));
+export function listTreeFiles(fs: FileSystem, root: string, limit = MAX_PACKAGE_FILES): TreeFiles {
+  return runSteps(listTreeFilesSteps(fs, root, limit));
 }
 
 /** listTreeFiles in steps (see walkFilesSteps). */
-export function* listTreeFilesSteps(root: string, limit = MAX_PACKAGE_FILES): Generator<void, TreeFiles> {
-  const { files, stopped, links, special, unreadable, truncated } = yield* walkFilesSteps(root, { limit, stopAt: (dir) => existsSync(path.join(dir, MANIFEST_FILE)) });
+export function* listTreeFilesSteps(fs: FileSystem, root: string, limit = MAX_PACKAGE_FILES): Generator<void, TreeFiles> {
+  const { files, stopped, links, special, unreadable, truncated } = yield* walkFilesSteps(fs, root, { limit, stopAt: (dir) => fs.exists(path.join(dir, MANIFEST_FILE)) });
   return { files, nestedPackages: stopped, links, special, unreadable, truncated };
 }
 
@@ -146,11 +136,11 @@ export function isBundlePath(file: string): boolean {
 }
 
 /** The names of the folders directly inside `dir` (symbolic links excluded); none when unreadable. */
-export function subfolders(dir: string): string[] {
+export function subfolders(fs: FileSystem, dir: string): string[] {
   try {
-    return folderReads
-      .list(dir)
-      .filter((e) => e.isDirectory())
+    return fs
+      .readFolder(dir)
+      .filter((e) => e.kind === 'directory')
       .map((e) => e.name);
   } catch {
     return [];
@@ -158,33 +148,18 @@ export function subfolders(dir: string): string[] {
 }
 
 /** True for a regular file that is not a symbolic link (a link could lead outside the tree). */
-export function isPlainFile(p: string): boolean {
-  try {
-    return lstatSync(p).isFile();
-  } catch {
-    return false;
-  }
+export function isPlainFile(fs: FileSystem, p: string): boolean {
+  return fs.lstat(p)?.kind === 'file';
 }
 
 /** What a path that is neither a file nor a folder is, in words ("a FIFO"); not followed. */
-export function entryKind(p: string): string {
-  try {
-    const stat = lstatSync(p);
-    if (stat.isSymbolicLink()) return 'a symbolic link';
-    if (stat.isFIFO()) return 'a FIFO';
-    if (stat.isCharacterDevice()) return 'a character device';
-    if (stat.isBlockDevice()) return 'a block device';
-    if (stat.isSocket()) return 'a socket';
-    return 'not a regular file';
-  } catch {
-    return 'gone';
-  }
+export function entryKind(fs: FileSystem, p: string): string {
+  const stat = fs.lstat(p);
+  if (stat === undefined) return 'gone';
+  if (stat.kind === 'link') return 'a symbolic link';
+  return stat.special ?? 'not a regular file';
 }
 
-export function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+export function isDirectory(fs: FileSystem, p: string): boolean {
+  return fs.stat(p)?.kind === 'directory';
 }

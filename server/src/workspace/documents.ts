@@ -7,7 +7,6 @@
 // Files are known by an identity: the absolute path of a file, or the URI of a document that is no
 // file (an untitled buffer).
 
-import { existsSync, statSync } from 'node:fs';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { buildBundle } from '../language/buildBundle.js';
 import { buildManifest, type Manifest } from '../language/manifest.js';
@@ -15,8 +14,10 @@ import type { Bundle } from '../language/model.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
+import { sizePastLimit, tooLargeFinding } from './documentSize.js';
 import { refusedReadFinding } from './load.js';
-import { readMethodFile, type RefusedRead } from './readText.js';
+import type { FileSystem } from './fileSystem.js';
+import type { RefusedRead } from './methodText.js';
 import { isFilePath } from './treeLocator.js';
 
 export type FileId = string;
@@ -35,6 +36,8 @@ export interface ParsedFile {
   lock?: TomlDocument;
   /** A fault of the bytes on disk (not UTF-8, NUL byte), located in `text`. */
   fault?: { offset: number; message: string };
+  /** The size of a bundle past the analysed size (`documentSize.ts`): left unparsed, out of its tree. */
+  oversize?: number;
 }
 
 interface Unreadable {
@@ -77,6 +80,8 @@ export class Documents {
    * compares each cached disk file's modification time before reusing its parse.
    */
   constructor(
+    /** What files are read through: the disk on the desktop, the client's files in a browser. */
+    readonly fs: FileSystem,
     private readonly treeKeyOf: (file: FileId) => string,
     private readonly validateDisk: boolean,
   ) {}
@@ -161,7 +166,7 @@ export class Documents {
 
   /** Whether a file is on disk (a buffer does not count). */
   onDisk(file: string): boolean {
-    return existsSync(file);
+    return this.fs.exists(file);
   }
 
   // ---- the change log --------------------------------------------------------------------------
@@ -194,7 +199,7 @@ export class Documents {
     const parsed = this.parsed.get(file);
     if (parsed && 'text' in parsed) return parsed.text;
     if (!isFilePath(file)) return undefined;
-    const read = readMethodFile(file);
+    const read = this.fs.readMethodFile(file);
     return read.ok ? read.text : undefined;
   }
 
@@ -219,22 +224,23 @@ export class Documents {
         cached = this.parse(file, buffer, 'open', kind);
         this.parsed.set(file, cached);
       }
+      if (cached.oversize !== undefined) out.push(tooLargeFinding(file, cached.oversize));
       return cached;
     }
     if (cached && cached.stamp.startsWith('open')) cached = undefined;
-    if (cached && this.validateDisk && cached.stamp !== diskStamp(file)) {
+    if (cached && this.validateDisk && cached.stamp !== diskStamp(this.fs, file)) {
       this.forgetParse(file, true);
       cached = undefined;
     }
     if (!cached) {
       const previous = this.previousParse.get(file);
       this.previousParse.delete(file);
-      if (!existsSync(file)) {
+      if (!this.fs.exists(file)) {
         this.parsed.delete(file);
         return undefined;
       }
-      const stamp = this.validateDisk ? diskStamp(file) : 'disk';
-      const read = readMethodFile(file);
+      const stamp = this.validateDisk ? diskStamp(this.fs, file) : 'disk';
+      const read = this.fs.readMethodFile(file);
       if (!read.ok) cached = { stamp, refusal: read };
       else {
         cached = this.parse(file, read.text, stamp, kind, previous);
@@ -246,6 +252,7 @@ export class Documents {
       out.push(refusedReadFinding(root, file, cached.refusal));
       return { text: '', stamp: cached.stamp, lineStarts: [0] };
     }
+    if (cached.oversize !== undefined) out.push(tooLargeFinding(file, cached.oversize));
     if (cached.fault) out.push(makeFinding('method.syntax', { finding: cached.fault.message }, file, { start: cached.fault.offset, end: cached.fault.offset + 1 }));
     return cached;
   }
@@ -311,6 +318,8 @@ export class Documents {
 
   private parse(file: FileId, text: string, stamp: string, kind: FileKind, previous?: TomlDocument): ParsedFile {
     this.parses += 1;
+    const oversize = kind === 'bundle' ? sizePastLimit(text) : undefined;
+    if (oversize !== undefined) return new UnparsedText(text, stamp, oversize);
     try {
       const doc = parseToml(text, previous);
       const parsed = new ParsedText(text, stamp, doc);
@@ -349,11 +358,22 @@ class ParsedText implements ParsedFile {
   }
 }
 
-function diskStamp(file: string): string {
-  try {
-    const s = statSync(file);
-    return `disk:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return 'disk:missing';
+/** A bundle too large to analyse: its text, its line starts when asked, no document. */
+class UnparsedText implements ParsedFile {
+  private starts: number[] | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly stamp: string,
+    readonly oversize: number,
+  ) {}
+
+  get lineStarts(): number[] {
+    return (this.starts ??= computeLineStarts(this.text));
   }
+}
+
+function diskStamp(fs: FileSystem, file: string): string {
+  const s = fs.stat(file);
+  return s !== undefined ? `disk:${s.mtimeMs}:${s.size}` : 'disk:missing';
 }

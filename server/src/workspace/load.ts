@@ -10,10 +10,10 @@ import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { createTree, type MethodTree } from '../language/tree.js';
 import { makeFinding, type Finding } from '../check/finding.js';
 import { parseToml } from '../syntax/document.js';
-import { existsSync } from 'node:fs';
 import { MAX_PACKAGE_FILES, entryKind, findPackageRoot, isBundlePath, isDirectory, isPlainFile, listTreeFiles, type TreeFiles, type UnreadableFolder } from './discover.js';
 import { isMethodFile } from './scan.js';
-import { MAX_FILE_BYTES, readMethodFile, type RefusedRead } from './readText.js';
+import { MAX_FILE_BYTES, type RefusedRead } from './methodText.js';
+import type { FileSystem } from './fileSystem.js';
 import { clashingName } from '../util/paths.js';
 
 export interface TreePlan {
@@ -35,15 +35,15 @@ export interface PlanProblem {
 }
 
 /** The plan of a package folder: every file below it (nested packages excepted). */
-export function planPackage(root: string): TreePlan {
-  const listing = listTreeFiles(root);
+export function planPackage(fs: FileSystem, root: string): TreePlan {
+  const listing = listTreeFiles(fs, root);
   const plan: TreePlan = { root, bundleFiles: listing.files.filter(isBundlePath), allFiles: listing.files };
   const manifest = path.join(root, MANIFEST_FILE);
-  if (existsSync(manifest)) {
-    const layout = layoutFindings(root, manifest, listing);
+  if (fs.exists(manifest)) {
+    const layout = layoutFindings(fs, root, manifest, listing);
     if (layout.length > 0) plan.layout = layout;
     // A manifest that is a symbolic link is reported (layout) and not read: it could lead anywhere.
-    if (isPlainFile(manifest)) plan.manifestFile = manifest;
+    if (isPlainFile(fs, manifest)) plan.manifestFile = manifest;
   }
   return plan;
 }
@@ -56,8 +56,8 @@ export { MAX_PACKAGE_FILES };
  * so a package cannot reach outside its folder), more files than the limit, and names that differ
  * only by letter case or Unicode form (one file on many file systems).
  */
-export function layoutFindings(root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'special' | 'unreadable' | 'truncated'>): Finding[] {
-  const out: Finding[] = [...unreadableFindings(root, listing.unreadable), ...skippedFindings(root, listing)];
+export function layoutFindings(fs: FileSystem, root: string, manifestFile: string, listing: Pick<TreeFiles, 'files' | 'links' | 'special' | 'unreadable' | 'truncated'>): Finding[] {
+  const out: Finding[] = [...unreadableFindings(root, listing.unreadable), ...skippedFindings(fs, root, listing)];
   if (listing.truncated) out.push(makeFinding('method.package_invalid', { reason: 'too_many_files', limit: MAX_PACKAGE_FILES }, manifestFile, { start: 0, end: 0 }));
   const clashing = clashingName(listing.files.map((f) => relativeTo(root, f)));
   if (clashing !== undefined) out.push(makeFinding('method.package_invalid', { reason: 'clashing_names', path: clashing }, path.join(root, ...clashing.split('/')), { start: 0, end: 0 }));
@@ -70,7 +70,7 @@ export function layoutFindings(root: string, manifestFile: string, listing: Pick
  * FIFO would block a read, a device never ends). `only` keeps those some test holds (a folder
  * that is no package reports only the method files it skipped).
  */
-export function skippedFindings(root: string, listing: Pick<TreeFiles, 'links' | 'special'>, only: (file: string) => boolean = () => true): Finding[] {
+export function skippedFindings(fs: FileSystem, root: string, listing: Pick<TreeFiles, 'links' | 'special'>, only: (file: string) => boolean = () => true): Finding[] {
   const out: Finding[] = [];
   const add = (file: string, reason: string, why: string): void => {
     if (!only(file)) return;
@@ -79,7 +79,7 @@ export function skippedFindings(root: string, listing: Pick<TreeFiles, 'links' |
     out.push(f);
   };
   for (const link of listing.links) add(link, 'symlink', 'a symbolic link; it is not followed');
-  for (const file of listing.special) add(file, 'not_regular_file', `${entryKind(file)}, not a regular file; it is not read`);
+  for (const file of listing.special) add(file, 'not_regular_file', `${entryKind(fs, file)}, not a regular file; it is not read`);
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
@@ -100,7 +100,7 @@ export function unreadableFindings(root: string, unreadable: readonly Unreadable
  * (else it stands alone); a folder inside a package means that package; any other folder means
  * each package found below it, plus one tree of the bundles that belong to none.
  */
-export function planTrees(paths: readonly string[]): { plans: TreePlan[]; problems: PlanProblem[] } {
+export function planTrees(fs: FileSystem, paths: readonly string[]): { plans: TreePlan[]; problems: PlanProblem[] } {
   const plans = new Map<string, TreePlan>();
   const whole = new Set<string>();
   const problems: PlanProblem[] = [];
@@ -112,13 +112,13 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
   };
   for (const given of paths) {
     const abs = path.resolve(given);
-    if (!existsSync(abs)) {
+    if (!fs.exists(abs)) {
       problems.push({ path: given, message: 'no such file or folder', missing: true });
       continue;
     }
-    if (!isDirectory(abs)) {
-      const pkg = findPackageRoot(path.dirname(abs));
-      const plan = pkg ? addPlan(planPackage(pkg)) : addPlan({ root: path.dirname(abs), bundleFiles: [], allFiles: [] });
+    if (!isDirectory(fs, abs)) {
+      const pkg = findPackageRoot(fs, path.dirname(abs));
+      const plan = pkg ? addPlan(planPackage(fs, pkg)) : addPlan({ root: path.dirname(abs), bundleFiles: [], allFiles: [] });
       if (!pkg && !plan.bundleFiles.includes(abs)) {
         plan.bundleFiles.push(abs);
         plan.allFiles.push(abs);
@@ -126,24 +126,24 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
       (plan.focus ??= new Set()).add(abs);
       continue;
     }
-    const pkg = findPackageRoot(abs);
+    const pkg = findPackageRoot(fs, abs);
     if (pkg) {
-      addPlan(planPackage(pkg));
+      addPlan(planPackage(fs, pkg));
       whole.add(pkg);
       continue;
     }
-    const listing = listTreeFiles(abs);
+    const listing = listTreeFiles(fs, abs);
     const { files, nestedPackages, unreadable } = listing;
     const packages = [...nestedPackages];
     // Nested packages may themselves hold packages: collect them all.
     for (let i = 0; i < packages.length; i++) {
-      packages.push(...listTreeFiles(packages[i]!).nestedPackages);
-      addPlan(planPackage(packages[i]!));
+      packages.push(...listTreeFiles(fs, packages[i]!).nestedPackages);
+      addPlan(planPackage(fs, packages[i]!));
       whole.add(packages[i]!);
     }
     const bundles = files.filter(isBundlePath);
     // Method files met as links or FIFOs are reported, never passed over in silence.
-    const layout = [...unreadableFindings(abs, unreadable), ...skippedFindings(abs, listing, isMethodFile)];
+    const layout = [...unreadableFindings(abs, unreadable), ...skippedFindings(fs, abs, listing, isMethodFile)];
     if (bundles.length > 0 || layout.length > 0) {
       const existing = plans.get(abs);
       if (existing) {
@@ -160,11 +160,11 @@ export function planTrees(paths: readonly string[]): { plans: TreePlan[]; proble
 }
 
 /** Reads and builds a tree; faults of the files themselves come back as findings. */
-export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[] } {
+export function loadTree(fs: FileSystem, plan: TreePlan): { tree: MethodTree; findings: Finding[] } {
   const findings: Finding[] = [...(plan.layout ?? [])];
   const bundles: Bundle[] = [];
   const read = (file: string): string | undefined => {
-    const result = readMethodFile(file);
+    const result = fs.readMethodFile(file);
     if (!result.ok) {
       findings.push(refusedReadFinding(plan.root, file, result));
       return undefined;
@@ -186,7 +186,7 @@ export function loadTree(plan: TreePlan): { tree: MethodTree; findings: Finding[
   const files = new Set(plan.allFiles.map((f) => relativeTo(plan.root, f)));
   const tree = createTree(plan.root, bundles, manifest, files);
   const lockFile = path.join(plan.root, LOCK_FILE);
-  if (plan.manifestFile && isPlainFile(lockFile)) {
+  if (plan.manifestFile && isPlainFile(fs, lockFile)) {
     const text = read(lockFile);
     if (text !== undefined) tree.lock = { file: lockFile, doc: parseToml(text) };
   }

@@ -8,27 +8,18 @@
 // bytes actually read: a device reports a size of 0 and never ends.
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { decodeMethodBytes, MAX_FILE_BYTES, type ReadResult, type RefusedRead } from './methodText.js';
 
-export type ReadResult =
-  | { ok: true; text: string }
-  /** Text could be produced, but the bytes had a fault at `offset` (an index into `text`). */
-  | { ok: true; text: string; fault: { kind: 'not_utf8' | 'binary'; offset: number; message: string } }
-  | RefusedRead;
-
-/** Why a file was not read: `message` completes "the file ..." (or "<path> ..."). */
-export type RefusedRead = { ok: false; kind: 'missing' | 'directory' | 'not_regular' | 'too_large' | 'unreadable'; message: string };
+export { decodeMethodBytes, firstInvalidUtf8, MAX_FILE_BYTES, type ReadResult, type RefusedRead } from './methodText.js';
 
 export type BytesRead = { ok: true; bytes: Buffer; stat: Stats } | RefusedRead;
-
-/** Files larger than this are refused rather than parsed (no method file is anywhere near it). */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /** O_NONBLOCK where the platform has it: opening a FIFO for reading then returns at once. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 64 * 1024;
 
 /** What a file that is neither regular nor a folder is, in words. */
-function kindOf(stat: Stats): string {
+export function specialKind(stat: Stats): string {
   if (stat.isFIFO()) return 'a FIFO';
   if (stat.isCharacterDevice()) return 'a character device';
   if (stat.isBlockDevice()) return 'a block device';
@@ -59,7 +50,7 @@ function withRegularFile<T>(path: string, use: (fd: number, stat: Stats) => T | 
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) return { ok: false, kind: 'directory', message: 'is a directory' };
-    if (!stat.isFile()) return { ok: false, kind: 'not_regular', message: `is not a regular file (${kindOf(stat)}); it is not read` };
+    if (!stat.isFile()) return { ok: false, kind: 'not_regular', message: `is not a regular file (${specialKind(stat)}); it is not read` };
     return use(fd, stat);
   } catch (error) {
     return refusedFor(error);
@@ -108,53 +99,8 @@ export function readRegularText(path: string, limit: number = MAX_FILE_BYTES): {
   return { ok: true, text: decoded.text };
 }
 
-const strict = new TextDecoder('utf-8', { fatal: true });
-const lenient = new TextDecoder('utf-8', { fatal: false });
-
 export function readMethodFile(path: string): ReadResult {
   const read = readRegularFile(path);
   return read.ok ? decodeMethodBytes(read.bytes) : read;
 }
 
-export function decodeMethodBytes(bytes: Uint8Array): Exclude<ReadResult, RefusedRead> {
-  // The decoders drop one leading BOM themselves; a second one stays (and TOML refuses it).
-  const body = bytes;
-  try {
-    const text = strict.decode(body);
-    const nul = text.indexOf('\u0000');
-    if (nul >= 0) return { ok: true, text, fault: { kind: 'binary', offset: nul, message: 'the file holds a NUL byte: it looks like a binary file, not a method' } };
-    return { ok: true, text };
-  } catch {
-    const bad = firstInvalidUtf8(body);
-    const text = lenient.decode(body);
-    // Offset in the decoded text of the first bad byte: decode the valid prefix.
-    const offset = lenient.decode(body.subarray(0, bad)).length;
-    const byte = body[bad] ?? 0;
-    return { ok: true, text, fault: { kind: 'not_utf8', offset, message: `the file is not valid UTF-8 (byte 0x${byte.toString(16).padStart(2, '0')} cannot start or continue a character)` } };
-  }
-}
-
-/** Index of the first byte that breaks UTF-8. */
-export function firstInvalidUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i]!;
-    let n = 0;
-    let min = 0;
-    if (c < 0x80) n = 0;
-    else if (c >= 0xc2 && c <= 0xdf) { n = 1; min = 0x80; }
-    else if (c >= 0xe0 && c <= 0xef) { n = 2; min = 0x800; }
-    else if (c >= 0xf0 && c <= 0xf4) { n = 3; min = 0x10000; }
-    else return i;
-    if (i + n >= b.length && n > 0) return i;
-    let cp = n === 0 ? c : c & (0x3f >> n);
-    for (let k = 1; k <= n; k++) {
-      const cc = b[i + k]!;
-      if ((cc & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    if (n > 0 && (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))) return i;
-    i += n + 1;
-  }
-  return b.length;
-}

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { runSteps } from '../util/steps.js';
-import { MAX_PACKAGE_FILES, folderFault, folderReads, isBundlePath, walkFilesSteps, type UnreadableFolder } from './discover.js';
+import { MAX_PACKAGE_FILES, folderFault, isBundlePath, walkFilesSteps, type UnreadableFolder } from './discover.js';
+import type { FileSystem } from './fileSystem.js';
 
 export function isMethodFile(file: string): boolean {
   const base = path.basename(file);
@@ -15,8 +16,8 @@ export function isMethodFile(file: string): boolean {
  * Every bundle and manifest below `root` (symbolic links not followed), sorted, the folders that
  * could not be read, and the method files that are links or not regular files (skipped).
  */
-export function scanMethodFiles(root: string, limit = MAX_PACKAGE_FILES): MethodFileScan {
-  return runSteps(scanMethodFilesSteps(root, limit));
+export function scanMethodFiles(fs: FileSystem, root: string, limit = MAX_PACKAGE_FILES): MethodFileScan {
+  return runSteps(scanMethodFilesSteps(fs, root, limit));
 }
 
 /**
@@ -31,8 +32,8 @@ export interface MethodFileScan {
 }
 
 /** scanMethodFiles in steps (see walkFilesSteps), for a caller that serves other work meanwhile. */
-export function* scanMethodFilesSteps(root: string, limit = MAX_PACKAGE_FILES): Generator<void, MethodFileScan> {
-  const walked = yield* walkFilesSteps(root, { limit });
+export function* scanMethodFilesSteps(fs: FileSystem, root: string, limit = MAX_PACKAGE_FILES): Generator<void, MethodFileScan> {
+  const walked = yield* walkFilesSteps(fs, root, { limit });
   const wanted = (f: string): boolean => isBundlePath(f) || path.basename(f) === MANIFEST_FILE;
   // Method files met as links (not followed) or as FIFOs and devices (never read): named, not passed over.
   const skipped = [...walked.links, ...walked.special].filter(wanted).sort();
@@ -40,20 +41,20 @@ export function* scanMethodFilesSteps(root: string, limit = MAX_PACKAGE_FILES): 
 }
 
 /** The files directly in `dir` (not below): bundles, every name for resource lookups, and the bundles skipped (links, FIFOs). */
-export function listFolderFiles(dir: string): { bundles: string[]; names: string[]; unreadable?: UnreadableFolder; links?: string[]; special?: string[] } {
+export function listFolderFiles(fs: FileSystem, dir: string): { bundles: string[]; names: string[]; unreadable?: UnreadableFolder; links?: string[]; special?: string[] } {
   let entries;
   try {
-    entries = folderReads.list(dir);
+    entries = fs.readFolder(dir);
   } catch (error) {
     return { bundles: [], names: [], unreadable: { dir, message: folderFault(error) } };
   }
-  const names = entries.filter((e) => e.isFile()).map((e) => e.name).sort();
+  const names = entries.filter((e) => e.kind === 'file').map((e) => e.name).sort();
   const out: ReturnType<typeof listFolderFiles> = { bundles: names.filter((n) => isBundlePath(n)).map((n) => path.join(dir, n)), names };
   // Bundles met as links or FIFOs: reported by the caller, never read.
-  const skipped = entries.filter((e) => !e.isFile() && !e.isDirectory() && isBundlePath(e.name));
+  const skipped = entries.filter((e) => e.kind !== 'file' && e.kind !== 'directory' && isBundlePath(e.name));
   if (skipped.length > 0) {
-    out.links = skipped.filter((e) => e.isSymbolicLink()).map((e) => path.join(dir, e.name));
-    out.special = skipped.filter((e) => !e.isSymbolicLink()).map((e) => path.join(dir, e.name));
+    out.links = skipped.filter((e) => e.kind === 'link').map((e) => path.join(dir, e.name));
+    out.special = skipped.filter((e) => e.kind !== 'link').map((e) => path.join(dir, e.name));
   }
   return out;
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { HostStructures } from '../language/hostStructures.js';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { Documents, type FileId } from './documents.js';
+import type { FileSystem } from './fileSystem.js';
 import { isMethodFile, scanMethodFilesSteps } from './scan.js';
 import { TreeChecks } from './treeChecks.js';
 import { isFilePath, isWithin, TreeLocator, treeId, type TreeId } from './treeLocator.js';
@@ -21,6 +22,8 @@ export type { FileId } from './documents.js';
 export type { TreeCheck } from './treeRecords.js';
 
 export interface SessionOptions {
+  /** What the session reads files through: the disk on the desktop, the client's files in a browser. */
+  fs: FileSystem;
   /** Workspace folders (absolute paths). */
   folders?: readonly string[];
   /**
@@ -49,16 +52,22 @@ export class Session {
   private readonly records = new TreeRecords();
   private readonly checks: TreeChecks;
 
-  constructor(options: SessionOptions = {}) {
-    this.locator = new TreeLocator(options.folders ?? [], (file) => this.documents.isOpen(file));
+  constructor(options: SessionOptions) {
     const validateDisk = options.validateDisk ?? false;
-    this.documents = new Documents((file) => this.locator.locate(file).key, validateDisk);
+    // The documents hold the file system: every read of the session goes through them.
+    this.documents = new Documents(options.fs, (file) => this.locator.locate(file).key, validateDisk);
+    this.locator = new TreeLocator(this.documents.fs, options.folders ?? [], (file) => this.documents.isOpen(file));
     this.checks = new TreeChecks(this.documents, this.records, this.locator, {
       validateDisk,
       packagesDir: options.packagesDir,
       dependencyRecheckMs: options.dependencyRecheckMs ?? 2000,
       keepParsed: options.keepParsed ?? 32 * 2 ** 20,
     });
+  }
+
+  /** What the session reads files through (the documents' file system). */
+  get fs(): FileSystem {
+    return this.documents.fs;
   }
 
   // ---- documents -------------------------------------------------------------------------------
@@ -199,7 +208,7 @@ export class Session {
     const found = new Map<string, TreeId>();
     const truncated: string[] = [];
     for (const folder of folders) {
-      const scan = yield* scanMethodFilesSteps(folder, limit);
+      const scan = yield* scanMethodFilesSteps(this.fs, folder, limit);
       if (scan.truncated) truncated.push(folder);
       for (const file of scan.files) {
         const id = this.locator.locate(file);

@@ -88,19 +88,19 @@ export class TreeChecks {
     const drops = this.records.listingDrops;
     let listing: Listing;
     if (id.kind === 'package') {
-      const found = yield* listTreeFilesSteps(id.root);
+      const found = yield* listTreeFilesSteps(this.documents.fs, id.root);
       const manifest = path.join(id.root, MANIFEST_FILE);
       const bundles = found.files.filter(isBundlePath);
       listing = { bundles, members: new Set(bundles), names: new Set(found.files.map((f) => relativeTo(id.root, f))) };
       if (this.documents.onDisk(manifest)) {
         yield;
         listing.manifest = manifest;
-        listing.layout = layoutFindings(id.root, manifest, found);
+        listing.layout = layoutFindings(this.documents.fs, id.root, manifest, found);
       }
     } else if (id.kind === 'folder') {
-      const { bundles, names, unreadable, links, special } = listFolderFiles(id.root);
+      const { bundles, names, unreadable, links, special } = listFolderFiles(this.documents.fs, id.root);
       listing = { bundles, members: new Set(bundles), names: new Set(names) };
-      const layout = [...(unreadable ? unreadableFindings(id.root, [unreadable]) : []), ...skippedFindings(id.root, { links: links ?? [], special: special ?? [] })];
+      const layout = [...(unreadable ? unreadableFindings(id.root, [unreadable]) : []), ...skippedFindings(this.documents.fs, id.root, { links: links ?? [], special: special ?? [] })];
       if (layout.length > 0) listing.layout = layout;
     } else {
       listing = { bundles: [], members: new Set(), names: new Set() };
@@ -359,7 +359,7 @@ export class TreeChecks {
       if (memo.dependencies) tree.dependencies = memo.dependencies;
       return memo.findings;
     }
-    const findings = resolveDependencies(tree, { cache: this.packages, workspace: this.locator.getFolders(), libraries: this.libraries, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
+    const findings = resolveDependencies(tree, { fs: this.documents.fs, cache: this.packages, workspace: this.locator.getFolders(), libraries: this.libraries, ...(this.packagesDir !== undefined ? { packagesDir: this.packagesDir } : {}) });
     const record = this.records.get(key);
     if (record) {
       record.dependencies = { manifest: tree.manifest, bundles: tree.bundles, addresses, at: Date.now(), findings };

@@ -4,13 +4,13 @@
 
 import path from 'node:path';
 import type { MethodTree } from '../language/tree.js';
-import { readMethodFile } from './readText.js';
+import type { FileSystem } from './fileSystem.js';
 
-export function treeFileReader(tree: MethodTree, onRead?: (file: string, text: string) => void): (rel: string) => { file: string; text: string } | undefined {
+export function treeFileReader(fs: FileSystem, tree: MethodTree, onRead?: (file: string, text: string) => void): (rel: string) => { file: string; text: string } | undefined {
   return (rel) => {
     if (!tree.files.has(rel)) return undefined;
     const file = path.join(tree.root, ...rel.split('/'));
-    const result = readMethodFile(file);
+    const result = fs.readMethodFile(file);
     if (!result.ok) return undefined;
     onRead?.(file, result.text);
     return { file, text: result.text };

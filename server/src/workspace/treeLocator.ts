@@ -5,8 +5,8 @@
 // Lookups are cached per folder because they run on every keystroke; the session clears the cache
 // whenever a METHODS.toml appears or disappears.
 
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { FileSystem } from './fileSystem.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 
 export type TreeKind = 'package' | 'folder' | 'single';
@@ -40,6 +40,7 @@ export class TreeLocator {
   private readonly rootOfDir = new Map<string, string | null>();
 
   constructor(
+    private readonly fs: FileSystem,
     folders: readonly string[],
     /** Manifests that exist only as unsaved buffers count as well. */
     private readonly manifestBufferExists: (file: string) => boolean = () => false,
@@ -88,12 +89,12 @@ export class TreeLocator {
       }
       visited.push(current);
       const manifest = path.join(current, MANIFEST_FILE);
-      if (existsSync(manifest) || this.manifestBufferExists(manifest)) {
+      if (this.fs.exists(manifest) || this.manifestBufferExists(manifest)) {
         found = current;
         break;
       }
       // Outside any workspace folder, stop at a repository root like the command line does.
-      if (boundary === undefined ? existsSync(path.join(current, '.git')) : current === boundary) break;
+      if (boundary === undefined ? this.fs.exists(path.join(current, '.git')) : current === boundary) break;
       const parent = path.dirname(current);
       if (parent === current) break;
       current = parent;

@@ -18,6 +18,7 @@ import { fixTrees } from '../../../server/src/cli/checkFix.js';
 import { loadTree, planTrees } from '../../../server/src/workspace/load.js';
 import { applyFault, declarations, fault } from '../../fuzz/faults.js';
 import { treeOf } from '../../helpers/tree.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const RECIPES = `domain = "recipes"
 description = "Suggest a recipe for the ingredients at hand"
@@ -123,11 +124,11 @@ describe('the fix-all on single faults (property)', () => {
         const file = path.join(root, `case${n++}`, 'main.mthds');
         mkdirSync(path.dirname(file), { recursive: true });
         writeFileSync(file, faulty!);
-        const { plans } = planTrees([file]);
-        const found = checkTree(loadTree(plans[0]!).tree);
-        fixTrees(plans, (plan) => loadTree(plan).tree);
+        const { plans } = planTrees(nodeFileSystem, [file]);
+        const found = checkTree(loadTree(nodeFileSystem, plans[0]!).tree);
+        fixTrees(plans, (plan) => loadTree(nodeFileSystem, plan).tree);
         const fixed = readFileSync(file, 'utf8');
-        expect(errors(checkTree(loadTree(planTrees([file]).plans[0]!).tree))).toBeLessThanOrEqual(errors(found));
+        expect(errors(checkTree(loadTree(nodeFileSystem, planTrees(nodeFileSystem, [file]).plans[0]!).tree))).toBeLessThanOrEqual(errors(found));
         expectKept(base, faulty!, fixed);
       }),
       { numRuns: 80, seed: 20261129 },

@@ -6,12 +6,13 @@ import { FolderScans } from '../../../server/src/lsp/folderScans.js';
 import { oneTurn } from '../../../server/src/lsp/messageTurns.js';
 import { Session } from '../../../server/src/workspace/session.js';
 import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 describe('folder scans', () => {
   it('stops a walk replaced by a later one; only the set that stands is walked to its end', async () => {
     const a = generatedPackage(40);
     const b = generatedPackage(30);
-    const session = new Session({ folders: [a.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     const told: string[] = [];
     const scans = new FolderScans(session, { pause: oneTurn, maxFiles: () => 100_000, truncated: (f) => told.push(f) });
     const first = scans.rescan();
@@ -27,7 +28,7 @@ describe('folder scans', () => {
 
   it('tells a folder past the bound once per bound', async () => {
     const a = generatedPackage(40);
-    const session = new Session({ folders: [a.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     const told: Array<[string, number]> = [];
     let bound = 10;
     const scans = new FolderScans(session, { pause: oneTurn, maxFiles: () => bound, truncated: (f, n) => told.push([f, n]) });

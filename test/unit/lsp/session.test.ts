@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../server/src/workspace/session.js';
 import { runCounted } from '../../helpers/runCounted.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const USES = 'domain = "d"\ndescription = "Uses"\n\n[pipe.go]\ntype = "PipeCompose"\ndescription = "Go"\ninputs = { text = "Text" }\noutput = "Note"\ntemplate = "$text"\n';
@@ -28,7 +29,7 @@ function codesOf(session: Session, file: string): string[] {
 describe('Session trees', () => {
   it('puts a file in the package of the nearest METHODS.toml, nested packages apart', () => {
     const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/a/uses.mthds': USES, 'pkg/declares.mthds': DECLARES, 'pkg/inner/METHODS.toml': MANIFEST, 'pkg/inner/x.mthds': USES });
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     expect(session.treeOf(path.join(ws, 'pkg/a/uses.mthds'))).toMatchObject({ kind: 'package', root: path.join(ws, 'pkg') });
     expect(session.treeOf(path.join(ws, 'pkg/inner/x.mthds'))).toMatchObject({ kind: 'package', root: path.join(ws, 'pkg/inner') });
     const members = session.members(session.treeOf(path.join(ws, 'pkg/a/uses.mthds')));
@@ -41,7 +42,7 @@ describe('Session trees', () => {
   it('loads the bundles of one folder together when there is no package, and stops at the workspace folder', () => {
     const ws = workspace({ 'METHODS.toml': MANIFEST, 'ws/lib/uses.mthds': USES, 'ws/lib/declares.mthds': DECLARES, 'ws/lib/sub/alone.mthds': USES });
     const folder = path.join(ws, 'ws');
-    const session = new Session({ folders: [folder] });
+    const session = new Session({ fs: nodeFileSystem, folders: [folder] });
     // The manifest above the workspace folder is not looked at.
     expect(session.treeOf(path.join(folder, 'lib/uses.mthds'))).toMatchObject({ kind: 'folder', root: path.join(folder, 'lib') });
     expect(codesOf(session, path.join(folder, 'lib/uses.mthds'))).toEqual([]);
@@ -50,7 +51,7 @@ describe('Session trees', () => {
   });
 
   it('checks a document that is no file alone', () => {
-    const session = new Session();
+    const session = new Session({ fs: nodeFileSystem });
     const id = session.setDocument('untitled:1', USES);
     expect(id.kind).toBe('single');
     expect(codesOf(session, 'untitled:1')).toContain('method.concept_unresolved');
@@ -61,7 +62,7 @@ describe('Session trees', () => {
 describe('Session documents', () => {
   it('lets buffers win over disk, re-parses only what changed, and reads disk again on close', () => {
     const ws = workspace({ 'lib/uses.mthds': USES, 'lib/declares.mthds': DECLARES });
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const uses = path.join(ws, 'lib/uses.mthds');
     const declares = path.join(ws, 'lib/declares.mthds');
     const first = session.currentCheck(uses);
@@ -81,13 +82,13 @@ describe('Session documents', () => {
     const ws = workspace({ 'lib/uses.mthds': USES, 'lib/declares.mthds': DECLARES });
     const uses = path.join(ws, 'lib/uses.mthds');
     const declares = path.join(ws, 'lib/declares.mthds');
-    const told = new Session({ folders: [ws] });
+    const told = new Session({ fs: nodeFileSystem, folders: [ws] });
     told.currentCheck(uses);
     writeFileSync(declares, DECLARES.replace('Note', 'Memo'));
     told.diskChanged(declares, 'changed');
     expect(codesOf(told, uses)).toContain('method.concept_unresolved');
 
-    const untold = new Session({ folders: [ws], validateDisk: true });
+    const untold = new Session({ fs: nodeFileSystem, folders: [ws], validateDisk: true });
     expect(codesOf(untold, uses)).toContain('method.concept_unresolved');
     writeFileSync(declares, `${DECLARES}\n`);
     untold.markAllDirty();
@@ -96,7 +97,7 @@ describe('Session documents', () => {
 
   it('reports unreadable bytes on disk as located findings', () => {
     const ws = workspace({ 'lib/bad.mthds': 'domain = "d"\u0000\n' });
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const bad = path.join(ws, 'lib/bad.mthds');
     const findings = session.currentCheck(bad).findings.get(bad)!;
     expect(findings.find((f) => f.code === 'method.syntax' && f.range.start === 12)).toBeDefined();
@@ -109,7 +110,7 @@ describe('Session dependency packages', () => {
 
   it('reads a dependency once, and again when the watcher reports a change below it', () => {
     const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Nothing]\ndescription = "n"\n' });
-    const session = new Session({ folders: [path.join(ws, 'app')] });
+    const session = new Session({ fs: nodeFileSystem, folders: [path.join(ws, 'app')] });
     const file = path.join(ws, 'app/go.mthds');
     expect(codesOf(session, file)).toEqual(['method.concept_unresolved']);
     writeFileSync(path.join(ws, 'lib/lib.mthds'), 'domain = "lib"\n[concept.Note]\ndescription = "n"\n');
@@ -121,7 +122,7 @@ describe('Session dependency packages', () => {
 
   it('resolves dependencies once while typing, not at every check', () => {
     const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Note]\ndescription = "n"\n' });
-    const session = new Session({ folders: [path.join(ws, 'app')] });
+    const session = new Session({ fs: nodeFileSystem, folders: [path.join(ws, 'app')] });
     const file = path.join(ws, 'app/go.mthds');
     expect(codesOf(session, file)).toEqual([]);
     const first = session.currentCheck(file).tree!.dependencies;
@@ -135,7 +136,7 @@ describe('Session dependency packages', () => {
 
   it('without a watcher, notices a changed dependency by its files', () => {
     const ws = workspace({ 'app/METHODS.toml': APP_MANIFEST, 'app/go.mthds': APP, 'lib/lib.mthds': 'domain = "lib"\n[concept.Nothing]\ndescription = "n"\n' });
-    const session = new Session({ folders: [path.join(ws, 'app')], validateDisk: true, dependencyRecheckMs: 0 });
+    const session = new Session({ fs: nodeFileSystem, folders: [path.join(ws, 'app')], validateDisk: true, dependencyRecheckMs: 0 });
     const file = path.join(ws, 'app/go.mthds');
     expect(codesOf(session, file)).toEqual(['method.concept_unresolved']);
     writeFileSync(path.join(ws, 'lib/lib.mthds'), 'domain = "lib"\n[concept.Note]\ndescription = "a note, with more words"\n');
@@ -149,7 +150,7 @@ describe('Session checks after an edit', () => {
     const files: Record<string, string> = { 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES };
     for (let i = 0; i < 30; i++) files[`pkg/uses${i}.mthds`] = USES.replace('[pipe.go]', `[pipe.go${i}]`);
     const ws = workspace(files);
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const edited = path.join(ws, 'pkg/uses3.mthds');
     const first = session.currentCheck(edited);
     expect(first.changed).toBeUndefined();
@@ -165,7 +166,7 @@ describe('Session checks after an edit', () => {
     session.setDocument(edited, broken);
     const after = session.check(id);
     expect([...after.changed!]).toEqual([edited]);
-    const fresh = new Session({ folders: [ws] });
+    const fresh = new Session({ fs: nodeFileSystem, folders: [ws] });
     fresh.setDocument(edited, broken);
     const expected = fresh.check(id);
     expect([...after.findings].sort()).toEqual([...expected.findings].sort());
@@ -181,7 +182,7 @@ describe('Session checks after an edit', () => {
     const files: Record<string, string> = { 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES };
     for (let i = 0; i < 30; i++) files[`pkg/uses${i}.mthds`] = USES.replace('[pipe.go]', `[pipe.go${i}]`);
     const ws = workspace(files);
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const id = session.treeOf(path.join(ws, 'pkg/uses0.mthds'));
     session.check(id);
     // 20 files changed at once (a checkout): the update parses each and compares its names in a step
@@ -199,7 +200,7 @@ describe('Session checks after an edit', () => {
 
   it('parses a file changed on disk from its earlier version: the unchanged statements are shared', () => {
     const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/declares.mthds': DECLARES, 'pkg/uses.mthds': USES });
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const file = path.join(ws, 'pkg/uses.mthds');
     const id = session.treeOf(file);
     const before = session.check(id).tree!.bundles.find((b) => b.file === file)!.doc;
@@ -213,7 +214,7 @@ describe('Session checks after an edit', () => {
 
   it('reads the whole tree again when a file comes', () => {
     const ws = workspace({ 'pkg/METHODS.toml': MANIFEST, 'pkg/uses.mthds': USES });
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const uses = path.join(ws, 'pkg/uses.mthds');
     expect(codesOf(session, uses)).toContain('method.concept_unresolved');
     writeFileSync(path.join(ws, 'pkg/declares.mthds'), DECLARES);

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { bundleIndex, bundleOfFile, type MethodTree } from '../../../server/src/language/tree.js';
 import { Views } from '../../../server/src/lsp/views.js';
 import { Session } from '../../../server/src/workspace/session.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -33,7 +34,7 @@ describe('views', () => {
     const b = path.join(dir, 'b.mthds');
     writeFileSync(a, bundle('first'));
     writeFileSync(b, bundle('second'));
-    const session = new Session({ folders: [dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir] });
     session.scanWorkspace();
     const views = new Views(
       () => session,
@@ -66,7 +67,7 @@ describe('views', () => {
     files.forEach((f, i) => writeFileSync(f, bundle(`p${i}`)));
     // A file open in the editor only (not yet on disk): the check does not have it.
     const unsaved = path.join(dir, 'e.mthds');
-    const session = new Session({ folders: [dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir] });
     session.scanWorkspace();
     const views = new Views(
       () => session,

@@ -14,6 +14,7 @@ import { warmUp, warmUpEdits, WARM_UP_BUNDLES } from '../../../server/src/lsp/wa
 import { sampleBundle } from '../../../server/src/language/sampleBundles.js';
 import { check } from '../../helpers/tree.js';
 import { Session } from '../../../server/src/workspace/session.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -31,7 +32,7 @@ function workspace(): { dir: string; uses: string; declares: string } {
 
 /** A session on the workspace with `uses.mthds` open and edited (its `Note` reference broken), checked. */
 function editedSession(ws: ReturnType<typeof workspace>): Session {
-  const session = new Session({ folders: [ws.dir] });
+  const session = new Session({ fs: nodeFileSystem, folders: [ws.dir] });
   session.scanWorkspace();
   session.setDocument(ws.uses, USES.replace('output = "Note"', 'output = "Nota"'));
   session.check(session.treeOf(ws.uses));

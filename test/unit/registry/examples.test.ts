@@ -16,6 +16,7 @@ import { loadFunctionRegistry } from '../../../server/src/runner/functions.js';
 import { startRunner } from '../../../server/src/runner/index.js';
 import { resolveDependencies } from '../../../server/src/workspace/dependencies.js';
 import { loadTree, planTrees } from '../../../server/src/workspace/load.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 import { treeFileReader } from '../../../server/src/workspace/treeFiles.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'mthds-examples-'));
@@ -55,16 +56,16 @@ async function checkFolder(example: CodeExample, text: string): Promise<Array<Pi
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, f.text);
   }
-  const { plans, problems } = planTrees([dir]);
+  const { plans, problems } = planTrees(nodeFileSystem, [dir]);
   expect(problems).toEqual([]);
   expect(plans).toHaveLength(1);
-  const { tree, findings } = loadTree(plans[0]!);
-  findings.push(...resolveDependencies(tree, { packagesDir: path.join(root, 'store') }));
+  const { tree, findings } = loadTree(nodeFileSystem, plans[0]!);
+  findings.push(...resolveDependencies(tree, { fs: nodeFileSystem, packagesDir: path.join(root, 'store') }));
   const all = [...findings, ...checkTree(tree)];
   if (example.functions) {
     const registry = await loadFunctionRegistry(example.functions.map((f) => path.join(dir, f)));
     expect(registry.catalog.importFaults).toEqual([]);
-    all.push(...checkEnvironment(tree, registry.catalog, treeFileReader(tree)));
+    all.push(...checkEnvironment(tree, registry.catalog, treeFileReader(nodeFileSystem, tree)));
   }
   all.push(...(await dryRunAfterChecks(tree, all)));
   const run = example.run ? await runFolder(example, [...(example.context ?? []), { path: example.file, text }]) : [];

@@ -5,12 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../server/src/workspace/session.js';
 import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 describe("an editor's check of a large tree", () => {
   it('pauses at least once per 4 bundles checked, beside the pauses of parsing', () => {
     const count = 400;
     const { dir } = generatedPackage(count);
-    const session = new Session({ folders: [dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir] });
     const [id] = session.scanWorkspace();
     const steps = session.checkSteps(id!);
     let pauses = 0;

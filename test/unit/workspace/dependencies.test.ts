@@ -10,6 +10,7 @@ import { loadTree, planPackage } from '../../../server/src/workspace/load.js';
 import { resolveDependencies, storeFolder, type DependencyOptions } from '../../../server/src/workspace/dependencies.js';
 import { satisfiesConstraint, selectMinimumVersion } from '../../../server/src/language/versions.js';
 import { appManifest, manifestText, SCORING_BUNDLE as SCORING } from '../../helpers/packages.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,9 +27,9 @@ function write(root: string, files: Record<string, string>): void {
 
 const manifest = manifestText;
 
-function loadWithDependencies(dir: string, options: DependencyOptions): ReturnType<typeof loadTree> {
-  const loaded = loadTree(planPackage(dir));
-  loaded.findings.push(...resolveDependencies(loaded.tree, options));
+function loadWithDependencies(dir: string, options: Omit<DependencyOptions, 'fs'>): ReturnType<typeof loadTree> {
+  const loaded = loadTree(nodeFileSystem, planPackage(nodeFileSystem, dir));
+  loaded.findings.push(...resolveDependencies(loaded.tree, { fs: nodeFileSystem, ...options }));
   return loaded;
 }
 const SCORING_BUNDLE = SCORING;
@@ -79,10 +80,10 @@ describe('versions', () => {
     expect(selectMinimumVersion(['1.0.0', '2.0.0'], ['^1.0.0', '>=2'])).toBeUndefined();
   });
   it('keeps store lookups inside the store', () => {
-    expect(storeFolder('/s', 'github.com/a/b')).toBe(path.join('/s', 'github.com', 'a', 'b'));
-    expect(storeFolder('/s', 'github.com/../../etc')).toBeUndefined();
-    expect(storeFolder('/s', 'github.com//b')).toBeUndefined();
-    expect(storeFolder('/s', 'github.com\\a')).toBeUndefined();
+    expect(storeFolder(nodeFileSystem, '/s', 'github.com/a/b')).toBe(path.join('/s', 'github.com', 'a', 'b'));
+    expect(storeFolder(nodeFileSystem, '/s', 'github.com/../../etc')).toBeUndefined();
+    expect(storeFolder(nodeFileSystem, '/s', 'github.com//b')).toBeUndefined();
+    expect(storeFolder(nodeFileSystem, '/s', 'github.com\\a')).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runSteps } from '../../../server/src/util/steps.js';
 import { Session } from '../../../server/src/workspace/session.js';
 import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const NONE = { trees: 0, results: 0, states: 0, checkCaches: 0, dependencyMemos: 0, dirty: 0, listings: 0, treeSizes: 0, checkCounts: 0, parsed: 0, previousParses: 0 };
 
@@ -14,7 +15,7 @@ describe('a tree that goes', () => {
   it('leaves no per-tree state and no parse when its folder is removed', () => {
     const a = generatedPackage(40);
     const b = generatedPackage(30);
-    const session = new Session({ folders: [a.dir, b.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir, b.dir] });
     const ids = session.scanWorkspace();
     for (const id of ids) session.check(id);
     const both = session.kept();
@@ -36,7 +37,7 @@ describe('a tree that goes', () => {
 
   it('leaves nothing when the folder goes while its tree is being checked', () => {
     const a = generatedPackage(60);
-    const session = new Session({ folders: [a.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     const [id] = session.scanWorkspace();
     const steps = session.checkSteps(id!);
     for (let i = 0; i < 5; i++) steps.next();
@@ -48,7 +49,7 @@ describe('a tree that goes', () => {
 
   it('leaves nothing when the last document of a tree outside the workspace closes', () => {
     const a = generatedPackage(20);
-    const session = new Session({ folders: [] });
+    const session = new Session({ fs: nodeFileSystem, folders: [] });
     const file = a.files[3]!;
     const id = session.setDocument(file, a.texts[3]!);
     expect(path.dirname(id.root)).toBe(path.dirname(a.dir));
@@ -61,7 +62,7 @@ describe('a tree that goes', () => {
   it('knows which trees hold an open document through opens, closes and folder changes', () => {
     const a = generatedPackage(6);
     const b = generatedPackage(6);
-    const session = new Session({ folders: [a.dir, b.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir, b.dir] });
     const all = [...a.files.map((f, i) => [f, a.texts[i]!] as const), ...b.files.map((f, i) => [f, b.texts[i]!] as const)];
     const naive = (key: string): boolean => session.openFiles().some((f) => session.treeOf(f).key === key);
     const keys = [session.treeOf(a.files[0]!).key, session.treeOf(b.files[0]!).key];

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listTreeFiles, walkFiles } from '../../../server/src/workspace/discover.js';
 import { layoutFindings, MAX_PACKAGE_FILES, planPackage } from '../../../server/src/workspace/load.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,10 +28,10 @@ describe('package layout', () => {
     const dir = pkg();
     symlinkSync(path.join(dir, 'outside.mthds'), path.join(dir, 'pkg', 'sub', 'b.mthds'));
     symlinkSync(dir, path.join(dir, 'pkg', 'up'));
-    const listing = listTreeFiles(path.join(dir, 'pkg'));
+    const listing = listTreeFiles(nodeFileSystem, path.join(dir, 'pkg'));
     expect(listing.files.map((f) => path.basename(f))).toEqual(['METHODS.toml', 'a.mthds']);
     expect(listing.links.map((l) => path.relative(dir, l)).sort()).toEqual([path.join('pkg', 'sub', 'b.mthds'), path.join('pkg', 'up')]);
-    const plan = planPackage(path.join(dir, 'pkg'));
+    const plan = planPackage(nodeFileSystem, path.join(dir, 'pkg'));
     expect(plan.layout?.map((f) => f.params)).toEqual([
       { reason: 'symlink', path: 'sub/b.mthds' },
       { reason: 'symlink', path: 'up' },
@@ -40,18 +41,18 @@ describe('package layout', () => {
   it('reports a package past the file limit on its manifest', () => {
     const dir = pkg();
     for (let i = 0; i < 5; i++) writeFileSync(path.join(dir, 'pkg', `f${i}.txt`), '');
-    const walk = walkFiles(path.join(dir, 'pkg'), { limit: 3 });
+    const walk = walkFiles(nodeFileSystem, path.join(dir, 'pkg'), { limit: 3 });
     expect(walk.files).toHaveLength(3);
     expect(walk.truncated).toBe(true);
-    const findings = layoutFindings(path.join(dir, 'pkg'), path.join(dir, 'pkg', 'METHODS.toml'), { ...walk, links: [] });
+    const findings = layoutFindings(nodeFileSystem, path.join(dir, 'pkg'), path.join(dir, 'pkg', 'METHODS.toml'), { ...walk, links: [] });
     expect(findings.map((f) => [f.code, f.params])).toEqual([['method.package_invalid', { reason: 'too_many_files', limit: MAX_PACKAGE_FILES }]]);
-    expect(walkFiles(path.join(dir, 'pkg'), { limit: 100 }).truncated).toBe(false);
-    expect(planPackage(path.join(dir, 'pkg')).layout).toBeUndefined();
+    expect(walkFiles(nodeFileSystem, path.join(dir, 'pkg'), { limit: 100 }).truncated).toBe(false);
+    expect(planPackage(nodeFileSystem, path.join(dir, 'pkg')).layout).toBeUndefined();
   });
 
   it('reports names that differ only by letter case', () => {
     const dir = pkg();
     writeFileSync(path.join(dir, 'pkg', 'A.mthds'), 'domain = "a"\n');
-    expect(planPackage(path.join(dir, 'pkg')).layout?.map((f) => f.params)).toEqual([{ reason: 'clashing_names', path: 'a.mthds' }]);
+    expect(planPackage(nodeFileSystem, path.join(dir, 'pkg')).layout?.map((f) => f.params)).toEqual([{ reason: 'clashing_names', path: 'a.mthds' }]);
   });
 });

@@ -5,9 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { folderReads, walkFiles, walkFilesSteps } from '../../../server/src/workspace/discover.js';
+import { walkFiles, walkFilesSteps } from '../../../server/src/workspace/discover.js';
 import { Session } from '../../../server/src/workspace/session.js';
 import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const bundle = (i: number): string => `domain = "d"\ndescription = "Bundle ${i}"\n\n[concept.Note${i}]\ndescription = "A note"\n`;
 
@@ -19,8 +20,8 @@ function bigPackage(folders: number, perFolder: number): string {
 /** Counts the folder reads made in each step of `steps` (the last entry: after the last pause). */
 function readsPerStep<T>(steps: Generator<void, T>): { perStep: number[]; value: T } {
   let reads = 0;
-  const real = folderReads.list.bind(folderReads);
-  vi.spyOn(folderReads, 'list').mockImplementation((dir: string) => {
+  const real = nodeFileSystem.readFolder.bind(nodeFileSystem);
+  vi.spyOn(nodeFileSystem, 'readFolder').mockImplementation((dir: string) => {
     reads += 1;
     return real(dir);
   });
@@ -40,8 +41,8 @@ afterEach(() => {
 describe('listing a tree in steps', () => {
   it('reads one folder per step and pauses within a folder of many entries; the files are those of walkFiles', () => {
     const dir = bigPackage(3, 600);
-    const whole = walkFiles(dir);
-    const { perStep, value } = readsPerStep(walkFilesSteps(dir));
+    const whole = walkFiles(nodeFileSystem, dir);
+    const { perStep, value } = readsPerStep(walkFilesSteps(nodeFileSystem, dir));
     expect(value).toEqual(whole);
     expect(value.files).toHaveLength(3 * 600 + 1);
     expect(Math.max(...perStep)).toBe(1);
@@ -51,7 +52,7 @@ describe('listing a tree in steps', () => {
 
   it("is how an editor's check lists a tree again: never more than one folder read in a step", () => {
     const dir = bigPackage(4, 300);
-    const session = new Session({ folders: [dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir] });
     const [id] = session.scanWorkspace();
     const { perStep, value } = readsPerStep(session.checkSteps(id!));
     expect(perStep.reduce((a, b) => a + b, 0)).toBe(5);
@@ -61,13 +62,13 @@ describe('listing a tree in steps', () => {
 
   it('lists again at the next check when a file was created between two steps of the listing', () => {
     const dir = bigPackage(2, 300);
-    const session = new Session({ folders: [dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir] });
     const [id] = session.scanWorkspace();
     const steps = session.checkSteps(id!);
     // Up to the read of the second folder: the first one's entries are listed already.
     let reads = 0;
-    const real = folderReads.list.bind(folderReads);
-    vi.spyOn(folderReads, 'list').mockImplementation((d: string) => {
+    const real = nodeFileSystem.readFolder.bind(nodeFileSystem);
+    vi.spyOn(nodeFileSystem, 'readFolder').mockImplementation((d: string) => {
       reads += 1;
       return real(d);
     });

@@ -11,14 +11,15 @@ import { checkTree } from '../../../server/src/check/index.js';
 import { PackageCache, packageIdentity, resolveDependencies, type DependencyOptions } from '../../../server/src/workspace/dependencies.js';
 import { listTreeFiles } from '../../../server/src/workspace/discover.js';
 import { loadTree, planPackage } from '../../../server/src/workspace/load.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const DEPS = path.resolve(__dirname, '../../fixtures/dependencies');
 const NO_HOME = path.join(DEPS, 'no-home');
 const ADDRESS = 'github.com/acme/tools/textkit';
 
-function resolve(app: string, options: DependencyOptions = {}): { root: string | undefined; findings: ReturnType<typeof resolveDependencies>; errors: string[] } {
-  const { tree } = loadTree(planPackage(app));
-  const findings = resolveDependencies(tree, { home: NO_HOME, packagesDir: path.join(NO_HOME, 'packages'), ...options });
+function resolve(app: string, options: Omit<DependencyOptions, 'fs'> = {}): { root: string | undefined; findings: ReturnType<typeof resolveDependencies>; errors: string[] } {
+  const { tree } = loadTree(nodeFileSystem, planPackage(nodeFileSystem, app));
+  const findings = resolveDependencies(tree, { fs: nodeFileSystem, home: NO_HOME, packagesDir: path.join(NO_HOME, 'packages'), ...options });
   const errors = [...findings, ...checkTree(tree)].filter((f) => f.severity === 'error').map((f) => f.code);
   return { root: tree.dependencies?.get(ADDRESS)?.tree.root, findings, errors };
 }
@@ -47,8 +48,8 @@ describe('each place a package is looked up', () => {
     expect(resolve(path.join(DEPS, 'home/app'), { home: path.join(DEPS, 'home/user') })).toMatchObject({ root: path.join(DEPS, 'home/user/.mthds/methods/textkit'), errors: [] });
   });
   it('the package store, with the version found', () => {
-    const { tree } = loadTree(planPackage(path.join(DEPS, 'store/app')));
-    resolveDependencies(tree, { home: NO_HOME, packagesDir: path.join(DEPS, 'store/packages') });
+    const { tree } = loadTree(nodeFileSystem, planPackage(nodeFileSystem, path.join(DEPS, 'store/app')));
+    resolveDependencies(tree, { fs: nodeFileSystem, home: NO_HOME, packagesDir: path.join(DEPS, 'store/packages') });
     expect(tree.dependencies?.get(ADDRESS)).toMatchObject({ address: ADDRESS, version: '1.0.0' });
   });
   it('a runner (no local paths) looks only in its libraries and its store', () => {
@@ -102,10 +103,10 @@ describe('package listings on disk', () => {
     expect(cache.forget(path.join(tmpdir(), 'p', '.mthds', 'methods', 'x', 'METHODS.toml'))).toBe(true);
   });
   it('files under .mthds are never part of a tree', () => {
-    expect(listTreeFiles(path.join(DEPS, 'installed/project/app')).files.map((f) => path.basename(f)).sort()).toEqual(['METHODS.toml', 'main.mthds']);
+    expect(listTreeFiles(nodeFileSystem, path.join(DEPS, 'installed/project/app')).files.map((f) => path.basename(f)).sort()).toEqual(['METHODS.toml', 'main.mthds']);
   });
   it('a package is known by its address and name', () => {
-    const { tree } = loadTree(planPackage(path.join(DEPS, 'siblings/textkit')));
+    const { tree } = loadTree(nodeFileSystem, planPackage(nodeFileSystem, path.join(DEPS, 'siblings/textkit')));
     expect(packageIdentity(tree.manifest)).toBe(ADDRESS);
   });
 });

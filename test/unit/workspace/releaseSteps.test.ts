@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../server/src/workspace/session.js';
 import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const bundle = (i: number): string => `domain = "d"\ndescription = "Bundle ${i}"\n\n[concept.Note${i}]\ndescription = "A note"\n`;
 
@@ -11,7 +12,7 @@ describe('releasing closed trees', () => {
   it('runs in steps of a few hundred files, and keeps the findings', () => {
     const count = 1500;
     const { dir } = generatedPackage(count, { text: bundle });
-    const session = new Session({ folders: [dir], keepParsed: 0 });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir], keepParsed: 0 });
     const [id] = session.scanWorkspace();
     session.check(id!);
     expect(session.lastCheck(id!.key)?.tree).toBeDefined();
@@ -26,7 +27,7 @@ describe('releasing closed trees', () => {
 
   it('keeps the tree when one of its documents is opened between two steps', () => {
     const { dir, files, texts } = generatedPackage(1500, { text: bundle });
-    const session = new Session({ folders: [dir], keepParsed: 0 });
+    const session = new Session({ fs: nodeFileSystem, folders: [dir], keepParsed: 0 });
     const [id] = session.scanWorkspace();
     session.check(id!);
     const steps = session.releaseClosedTreesSteps();

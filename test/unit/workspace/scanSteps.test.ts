@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { runSteps } from '../../../server/src/util/steps.js';
 import { Session } from '../../../server/src/workspace/session.js';
 import { generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 describe('the workspace walk in steps', () => {
   it('changes nothing until its last step', () => {
     const a = generatedPackage(40);
     const b = generatedPackage(30);
-    const session = new Session({ folders: [a.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     const [first] = session.scanWorkspace();
     session.check(first!);
     session.setFolders([b.dir]);
@@ -31,7 +32,7 @@ describe('the workspace walk in steps', () => {
 
   it('names a folder holding more files than its bound', () => {
     const a = generatedPackage(40);
-    const session = new Session({ folders: [a.dir] });
+    const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     expect(runSteps(session.scanWorkspaceSteps(10)).truncated).toEqual([a.dir]);
     expect(runSteps(session.scanWorkspaceSteps(1000)).truncated).toEqual([]);
   });

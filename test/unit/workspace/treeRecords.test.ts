@@ -12,13 +12,16 @@ import { TreeChecks } from '../../../server/src/workspace/treeChecks.js';
 import { TreeLocator, treeId } from '../../../server/src/workspace/treeLocator.js';
 import { TreeRecords } from '../../../server/src/workspace/treeRecords.js';
 import { Session } from '../../../server/src/workspace/session.js';
-import { PACKAGE_MANIFEST, generatedPackage } from '../../helpers/generatedPackage.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem.js';
+import type { FileSystem } from '../../../server/src/workspace/fileSystem.js';
+import { PACKAGE_MANIFEST, generatedBundle, generatedPackage } from '../../helpers/generatedPackage.js';
 
 /** The layers of a session, wired as the session wires them. */
-function layers(folders: string[]): { documents: Documents; records: TreeRecords; checks: TreeChecks; locator: TreeLocator } {
+function layers(folders: string[], fs: FileSystem = nodeFileSystem): { documents: Documents; records: TreeRecords; checks: TreeChecks; locator: TreeLocator } {
   const holder: { documents?: Documents } = {};
-  const locator = new TreeLocator(folders, (file) => holder.documents?.isOpen(file) ?? false);
-  const documents = new Documents((file) => locator.locate(file).key, false);
+  const locator = new TreeLocator(fs, folders, (file) => holder.documents?.isOpen(file) ?? false);
+  const documents = new Documents(fs, (file) => locator.locate(file).key, false);
   holder.documents = documents;
   const records = new TreeRecords();
   const checks = new TreeChecks(documents, records, locator, { validateDisk: false, packagesDir: undefined, dependencyRecheckMs: 2000, keepParsed: 32 * 2 ** 20 });
@@ -93,6 +96,37 @@ describe('the records of the trees', () => {
     expect(records.kept().trees).toBe(2);
   });
 
+  it('reads through the file system it is given: in memory, a change re-reads that file only, a tree dropped leaves nothing', () => {
+    const fs = new MemoryFileSystem([
+      ['/ws/a/METHODS.toml', PACKAGE_MANIFEST],
+      ['/ws/b/METHODS.toml', PACKAGE_MANIFEST],
+      ...Array.from({ length: 6 }, (_, i) => [`/ws/${i % 2 === 0 ? 'a' : 'b'}/bundle${i}.mthds`, generatedBundle(i)] as [string, string]),
+    ]);
+    const { documents, records, checks, locator } = layers(['/ws'], fs);
+    const a = locator.locate('/ws/a/bundle0.mthds');
+    const b = locator.locate('/ws/b/bundle1.mthds');
+    expect([a.kind, a.root, b.root]).toEqual(['package', '/ws/a', '/ws/b']);
+    const first = checks.check(a);
+    expect([...first.findings.keys()].sort()).toEqual(['/ws/a/METHODS.toml', '/ws/a/bundle0.mthds', '/ws/a/bundle2.mthds', '/ws/a/bundle4.mthds']);
+    expect(first.findings.get('/ws/a/bundle2.mthds')!.map((f) => f.code)).not.toContain('method.concept_unresolved');
+    checks.check(b);
+    expect(documents.kept().parsed).toBe(8);
+    // A concept reference that does not resolve, written to the memory: the next check reads that file only.
+    const broken = `${generatedBundle(2)}\n[pipe.extra]\ntype = "PipeCompose"\ndescription = "Extra"\ninputs = { x = "NoSuchConcept" }\noutput = "Text"\ntemplate = "$x"\n`;
+    fs.write('/ws/a/bundle2.mthds', broken);
+    documents.forgetParse('/ws/a/bundle2.mthds', true);
+    documents.changed('/ws/a/bundle2.mthds');
+    records.markDirty(a.key);
+    const parses = documents.parses;
+    const again = checks.check(a);
+    expect(documents.parses - parses).toBe(1);
+    expect(again.changed?.has('/ws/a/bundle2.mthds')).toBe(true);
+    expect(again.findings.get('/ws/a/bundle2.mthds')!.map((f) => f.code)).toContain('method.concept_unresolved');
+    checks.forgetTree(a.key);
+    expect(records.kept()).toMatchObject({ trees: 1, results: 1, checkCaches: 1 });
+    expect(documents.kept()).toEqual({ parsed: 4, previousParses: 0 });
+  });
+
   it('orders the trees due for a check by when they became due; a check clears only its own marking', () => {
     const records = new TreeRecords();
     const [x, y, z] = ['/w/x', '/w/y', '/w/z'].map((root) => treeId('folder', root));
@@ -125,13 +159,13 @@ describe('a check abandoned after its tree went', () => {
   it('leaves nothing in any record, wherever it stopped', () => {
     const a = generatedPackage(40);
     // How many steps a whole check takes.
-    const whole = new Session({ folders: [a.dir] });
+    const whole = new Session({ fs: nodeFileSystem, folders: [a.dir] });
     const steps = whole.checkSteps(whole.scanWorkspace()[0]!);
     let total = 0;
     while (!steps.next().done) total += 1;
     expect(total).toBeGreaterThan(10);
     for (const goneAt of [2, Math.floor(total / 2)]) {
-      const session = new Session({ folders: [a.dir] });
+      const session = new Session({ fs: nodeFileSystem, folders: [a.dir] });
       const [id] = session.scanWorkspace();
       const check = session.checkSteps(id!);
       for (let i = 0; i < goneAt; i++) check.next();

@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { folderReads } from '../../../server/src/workspace/discover.js';
 import { loadTree, planTrees } from '../../../server/src/workspace/load.js';
 import { Session } from '../../../server/src/workspace/session.js';
 import { checkTree } from '../../../server/src/check/index.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const CLEAN = 'domain = "d"\ndescription = "Clean"\n\n[concept.Note]\ndescription = "A note"\n';
@@ -28,8 +28,8 @@ function workspace(files: Record<string, string>): string {
 
 /** Makes every read of these folders fail as a folder of mode 000 does for its non-owner. */
 function lock(...locked: string[]): void {
-  const real = folderReads.list.bind(folderReads);
-  vi.spyOn(folderReads, 'list').mockImplementation((dir: string) => {
+  const real = nodeFileSystem.readFolder.bind(nodeFileSystem);
+  vi.spyOn(nodeFileSystem, 'readFolder').mockImplementation((dir: string) => {
     if (locked.includes(path.resolve(dir))) throw Object.assign(new Error(`EACCES: permission denied, scandir '${dir}'`), { code: 'EACCES' });
     return real(dir);
   });
@@ -41,9 +41,9 @@ afterEach(() => {
 
 /** Every finding of every tree the command line would check for `paths`. */
 function cliFindings(paths: string[]): Array<{ code: string; params: Record<string, unknown>; file: string; message: string }> {
-  const { plans } = planTrees(paths);
+  const { plans } = planTrees(nodeFileSystem, paths);
   return plans.flatMap((plan) => {
-    const { tree, findings } = loadTree(plan);
+    const { tree, findings } = loadTree(nodeFileSystem, plan);
     return [...findings, ...checkTree(tree)];
   });
 }
@@ -75,7 +75,7 @@ describe('an unreadable folder', () => {
   it('is reported by the editor session’s workspace scan, outside and inside a package', () => {
     const ws = workspace({ 'ok/clean.mthds': CLEAN, 'locked/broken.mthds': BROKEN, 'pkg/METHODS.toml': MANIFEST, 'pkg/clean.mthds': CLEAN, 'pkg/inner/broken.mthds': BROKEN });
     lock(path.join(ws, 'locked'), path.join(ws, 'pkg', 'inner'));
-    const session = new Session({ folders: [ws] });
+    const session = new Session({ fs: nodeFileSystem, folders: [ws] });
     const findings = session.scanWorkspace().flatMap((id) => [...session.check(id).findings.entries()].flatMap(([file, list]) => list.map((f) => ({ file, code: f.code, params: f.params }))));
     const unreadable = findings.filter((f) => f.params['reason'] === 'folder_unreadable');
     expect(unreadable).toHaveLength(2);

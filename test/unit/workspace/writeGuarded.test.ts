@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fixTrees } from '../../../server/src/cli/checkFix.js';
 import { loadTree, planTrees } from '../../../server/src/workspace/load.js';
 import { readSnapshot, writeGuarded } from '../../../server/src/workspace/writeGuarded.js';
+import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
 
 function tempFile(name: string, content: string, mode = 0o644): { dir: string; file: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'mthds-write-'));
@@ -66,9 +67,9 @@ describe('fixTrees (mthds check --fix) with a concurrent writer', () => {
 
   it('reports method.changed_concurrently and leaves the file as the other writer made it', () => {
     const { dir, file } = tempFile('poem.mthds', BUNDLE);
-    const { plans } = planTrees([dir]);
+    const { plans } = planTrees(nodeFileSystem, [dir]);
     const other = BUNDLE.replace('A poem', 'A sonnet');
-    const outcome = fixTrees(plans, (plan) => loadTree(plan).tree, { hooks: { beforeCommit: () => writeFileSync(file, other) } });
+    const outcome = fixTrees(plans, (plan) => loadTree(nodeFileSystem, plan).tree, { hooks: { beforeCommit: () => writeFileSync(file, other) } });
     expect(outcome.fixed).toEqual([]);
     expect(outcome.conflicts).toHaveLength(1);
     expect(outcome.conflicts[0]).toMatchObject({ code: 'method.changed_concurrently', severity: 'error', file, params: {} });
@@ -79,12 +80,12 @@ describe('fixTrees (mthds check --fix) with a concurrent writer', () => {
 
   it('applies the fix when nobody else writes, and finds nothing more on a second run', () => {
     const { dir, file } = tempFile('poem.mthds', `\uFEFF${BUNDLE}`);
-    const { plans } = planTrees([dir]);
-    const outcome = fixTrees(plans, (plan) => loadTree(plan).tree);
+    const { plans } = planTrees(nodeFileSystem, [dir]);
+    const outcome = fixTrees(plans, (plan) => loadTree(nodeFileSystem, plan).tree);
     expect(outcome.conflicts).toEqual([]);
     expect(outcome.fixed).toEqual([{ file, line: 7, column: 28, code: 'method.input_unused', title: 'Remove unused input `unused`' }]);
     // The byte order mark stays.
     expect(readFileSync(file, 'utf8')).toBe(`\uFEFF${BUNDLE.replace(', unused = "Text"', '')}`);
-    expect(fixTrees(plans, (plan) => loadTree(plan).tree).fixed).toEqual([]);
+    expect(fixTrees(plans, (plan) => loadTree(nodeFileSystem, plan).tree).fixed).toEqual([]);
   });
 });

@@ -25,6 +25,7 @@ import { runFormat } from '../format.js';
 import { runGraph } from '../graph.js';
 import { captured, problemLines } from './commandOutput.js';
 import type { MethodRunner } from './runner.js';
+import { nodeFileSystem } from '../../workspace/nodeFileSystem.js';
 
 export interface ToolContext {
   /** The folder paths are relative to (the server's working folder). */
@@ -150,9 +151,9 @@ function fixedTexts(fixed: ReadonlyArray<{ file: string; edits?: Array<{ range: 
 }
 
 function loaderFor(paths: readonly string[]): (plan: TreePlan) => MethodTree {
-  const options = { cache: new PackageCache(), workspace: [...new Set(paths.filter(isDirectory))] };
+  const options = { fs: nodeFileSystem, cache: new PackageCache(), workspace: [...new Set(paths.filter((p) => isDirectory(nodeFileSystem, p)))] };
   return (plan) => {
-    const loaded = loadTree(plan);
+    const loaded = loadTree(nodeFileSystem, plan);
     resolveDependencies(loaded.tree, options);
     return loaded.tree;
   };
@@ -176,7 +177,7 @@ function registerFix(server: McpServer, ctx: ToolContext): void {
     guarded(async ({ paths, codes, dry_run }) => {
       const list = existingPaths(ctx, paths);
       for (const code of codes ?? []) if (!getEntry(code)) throw new ToolError(unknownCode(code));
-      const { plans, problems } = planTrees(list);
+      const { plans, problems } = planTrees(nodeFileSystem, list);
       if (plans.length === 0) throw new ToolError(problems.map((p) => `${p.path}: ${p.message}`).join('\n') || 'Nothing to fix.');
       const dryRun = dry_run === true;
       const outcome = fixTrees(plans, loaderFor(list), Object.assign({ dryRun, recordEdits: true }, codes ? { codes: new Set(codes) } : {}));
@@ -337,12 +338,12 @@ interface LoadedPath {
 
 function loadPath(ctx: ToolContext, given: string): LoadedPath {
   const [abs] = existingPaths(ctx, [given]);
-  const { plans, problems } = planTrees([abs!]);
+  const { plans, problems } = planTrees(nodeFileSystem, [abs!]);
   const plan = plans[0];
   if (!plan) throw new ToolError(problems.map((p) => `${p.path}: ${p.message}`).join('\n') || `No method at ${given}.`);
   const tree = loaderFor([abs!])(plan);
   if (tree.bundles.length === 0) throw new ToolError(`${given} holds no method bundle (.mthds).`);
-  return isDirectory(abs!) ? { tree } : { tree, file: abs! };
+  return isDirectory(nodeFileSystem, abs!) ? { tree } : { tree, file: abs! };
 }
 
 /** The pipe named (bare code or domain.code), else the bundle's or method's main pipe. */

@@ -3,7 +3,7 @@
 // (the run id shown, then the run followed to its end: progress.ts). Every command answers `{ ok, ... }` to the client and tells the user through
 // window/showMessage; a runner failure is a message, never an exception.
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,8 +14,9 @@ import type { RunnerResult } from '../../protocol/client.js';
 import type { RunInput, RunRequest } from '../../protocol/types.js';
 import { positionToOffset } from '../../syntax/positions.js';
 import type { Session } from '../../workspace/session.js';
+import type { FileSystem } from '../../workspace/fileSystem.js';
 import { toLspRange, type TextLocator } from '../convert.js';
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostics } from '../diagnostics/index.js';
 import { describeRunnerError } from './messages.js';
 import type { LinkedRunner, RunnerLink } from './link.js';
 import { locateRunnerErrors } from './locate.js';
@@ -209,11 +210,11 @@ function pipeToRun(method: MethodPayload, args: RunArgs): string {
 }
 
 /** Inputs given, else those of inputs.json beside the bundle, else none. */
-function inputsOf(method: MethodPayload, args: RunArgs): Record<string, RunInput> | undefined {
+function inputsOf(fs: FileSystem, method: MethodPayload, args: RunArgs): Record<string, RunInput> | undefined {
   if (args.inputs) return args.inputs;
   if (!path.isAbsolute(method.file)) return undefined;
   const file = path.join(path.dirname(method.file), INPUTS_FILE);
-  if (!existsSync(file)) return undefined;
+  if (!fs.exists(file)) return undefined;
   const read = readRegularText(file);
   if (!read.ok) throw new CommandError(`${file} ${read.message}.`);
   let value: unknown;
@@ -229,7 +230,7 @@ function inputsOf(method: MethodPayload, args: RunArgs): Record<string, RunInput
 async function run(ctx: RunnerCommandContext, args: RunArgs, route: 'execute' | 'start'): Promise<CommandAnswer> {
   const method = methodOf(ctx, args.uri);
   const pipeCode = pipeToRun(method, args);
-  const inputs = inputsOf(method, args);
+  const inputs = inputsOf(ctx.session.fs, method, args);
   const request: RunRequest = { pipe_code: pipeCode, mthds_contents: method.contents, mthds_sources: method.sources };
   if (inputs) request.inputs = inputs;
   const linked = await ctx.link.connect();
