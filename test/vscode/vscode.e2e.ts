@@ -412,6 +412,8 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
     // The server opens the output it wrote, and the runs output shows the run.
     const tab = page.locator('.tab.active', { hasText: `${HELPDESK_PIPE}-` });
     await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // The word on the run cancelled before is gone from the status bar.
+    expect(await page.locator('.statusbar-item', { hasText: 'cancelled: nothing sent' }).count()).toBe(0);
     const written = helpdeskOutputs().filter((f) => !before.has(f));
     expect(written).toHaveLength(1);
     expect((await tab.innerText()).trim()).toContain(written[0]);
