@@ -8,6 +8,7 @@ import { bundleOutline, declaredNames, fuzzyScore, tableOutline, type OutlineSym
 import { buildBundle } from '../language/buildBundle.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { parseToml } from '../syntax/document.js';
+import { sizePastLimit } from '../workspace/documentSize.js';
 import { rangeToLspRange } from '../syntax/positions.js';
 import type { FeatureContext } from './featureContext.js';
 import type { FileSystem } from '../workspace/fileSystem.js';
@@ -119,7 +120,7 @@ function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
   const cached = fileSymbols.get(file, open, stamp);
   if (cached) return cached;
   const text = open ? stamp : session.textOf(file);
-  if (text === undefined) return [];
+  if (text === undefined || sizePastLimit(text) !== undefined) return [];
   const bundle = buildBundle(file, parseToml(text));
   const ls = bundle.doc.lineStarts;
   const symbols = declaredNames(bundle).map((d): FlatSymbol => {

@@ -47,23 +47,27 @@ export interface SessionOptions {
 export type DiskChange = 'created' | 'changed' | 'deleted';
 
 export class Session {
-  readonly fs: FileSystem;
   readonly locator: TreeLocator;
   private readonly documents: Documents;
   private readonly records = new TreeRecords();
   private readonly checks: TreeChecks;
 
   constructor(options: SessionOptions) {
-    this.fs = options.fs;
-    this.locator = new TreeLocator(options.fs, options.folders ?? [], (file) => this.documents.isOpen(file));
     const validateDisk = options.validateDisk ?? false;
+    // The documents hold the file system: every read of the session goes through them.
     this.documents = new Documents(options.fs, (file) => this.locator.locate(file).key, validateDisk);
+    this.locator = new TreeLocator(this.documents.fs, options.folders ?? [], (file) => this.documents.isOpen(file));
     this.checks = new TreeChecks(this.documents, this.records, this.locator, {
       validateDisk,
       packagesDir: options.packagesDir,
       dependencyRecheckMs: options.dependencyRecheckMs ?? 2000,
       keepParsed: options.keepParsed ?? 32 * 2 ** 20,
     });
+  }
+
+  /** What the session reads files through (the documents' file system). */
+  get fs(): FileSystem {
+    return this.documents.fs;
   }
 
   // ---- documents -------------------------------------------------------------------------------

@@ -13,13 +13,15 @@ import { TreeLocator, treeId } from '../../../server/src/workspace/treeLocator.j
 import { TreeRecords } from '../../../server/src/workspace/treeRecords.js';
 import { Session } from '../../../server/src/workspace/session.js';
 import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
-import { PACKAGE_MANIFEST, generatedPackage } from '../../helpers/generatedPackage.js';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem.js';
+import type { FileSystem } from '../../../server/src/workspace/fileSystem.js';
+import { PACKAGE_MANIFEST, generatedBundle, generatedPackage } from '../../helpers/generatedPackage.js';
 
 /** The layers of a session, wired as the session wires them. */
-function layers(folders: string[]): { documents: Documents; records: TreeRecords; checks: TreeChecks; locator: TreeLocator } {
+function layers(folders: string[], fs: FileSystem = nodeFileSystem): { documents: Documents; records: TreeRecords; checks: TreeChecks; locator: TreeLocator } {
   const holder: { documents?: Documents } = {};
-  const locator = new TreeLocator(nodeFileSystem, folders, (file) => holder.documents?.isOpen(file) ?? false);
-  const documents = new Documents(nodeFileSystem, (file) => locator.locate(file).key, false);
+  const locator = new TreeLocator(fs, folders, (file) => holder.documents?.isOpen(file) ?? false);
+  const documents = new Documents(fs, (file) => locator.locate(file).key, false);
   holder.documents = documents;
   const records = new TreeRecords();
   const checks = new TreeChecks(documents, records, locator, { validateDisk: false, packagesDir: undefined, dependencyRecheckMs: 2000, keepParsed: 32 * 2 ** 20 });
@@ -92,6 +94,37 @@ describe('the records of the trees', () => {
     // Only the manifest was parsed: the bundles' parses are the documents', not the first tree's.
     expect(documents.parses - parses).toBe(1);
     expect(records.kept().trees).toBe(2);
+  });
+
+  it('reads through the file system it is given: in memory, a change re-reads that file only, a tree dropped leaves nothing', () => {
+    const fs = new MemoryFileSystem([
+      ['/ws/a/METHODS.toml', PACKAGE_MANIFEST],
+      ['/ws/b/METHODS.toml', PACKAGE_MANIFEST],
+      ...Array.from({ length: 6 }, (_, i) => [`/ws/${i % 2 === 0 ? 'a' : 'b'}/bundle${i}.mthds`, generatedBundle(i)] as [string, string]),
+    ]);
+    const { documents, records, checks, locator } = layers(['/ws'], fs);
+    const a = locator.locate('/ws/a/bundle0.mthds');
+    const b = locator.locate('/ws/b/bundle1.mthds');
+    expect([a.kind, a.root, b.root]).toEqual(['package', '/ws/a', '/ws/b']);
+    const first = checks.check(a);
+    expect([...first.findings.keys()].sort()).toEqual(['/ws/a/METHODS.toml', '/ws/a/bundle0.mthds', '/ws/a/bundle2.mthds', '/ws/a/bundle4.mthds']);
+    expect(first.findings.get('/ws/a/bundle2.mthds')!.map((f) => f.code)).not.toContain('method.concept_unresolved');
+    checks.check(b);
+    expect(documents.kept().parsed).toBe(8);
+    // A concept reference that does not resolve, written to the memory: the next check reads that file only.
+    const broken = `${generatedBundle(2)}\n[pipe.extra]\ntype = "PipeCompose"\ndescription = "Extra"\ninputs = { x = "NoSuchConcept" }\noutput = "Text"\ntemplate = "$x"\n`;
+    fs.write('/ws/a/bundle2.mthds', broken);
+    documents.forgetParse('/ws/a/bundle2.mthds', true);
+    documents.changed('/ws/a/bundle2.mthds');
+    records.markDirty(a.key);
+    const parses = documents.parses;
+    const again = checks.check(a);
+    expect(documents.parses - parses).toBe(1);
+    expect(again.changed?.has('/ws/a/bundle2.mthds')).toBe(true);
+    expect(again.findings.get('/ws/a/bundle2.mthds')!.map((f) => f.code)).toContain('method.concept_unresolved');
+    checks.forgetTree(a.key);
+    expect(records.kept()).toMatchObject({ trees: 1, results: 1, checkCaches: 1 });
+    expect(documents.kept()).toEqual({ parsed: 4, previousParses: 0 });
   });
 
   it('orders the trees due for a check by when they became due; a check clears only its own marking', () => {
