@@ -260,7 +260,6 @@ export function served(state: ServerState): Served {
     state,
     features: featureContext(state.featureHost()),
     assist: new Assist({
-      session: () => state.session,
       views: state.views,
       ourFile: state.ourFile,
       runner: () => state.settings.runner,
