@@ -12,7 +12,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { renamedSet, switchBundle, writeSwitchPackage } from './generate.mjs';
 
-const { Session } = await import(process.env.MTHDS_LIB ? pathToFileURL(path.resolve(process.env.MTHDS_LIB)).href : '../server/dist/lib.js');
+// A build before the file-system interface has no `nodeFileSystem` (its session reads node:fs itself).
+const { Session, nodeFileSystem } = await import(process.env.MTHDS_LIB ? pathToFileURL(path.resolve(process.env.MTHDS_LIB)).href : '../server/dist/lib.js');
 const count = Number(process.env.SWITCH_COUNT ?? 2000);
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const cpu = () => {
@@ -24,7 +25,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-session-switch-'));
 try {
   const files = writeSwitchPackage(dir, count);
   const changed = files.map((_, i) => i).filter(renamedSet);
-  const session = new Session({ folders: [dir] });
+  const session = new Session(nodeFileSystem ? { fs: nodeFileSystem, folders: [dir] } : { folders: [dir] });
   const unresolved = (ids) => {
     let n = 0;
     for (const id of ids) for (const list of session.check(id).findings.values()) for (const f of list) if (f.code === 'method.concept_unresolved') n++;

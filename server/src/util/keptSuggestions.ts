@@ -5,7 +5,7 @@
 // always equals the search made afresh over the same indexes (test/unit/util/keptSuggestions.test.ts).
 
 import { LRUCache } from 'lru-cache';
-import { addedNear, best, byRank, removedBy, scoredAmong, type Change, type NameIndex, type Scored } from './suggest.js';
+import { addedNear, best, byRank, NameIndex, removedBy, scoredAmong, type Change, type Scored } from './suggest.js';
 
 /** How many candidates beyond the answer are kept, so that a removed suggestion has a successor at hand. */
 const SPARE = 11;
@@ -44,12 +44,15 @@ export function suggestKept(name: string, indexes: readonly NameIndex[], scope: 
 function update(known: Kept, name: string, indexes: readonly NameIndex[], room: number): boolean {
   if (known.ids.length !== indexes.length) return false;
   const changes: Change[] = [];
+  // Which index changed since which: the answers made in one check share it (see `addedIndexOf`).
+  let key = '';
   for (let at = 0; at < indexes.length; at++) {
     const index = indexes[at]!;
     if (index.id === known.ids[at]) continue;
     const change = index.changesSince(known.ids[at]!);
     if (!change) return false;
     if (change.added.length > 0 || change.removed.length > 0) changes.push(change);
+    if (change.added.length > 0) key += `${index.id}:${known.ids[at]} `;
   }
   const { kept } = known;
   // A name removed from one index may still be offered by another (a native the domain declared too).
@@ -59,8 +62,8 @@ function update(known: Kept, name: string, indexes: readonly NameIndex[], room: 
   }
   // Of the names added, only those near `name` and scoring no more than the last kept can enter.
   const cap = known.complete ? Infinity : (kept[kept.length - 1]?.score ?? -Infinity);
-  const added: Scored[] = [];
-  for (const change of changes) for (const s of addedNear(change, name, cap)) added.push(s);
+  const withAdded = changes.filter((c) => c.added.length > 0);
+  const added = withAdded.length === 1 ? addedNear(withAdded[0]!, name, cap) : withAdded.length > 1 ? addedIndexOf(key, withAdded).within(name, cap) : [];
   for (const s of added) {
     if (kept.some((k) => k.candidate === s.candidate)) continue;
     // Past the last kept of an incomplete list, a candidate's place among those not kept is unknown: left out, the list stays the ranking's start.
@@ -75,6 +78,17 @@ function update(known: Kept, name: string, indexes: readonly NameIndex[], room: 
     }
   }
   return sameIds(known, indexes);
+}
+
+// The names several changes added, as one index: the answers made in one check ask after the same
+// changes (a branch switch changes every domain's table), and one index of them all is searched
+// once per answer instead of once per table.
+const addedIndexes = new LRUCache<string, NameIndex>({ max: 16 });
+
+function addedIndexOf(key: string, changes: readonly Change[]): NameIndex {
+  let index = addedIndexes.get(key);
+  if (!index) addedIndexes.set(key, (index = new NameIndex(changes.flatMap((c) => c.added))));
+  return index;
 }
 
 function sameIds(known: Kept, indexes: readonly NameIndex[]): true {
