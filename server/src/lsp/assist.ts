@@ -11,16 +11,19 @@ import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompleti
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
-import { builtInCatalog, ModelDecks } from './modelDecks.js';
+import { ModelDecks } from './modelDecks.js';
 import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
 import type { Views } from './views.js';
+import type { ModelCatalog } from '../language/modelCatalog.js';
 
 export interface AssistHost {
   session(): Session;
   /** The latest finished check with the open buffers parsed ahead (shared with navigation). */
   views: Views;
   ourFile(uri: string): FileId | undefined;
+  /** The models offered without a configured runner. */
+  builtInModels(): ModelCatalog;
   /** The runner settings (a configured runner's deck feeds model completion). */
   runner(): RunnerSettings;
   runnerToken(): string | undefined;
@@ -38,7 +41,7 @@ export const ASSIST_CAPABILITIES: ServerCapabilities = {
 
 export function registerAssistFeatures(connection: Connection, host: AssistHost): void {
   const views = host.views;
-  const decks = new ModelDecks({ settings: host.runner, token: host.runnerToken, log: host.log });
+  const decks = new ModelDecks({ builtIn: host.builtInModels, settings: host.runner, token: host.runnerToken, log: host.log });
   const tokens = new SemanticTokenStore();
   // completionItem/resolve names no document: it documents an item of the last list.
   let lastCompletionUri: string | undefined;
@@ -54,7 +57,7 @@ export function registerAssistFeatures(connection: Connection, host: AssistHost)
       const view = viewOf(params.textDocument.uri);
       if (!view) return null;
       const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
-      const models = wantsModels(view.bundle, offset) ? await decks.catalog() : builtInCatalog();
+      const models = wantsModels(view.bundle, offset) ? await decks.catalog() : host.builtInModels();
       lastCompletionUri = params.textDocument.uri;
       return completionList(view, params, models, completionOptions(host.capabilities()));
     }),

@@ -18,7 +18,7 @@ import type {
 import type { Finding } from '../check/finding.js';
 import type { Bundle } from '../language/model.js';
 import { bundleOfFile } from '../language/tree.js';
-import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
+import type { DryRunner } from './host.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { TreeId } from '../workspace/treeLocator.js';
 import { findingToDiagnostic, type TextLocator } from './convert.js';
@@ -48,6 +48,8 @@ export interface DiagnosticsConnection {
 }
 
 export interface DiagnosticsOptions {
+  /** The dry run after clean static checks; absent where none can run (the browser). */
+  dryRun?: DryRunner;
   /** Pull mode: the client asks; nothing is pushed. */
   pull: boolean;
   /** The client accepts workspace/diagnostic/refresh. */
@@ -620,16 +622,17 @@ export class Diagnostics {
     const key = result.id.key;
     const delay = this.options.dryRunDelayMs?.() ?? 0;
     const tree = result.tree;
-    if (delay <= 0 || !tree || !this.session.hasOpenDocument(key)) return;
+    const dryRun = this.options.dryRun;
+    if (delay <= 0 || !tree || !dryRun || !this.session.hasOpenDocument(key)) return;
     const started = this.session.checksOf(key);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       if (this.session.checksOf(key) !== started || this.session.isDirty(key)) return;
       const staticFindings = [...result.findings.values()].flat();
-      if (!dryRunDue(tree, staticFindings)) return;
+      if (!dryRun.due(tree, staticFindings)) return;
       const t0 = performance.now();
       this.options.trace?.(`mthds: dry run of ${key} started`);
-      void dryRunAfterChecks(tree, staticFindings, { signal: controller.signal }).then(
+      void dryRun.run(tree, staticFindings, { signal: controller.signal }).then(
         (findings) => {
           if (this.dryRuns.get(key) === cancel) this.dryRuns.delete(key);
           if (controller.signal.aborted || this.session.checksOf(key) !== started || this.session.isDirty(key)) {

@@ -2,7 +2,6 @@
 // workspace events to the features (one module each). Everything here translates; the state lives
 // in the session (workspace/session.ts), which knows nothing of LSP.
 
-import { homedir } from 'node:os';
 import path from 'node:path';
 import {
   DidChangeConfigurationNotification,
@@ -42,10 +41,9 @@ import { forgetFileSymbols } from './symbols.js';
 import { Views } from './views.js';
 import { warmUp } from './warmUp.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
-import { fileToUri, uriToFile } from './uris.js';
 import { VERSION } from '../version.js';
-import { collectNow, heapInUse, startupCollection, SWEEP_AFTER_COLLECT_MS } from '../heap.js';
 import type { ServerHost } from './host.js';
+import type { ModelCatalog } from '../language/modelCatalog.js';
 
 export const LANGUAGE_ID = 'mthds';
 
@@ -62,7 +60,7 @@ const WATCHED_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`, `**/${LOCK_FILE}`];
 const PACKAGE_GLOBS = ['**/*.mthds', `**/${MANIFEST_FILE}`];
 
 /** Workspace folders of the initialize request: folders, else rootUri, else rootPath. */
-export function initialFolders(params: InitializeParams): string[] {
+export function initialFolders(params: InitializeParams, uriToFile: (uri: string) => string): string[] {
   if (params.workspaceFolders && params.workspaceFolders.length > 0) return params.workspaceFolders.map((f) => uriToFile(f.uri)).filter((f) => path.isAbsolute(f));
   if (params.rootUri) return [uriToFile(params.rootUri)].filter((f) => path.isAbsolute(f));
   if (params.rootPath) return [path.resolve(params.rootPath)];
@@ -78,11 +76,18 @@ export interface ServerOptions {
    * Collect the garbage of the workspace's start-up check at its end (heap.ts `collectNow`): the
    * server's own process (lsp/main.ts), not a process embedding it, whose heap is not its to collect.
    */
-  collectAfterStartup?: boolean;
+  collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => Promise<void>;
 }
 
-export function startServer(connection: Connection, options: ServerOptions): void {
+/** What the host tells the server besides LSP: files that changed where it reads them (the browser's client sends them). */
+export interface StartedServer {
+  filesChanged(changes: ReadonlyArray<{ uri: string; type: FileChangeType }>): void;
+}
+
+export function startServer(connection: Connection, options: ServerOptions): StartedServer {
   const { host } = options;
+  const uriToFile = host.uris.toFile;
+  const fileToUri = (file: string, known: ReadonlyMap<string, string>): string => known.get(file) ?? host.uris.toUri(file);
   const documents = new TextDocuments<TextDocument>(CLAMPED_TEXT_DOCUMENTS);
   /** URIs the client uses for its open method documents, by file identity. */
   const uris = new Map<string, string>();
@@ -108,7 +113,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     () => session,
     (file) => diagnostics?.ensureCurrent(file),
   );
-  const runner = new RunnerLink(() => settings.runner, (line) => connection.console.log(line));
+  const runner = new RunnerLink(() => settings.runner, (line) => connection.console.log(line), host.env, host.startRunner);
 
   const isOurs = (uri: string, languageId: string | undefined): boolean => languageId === LANGUAGE_ID || isMethodFile(uriToFile(uri));
   const ourFile = (uri: string): string | undefined => {
@@ -124,8 +129,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     capabilities = params.capabilities;
-    const watchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    session = new Session({ fs: host.fs, folders: initialFolders(params), validateDisk: !watchers });
+    // The browser's client sends every change itself: its files are never stale.
+    const watchers = !host.watchFiles || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    session = new Session({ fs: host.fs, folders: initialFolders(params, uriToFile), validateDisk: !watchers });
     initSettings = readSettings(params.initializationOptions);
     settings = initSettings;
     applyPackageSettings();
@@ -140,6 +146,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       },
     });
     diagnostics = new Diagnostics(connection, session, locator, {
+      ...(host.dryRun ? { dryRun: host.dryRun } : {}),
       pull,
       refreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
       debounceMs: () => settings.diagnostics.debounceMs,
@@ -175,7 +182,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onInitialized(() => {
     initialized = true;
     const diag = diagnostics!;
-    if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+    if (host.watchFiles && capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((e: unknown) => log(`mthds: cannot watch files: ${String(e)}`));
       void watchPackageFolders();
     }
@@ -237,10 +244,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
    * folder's installed methods): a package appearing or changing there is resolved again.
    */
   async function watchPackageFolders(): Promise<void> {
-    if (!initialized || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true) return;
+    if (!initialized || !host.watchFiles || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true) return;
     packageWatch?.dispose();
     packageWatch = undefined;
-    const bases = [...session.getLibraries(), path.join(homedir(), '.mthds', 'methods')];
+    const home = host.fs.home();
+    const bases = [...session.getLibraries(), ...(home !== undefined ? [path.join(home, '.mthds', 'methods')] : [])];
     const watchers = bases.flatMap((base) => PACKAGE_GLOBS.map((pattern) => ({ globPattern: { baseUri: fileToUri(base, uris), pattern } })));
     try {
       packageWatch = await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
@@ -287,17 +295,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     // Else V8's first full collection of that heap runs in pieces during the first keystrokes
     // (measured at 5,000 bundles: steps of up to 12 ms, and the keystroke p99 over 16 ms in a
     // third of the runs).
-    if (options.collectAfterStartup) {
-      const inUse = heapInUse();
-      const verdict = startupCollection(diag.msSinceDocumentChange(), inUse);
-      const t0 = performance.now();
-      if (verdict === 'too large') connection.tracer.log(`mthds: start-up garbage left to the collector (heap of ${Math.round(inUse / 2 ** 20)} MB)`);
-      else if (verdict === 'collect' && collectNow()) {
-        connection.tracer.log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
-        // Messages are served meanwhile: only the end of the progress waits.
-        await new Promise((resolve) => setTimeout(resolve, SWEEP_AFTER_COLLECT_MS));
-      }
-    }
+    if (options.collectAfterStartup) await options.collectAfterStartup(diag.msSinceDocumentChange(), (line) => connection.tracer.log(line));
     reporter?.done();
   }
 
@@ -332,10 +330,12 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     });
   });
 
-  connection.onDidChangeWatchedFiles((params) => {
+  connection.onDidChangeWatchedFiles((params) => filesChanged(params.changes));
+
+  function filesChanged(changes: ReadonlyArray<{ uri: string; type: FileChangeType }>): void {
     guardEvent(() => {
       let structural = false;
-      for (const change of params.changes) {
+      for (const change of changes) {
         const file = uriToFile(change.uri);
         if (file === structuresFile) loadStructures();
         if (!path.isAbsolute(file) || !isMethodFile(file)) continue;
@@ -346,7 +346,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       if (structural) void scans?.rescan().then((trees) => (trees !== undefined ? diagnostics?.requestUpdate() : undefined));
       diagnostics?.requestUpdate();
     });
-  });
+  }
 
   connection.languages.diagnostics.on(async (params) => {
     const diag = diagnostics;
@@ -409,6 +409,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
         session,
         diagnostics,
         locator,
+        fileOf: uriToFile,
+        ...(host.saveRunOutput ? { saveRunOutput: host.saveRunOutput } : {}),
         canShowDocument: () => capabilities.window?.showDocument?.support === true,
         canShowProgress: () => capabilities.window?.workDoneProgress === true,
       },
@@ -445,7 +447,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     guard,
   });
 
+  const noModels: ModelCatalog = { source: 'no runner (none is built into the browser)', choices: [] };
   registerAssistFeatures(connection, {
+    builtInModels: host.builtInModels ?? (() => noModels),
     session: () => session,
     views,
     ourFile,
@@ -458,4 +462,5 @@ export function startServer(connection: Connection, options: ServerOptions): voi
 
   documents.listen(connection);
   connection.listen();
+  return { filesChanged };
 }
