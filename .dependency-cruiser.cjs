@@ -2,7 +2,10 @@
 // `npm run deps`). Layers point downwards only, as ARCHITECTURE.md draws them:
 //
 //   cli/ -> lsp/ is the only sideways import refused among the front ends; below them:
-//   lsp/     may import runner/, protocol/, workspace/, format/, check/, language/, syntax/, registry/
+//   cli/     may import ide/ and everything below
+//   lsp/     may import ide/, runner/, protocol/, workspace/, format/, check/, language/, syntax/, registry/
+//   ide/     (the LSP-free language services) may import format/, check/, language/, syntax/, registry/,
+//            and neither vscode-languageserver nor Node's own modules (the browser runs it too)
 //   runner/  may import workspace/, check/, language/, syntax/, registry/ (not lsp/, cli/)
 //   workspace/ may import check/, language/, syntax/ (not runner/, lsp/, cli/)
 //   check/   may import language/, syntax/, registry/ (not workspace/, runner/, lsp/, cli/, format/)
@@ -12,10 +15,10 @@
 //   util/ and the root files (version.ts, heap.ts) are shared by every layer and import no layer.
 //
 // client/ (the VS Code extension) may import only the pure graph drawing of the server
-// (language/graphLayout.ts, language/graphSvg.ts, util/markup.ts); the server never imports the client.
+// (ide/graphLayout.ts, ide/graphSvg.ts, util/markup.ts); the server never imports the client.
 
 const SRC = '^server/src/';
-const LAYERS = ['syntax', 'registry', 'protocol', 'language', 'check', 'format', 'workspace', 'runner', 'lsp', 'cli'];
+const LAYERS = ['syntax', 'registry', 'protocol', 'language', 'check', 'format', 'ide', 'workspace', 'runner', 'lsp', 'cli'];
 
 /** A rule refusing imports from `layer` into any of `above`. */
 function below(layer, above, comment) {
@@ -41,11 +44,26 @@ module.exports = {
     below('syntax', LAYERS.filter((l) => l !== 'syntax'), 'syntax/ knows nothing of MTHDS: it imports no other layer.'),
     below('registry', LAYERS.filter((l) => l !== 'registry'), 'registry/ is data and the problem builder: it imports no other layer.'),
     below('protocol', LAYERS.filter((l) => l !== 'protocol'), 'protocol/ holds the wire types and the runner client: it imports no other layer.'),
-    below('language', ['check', 'format', 'workspace', 'runner', 'protocol', 'lsp', 'cli'], 'language/ is built on syntax/ (and the registry) only.'),
-    below('format', ['registry', 'protocol', 'language', 'check', 'workspace', 'runner', 'lsp', 'cli'], 'format/ is pure and works on the TOML syntax only.'),
-    below('check', ['format', 'workspace', 'runner', 'protocol', 'lsp', 'cli'], 'check/ produces findings from the model: no disk, no runner, no front end.'),
-    below('workspace', ['runner', 'protocol', 'lsp', 'cli'], 'workspace/ reads the disk for the front ends; it runs nothing.'),
-    below('runner', ['lsp', 'cli'], 'runner/ is used by the front ends, never the reverse.'),
+    below('language', ['check', 'format', 'ide', 'workspace', 'runner', 'protocol', 'lsp', 'cli'], 'language/ is built on syntax/ (and the registry) only.'),
+    below('format', ['registry', 'protocol', 'language', 'check', 'ide', 'workspace', 'runner', 'lsp', 'cli'], 'format/ is pure and works on the TOML syntax only.'),
+    below('check', ['format', 'ide', 'workspace', 'runner', 'protocol', 'lsp', 'cli'], 'check/ produces findings from the model: no disk, no runner, no front end.'),
+    below('ide', ['workspace', 'runner', 'protocol', 'lsp', 'cli'], 'ide/ answers from a method tree given to it: no disk, no session, no runner, no front end.'),
+    {
+      name: 'ide-speaks-no-lsp',
+      severity: 'error',
+      comment: 'ide/ speaks no LSP: lsp/ translates its answers.',
+      from: { path: `${SRC}ide/` },
+      to: { path: '(^|/)(vscode-languageserver|vscode-jsonrpc)' },
+    },
+    {
+      name: 'ide-no-node-builtin',
+      severity: 'error',
+      comment: 'ide/ runs wherever the language does, the browser included: no Node module.',
+      from: { path: `${SRC}ide/` },
+      to: { dependencyTypes: ['core'] },
+    },
+    below('workspace', ['ide', 'runner', 'protocol', 'lsp', 'cli'], 'workspace/ reads the disk for the front ends; it runs nothing.'),
+    below('runner', ['ide', 'lsp', 'cli'], 'runner/ is used by the front ends, never the reverse.'),
     below('lsp', ['cli'], 'The language server and the command line are separate front ends.'),
     {
       name: 'shared-files-import-no-layer',
@@ -66,7 +84,7 @@ module.exports = {
       severity: 'error',
       comment: 'The extension is a separate bundle: of the server, it imports only the pure graph drawing and the wire types of the protocol.',
       from: { path: '^client/' },
-      to: { path: '^server/', pathNot: '^server/src/(language/graph(Layout|Svg)|util/markup|protocol/(types|browserFiles))\\.ts$' },
+      to: { path: '^server/', pathNot: '^server/src/(ide/graph(Layout|Svg)|util/markup|protocol/(types|browserFiles))\.ts$' },
     },
   ],
   options: {

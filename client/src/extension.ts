@@ -22,7 +22,7 @@ import { readFormatSettings, withFormatOptions } from './format.js';
 import { GraphPanel, graphBackend } from './graph/panel.js';
 import { MESSAGE_ERROR, MESSAGE_WARNING, MessageGate } from './messages.js';
 import { formatRunAnswer } from './runs.js';
-import { inputOf, promptOf, promptText, type PromptField, type RunInput } from './runInputs.js';
+import { cancelledRunText, inputOf, promptOf, promptPipe, promptText, type PromptField, type RunInput } from './runInputs.js';
 import { RUN_STATUS_NOTIFICATION, RunsView, type RunStatusParams } from './runStatus.js';
 import { DOCUMENT_SELECTOR, serverModuleOptions, SERVER_MODULE } from './serverOptions.js';
 import { RunnerStatus, type Answer } from './status.js';
@@ -31,6 +31,8 @@ import { configurationMiddleware, promptForToken, TokenStore } from './token.js'
 const RUNNER_COMMANDS = new Set<string>(Object.values(SERVER_COMMANDS));
 /** Time for the server to pull its new settings before the status bar asks it again. */
 const SETTLE_MS = 600;
+/** How long the status bar says that a run was cancelled at its prompt. */
+const CANCELLED_NOTICE_MS = 15_000;
 
 let client: LanguageClient | undefined;
 
@@ -77,9 +79,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         // "Run" from a code lens: ask for the pipe's inputs first (Escape cancels the run).
         const prompt = command === SERVER_COMMANDS.execute ? promptOf(sent) : undefined;
         if (prompt && prompt.length > 0) {
-          const inputs = await askInputs(prompt);
-          if (!inputs) return { ok: false, message: 'Run cancelled.' };
-          sent[0] = Object.assign({}, sent[0], { inputs });
+          const asked = await askInputs(prompt);
+          if ('cancelledAt' in asked) {
+            const told = cancelledRunText(promptPipe(sent), prompt, asked.cancelledAt);
+            runs.appendLine(`[${new Date().toISOString()}] ${told.line}`);
+            vscode.window.setStatusBarMessage(`$(circle-slash) ${told.notice}`, CANCELLED_NOTICE_MS);
+            return { ok: false, message: told.line };
+          }
+          sent[0] = Object.assign({}, sent[0], { inputs: asked.inputs });
         }
         const answer: unknown = await next(command, sent);
         if (RUNNER_COMMANDS.has(command)) {
@@ -199,22 +206,24 @@ export async function deactivate(): Promise<void> {
   if (c?.isRunning()) await c.stop();
 }
 
-/** One input box per input of the pipe; undefined when the user cancels. */
-async function askInputs(fields: readonly PromptField[]): Promise<Record<string, RunInput> | undefined> {
+/** One input box per input of the pipe; when the user cancels, the index of the box left. */
+async function askInputs(fields: readonly PromptField[]): Promise<{ inputs: Record<string, RunInput> } | { cancelledAt: number }> {
   const inputs: Record<string, RunInput> = {};
   for (const [i, field] of fields.entries()) {
     const typed = await vscode.window.showInputBox({
       title: `Run: input ${i + 1} of ${fields.length}`,
       prompt: promptText(field),
+      // JSON starts from a content of the right shape (selected: typing replaces it).
+      ...(field.sample !== undefined ? { value: field.sample } : {}),
       ignoreFocusOut: true,
       validateInput: (value) => {
         const r = inputOf(field, value);
         return r.ok ? undefined : r.message;
       },
     });
-    if (typed === undefined) return undefined;
+    if (typed === undefined) return { cancelledAt: i };
     const r = inputOf(field, typed);
     if (r.ok && r.input) inputs[field.name] = r.input;
   }
-  return inputs;
+  return { inputs };
 }

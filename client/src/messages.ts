@@ -7,7 +7,7 @@ export const MESSAGE_ERROR = 1;
 export const MESSAGE_WARNING = 2;
 export const MESSAGE_INFO = 3;
 
-/** What the server says on success of the probe's commands (runnerCommands.ts). */
+/** What the server says on success of the probe's commands (lsp/runner/commands.ts). */
 const PROBE_SUCCESS = [/^Runner (\(built-in\) )?at \S+: protocol /, /^\d+ models?( of type \S+)?: /];
 
 export class MessageGate {

@@ -10,6 +10,8 @@ export interface PromptField {
   /** The content member the typed value goes into; absent: the answer is the content as JSON. */
   key?: string;
   value?: 'text' | 'number' | 'boolean';
+  /** For an answer typed as JSON: a content of the right shape, which the box starts with. */
+  sample?: string;
 }
 
 export interface RunInput {
@@ -31,9 +33,27 @@ export function promptOf(args: readonly unknown[]): PromptField[] | undefined {
     const field: PromptField = { name: f['name'], concept: f['concept'], kind: f['kind'], required: f['required'] === true };
     if (typeof f['key'] === 'string') field.key = f['key'];
     if (f['value'] === 'text' || f['value'] === 'number' || f['value'] === 'boolean') field.value = f['value'];
+    if (typeof f['sample'] === 'string') field.sample = f['sample'];
     fields.push(field);
   }
   return fields;
+}
+
+/** The pipe a lens names (its `pipe` argument), for what the user is told. */
+export function promptPipe(args: readonly unknown[]): string | undefined {
+  const first = args[0];
+  return isRecord(first) && typeof first['pipe'] === 'string' ? first['pipe'] : undefined;
+}
+
+/**
+ * What Escape at a prompt leaves behind: the quick input closes by itself, so without these a
+ * cancelled run would look like a run that never answered. `line`: the runs log's; `notice`: the
+ * status bar's, short enough to be read whole there.
+ */
+export function cancelledRunText(pipe: string | undefined, fields: readonly PromptField[], at: number): { line: string; notice: string } {
+  const name = pipe ?? 'the pipe';
+  const where = fields[at] ? ` at input ${at + 1} of ${fields.length} (${fields[at].name})` : '';
+  return { line: `Run of ${name} cancelled${where}: nothing was sent to the runner.`, notice: `Run of ${name} cancelled: nothing sent` };
 }
 
 /** The question of an input box. */

@@ -46,8 +46,10 @@ describe('import rules', () => {
       'server/src/language/model.ts': "import { serve } from '../runner/serve.js';\nexport const model = serve;\n",
       'server/src/runner/serve.ts': 'export const serve = 3;\n',
       'server/src/lsp/server.ts': 'export const lsp = 4;\n',
-      'server/src/language/graphSvg.ts': 'export const svg = 5;\n',
-      'client/src/extension.ts': "import { lsp } from '../../server/src/lsp/server.js';\nimport { svg } from '../../server/src/language/graphSvg.js';\nexport const x = [lsp, svg];\n",
+      'server/src/ide/graphSvg.ts': 'export const svg = 5;\n',
+      'server/src/ide/hover.ts': "import path from 'node:path';\nimport { MarkupKind } from 'vscode-languageserver';\nimport { session } from '../workspace/session.js';\nexport const hover = [path, MarkupKind, session];\n",
+      'server/src/workspace/session.ts': 'export const session = 6;\n',
+      'client/src/extension.ts': "import { lsp } from '../../server/src/lsp/server.js';\nimport { svg } from '../../server/src/ide/graphSvg.js';\nexport const x = [lsp, svg];\n",
     };
     for (const [rel, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -64,6 +66,10 @@ describe('import rules', () => {
         'syntax-not-above: server/src/syntax/document.ts -> server/src/check/rule.ts',
         'language-not-above: server/src/language/model.ts -> server/src/runner/serve.ts',
         'client-only-pure-server-drawing: client/src/extension.ts -> server/src/lsp/server.ts',
+        // ide/ speaks no LSP, runs without Node, and works on what it is given (no session, no disk).
+        'ide-no-node-builtin: server/src/ide/hover.ts -> path',
+        'ide-not-above: server/src/ide/hover.ts -> server/src/workspace/session.ts',
+        'ide-speaks-no-lsp: server/src/ide/hover.ts -> vscode-languageserver',
       ]),
     );
     // The command-line form the README documents exits non-zero on them.

@@ -102,6 +102,11 @@ export class CodeServer {
     return this.log;
   }
 
+  /** The profile's user data folder: its `logs/` hold the extension host's output channels, one file each. */
+  get userDataDir(): string {
+    return path.join(this.home, 'user-data');
+  }
+
   private killGroup(signal: NodeJS.Signals): void {
     if (this.child.pid === undefined) return;
     try {

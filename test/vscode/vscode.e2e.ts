@@ -2,18 +2,22 @@
 // 4.100.3 (VS Code 1.100.3, extension host on Node 20) served on loopback, and driven with the
 // system's Chromium through playwright-core, as a user would: open the examples folder, open the
 // broken bundle, read its squiggles and its Problems panel (the same findings as `mthds check`),
-// hover a concept, ask completion, apply a quick fix and see the findings follow, and find the
-// status bar item. Run by `npm run test:vscode` (which installs code-server into `.cache/`), not by
-// `npm test`. Screenshots go to $MTHDS_VSCODE_SCREENSHOTS (default `.cache/vscode-screenshots/`;
-// the extension page's come from `MTHDS_VSCODE_SCREENSHOTS=client/images npm run test:vscode`).
+// hover a concept, ask completion, apply a quick fix and see the findings follow, find the status
+// bar item, read on hover what a pipe takes and gives, and run it from its "Run" code lens,
+// answering (or escaping) its input prompts. Run by `npm run test:vscode` (which installs
+// code-server into `.cache/`), not by `npm test`. Screenshots go to $MTHDS_VSCODE_SCREENSHOTS
+// (default `.cache/vscode-screenshots/`; the extension page's come from
+// `MTHDS_VSCODE_SCREENSHOTS=client/images npm run test:vscode`).
 
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { post, withRunner } from '../e2e/runner/helpers.js';
 import { packageVsix } from '../helpers/vsix.js';
 import { CODE_SERVER_BIN, CodeServer, REPO } from './codeServer.js';
 
@@ -66,6 +70,54 @@ function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort((a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
 }
 
+/**
+ * The bundle the "Run" lens runs: its pipe takes a structured concept (typed as JSON) and a text,
+ * composes them (so that the output shows what was typed) and hands the line to a model (the
+ * built-in runner's mock provider answers).
+ */
+const HELPDESK = `domain = "helpdesk"
+description = "Answers a support ticket"
+
+[concept.Ticket]
+description = "A support ticket"
+
+[concept.Ticket.structure]
+title = { type = "text", description = "What went wrong", required = true }
+severity = { description = "How bad it is", choices = ["low", "high"], required = true }
+
+[pipe.answer_ticket]
+type = "PipeSequence"
+description = "Sum up the ticket, then draft a reply"
+inputs = { ticket = "Ticket", note = "Text" }
+output = "Text"
+steps = [
+  { pipe = "sum_up", result = "summary" },
+  { pipe = "draft_reply", result = "reply" },
+]
+
+[pipe.sum_up]
+type = "PipeCompose"
+description = "One line on the ticket"
+inputs = { ticket = "Ticket", note = "Text" }
+output = "Text"
+template = "[{{ ticket.severity|upper }}] {{ ticket.title }} / $note"
+
+[pipe.draft_reply]
+type = "PipeLLM"
+description = "Draft a reply"
+inputs = { summary = "Text" }
+output = "Text"
+prompt = "Draft a reply to this ticket: $summary"
+`;
+const HELPDESK_PIPE = 'helpdesk.answer_ticket';
+/** Where the language server writes the output of a run it executed (runnerCommands.ts). */
+const RUN_OUTPUTS = path.join(tmpdir(), 'mthds-runs');
+
+/** The output files of runs of the helpdesk pipe. */
+function helpdeskOutputs(): string[] {
+  return existsSync(RUN_OUTPUTS) ? readdirSync(RUN_OUTPUTS).filter((f) => f.startsWith(`${HELPDESK_PIPE}-`)) : [];
+}
+
 let scratch: string | undefined;
 let examples: string;
 let server: CodeServer | undefined;
@@ -114,6 +166,52 @@ async function panelProblems(): Promise<Problem[]> {
   return sortProblems(problems);
 }
 
+/** Opens a file of the workspace by name (Quick Open) and waits for its tab. */
+async function openFile(name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: UI_TIMEOUT });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: UI_TIMEOUT });
+}
+
+/**
+ * The code lens titled `title` drawn above the editor line whose text is `lineText`: lenses sit in
+ * a zone just above their line, so the nearest lens line above it is the one.
+ */
+async function lensAbove(editor: Locator, lineText: string, title: string): Promise<Locator> {
+  const line = editor.locator('.view-line', { hasText: lineText }).first();
+  await line.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  const lenses = editor.locator('.codelens-decoration');
+  // The lenses come once the server has checked the bundle: wait for the one of this line.
+  const index = async (): Promise<number> => {
+    const lineTop = (await line.boundingBox())?.y ?? 0;
+    const tops = await lenses.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    let best = -1;
+    for (const [i, top] of tops.entries()) if (top < lineTop && lineTop - top < 40 && (best < 0 || top > tops[best]!)) best = i;
+    return best;
+  };
+  await expect.poll(index, { timeout: UI_TIMEOUT, interval: 250 }).toBeGreaterThanOrEqual(0);
+  return lenses.nth(await index()).locator('a', { hasText: new RegExp(`^${title}$`) });
+}
+
+/**
+ * The whole text of an output channel of the extension: VS Code writes each one to a file of the
+ * extension host's log folder (the view itself draws only the lines in sight).
+ */
+function channelLog(name: string): string {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name));
+      else if (entry.name.endsWith(`-${name}.log`)) found.push(path.join(dir, entry.name));
+    }
+  };
+  const logs = path.join(server!.userDataDir, 'logs');
+  if (existsSync(logs)) walk(logs);
+  return found.map((f) => readFileSync(f, 'utf8')).join('');
+}
+
 /** Polls `read` until it equals `expected` (UI state settles at its own pace); the last reading fails the test. */
 async function until<T>(read: () => Promise<T>, expected: T): Promise<void> {
   await expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 }).toEqual(expected);
@@ -139,6 +237,8 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
     // A copy of the examples: the quick fix edits and saves the broken bundle.
     examples = path.join(scratch, 'examples');
     cpSync(path.join(REPO, 'examples'), examples, { recursive: true });
+    mkdirSync(path.join(examples, 'helpdesk'));
+    writeFileSync(path.join(examples, 'helpdesk/helpdesk.mthds'), HELPDESK);
     const vsix = path.join(scratch, 'mthds.vsix');
     await packageVsix(vsix);
     server = await CodeServer.start(vsix, examples);
@@ -242,5 +342,106 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
       return { 24: lines.includes(24), 26: lines.includes(26) };
     }, { 24: false, 26: true });
     await screenshot('vscode-after-fix');
+  });
+
+  it('shows on hover what a pipe takes and gives', async () => {
+    await openFile('helpdesk.mthds');
+    // Inside `answer_ticket` of the `[pipe.answer_ticket]` header.
+    await goTo(11, 10);
+    await command('Show or Focus Hover');
+    const hover = page.locator('.monaco-hover:not(.hidden)').first();
+    await hover.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await until(async () => (await hover.innerText()).includes('Takes'), true);
+    const shown = (await hover.innerText()).replace(/\s+/g, ' ');
+    expect(shown).toContain('ticket: helpdesk.Ticket — object');
+    expect(shown).toContain('note: native.Text — prose');
+    expect(shown).toContain('Gives native.Text — prose');
+    await page.keyboard.press('Escape');
+  });
+
+  it('Escape at the first input of the "Run" lens starts no run and says so', async () => {
+    const before = helpdeskOutputs();
+    await openFile('helpdesk.mthds');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await (await lensAbove(editor, '[pipe.answer_ticket]', 'Run')).click();
+    const box = page.locator('.quick-input-widget');
+    await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await until(async () => (await box.locator('.quick-input-title').innerText()).trim(), 'Run: input 1 of 2');
+    expect(await box.locator('.quick-input-message').innerText()).toContain('ticket: helpdesk.Ticket (object), as JSON');
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    // The status bar tells what happened, and no second box follows.
+    const notice = page.locator('.statusbar-item', { hasText: `Run of ${HELPDESK_PIPE} cancelled: nothing sent` });
+    await notice.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    expect(await notice.locator('.codicon-circle-slash').count()).toBe(1);
+    await until(async () => channelLog('MTHDS Runs').includes(`Run of ${HELPDESK_PIPE} cancelled at input 1 of 2 (ticket): nothing was sent to the runner.`), true);
+    await screenshot('vscode-run-cancelled');
+    expect(await box.isVisible()).toBe(false);
+    // No run: no output written (the next test proves a run writes one), no output document opened.
+    expect(helpdeskOutputs()).toEqual(before);
+    expect(await page.locator('.tab', { hasText: `${HELPDESK_PIPE}-` }).count()).toBe(0);
+  });
+
+  it('the "Run" lens asks for each input and shows the mock run\'s output', async () => {
+    const before = new Set(helpdeskOutputs());
+    await openFile('helpdesk.mthds');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await (await lensAbove(editor, '[pipe.answer_ticket]', 'Run')).click();
+    const box = page.locator('.quick-input-widget');
+    const input = box.locator('input');
+    await until(async () => (await box.locator('.quick-input-title').innerText()).trim(), 'Run: input 1 of 2');
+    // A structured concept is typed as JSON, starting from a content of its shape; a malformed
+    // answer is refused in the box, not sent.
+    expect(JSON.parse(await input.inputValue())).toEqual({ title: '…', severity: 'low' });
+    await input.fill('{"title": "Printer on fire"');
+    await until(async () => (await box.locator('.quick-input-message').innerText()).trim(), 'Not valid JSON.');
+    const ticket = { title: 'Printer on fire', severity: 'high' };
+    await input.fill(JSON.stringify(ticket));
+    await until(async () => (await box.locator('.quick-input-message').innerText()).includes('ticket: helpdesk.Ticket'), true);
+    await page.keyboard.press('Enter');
+    await until(async () => (await box.locator('.quick-input-title').innerText()).trim(), 'Run: input 2 of 2');
+    expect(await box.locator('.quick-input-message').innerText()).toContain('note: native.Text (prose), text');
+    // Enter on an empty required answer keeps the box open with the reason.
+    await input.fill('');
+    await page.keyboard.press('Enter');
+    await until(async () => (await box.locator('.quick-input-message').innerText()).trim(), 'note is required.');
+    await input.fill('The customer waits');
+    await page.keyboard.press('Enter');
+    await box.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+
+    // The server opens the output it wrote, and the runs output shows the run.
+    const tab = page.locator('.tab.active', { hasText: `${HELPDESK_PIPE}-` });
+    await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const written = helpdeskOutputs().filter((f) => !before.has(f));
+    expect(written).toHaveLength(1);
+    expect((await tab.innerText()).trim()).toContain(written[0]);
+    const output = JSON.parse(readFileSync(path.join(RUN_OUTPUTS, written[0]!), 'utf8')) as { pipeline_run_id: string; working_memory: { root: Record<string, { concept: string; content: unknown }> } };
+    const root = output.working_memory.root;
+    expect(root['ticket']).toEqual({ concept: 'helpdesk.Ticket', content: ticket });
+    expect(root['note']).toEqual({ concept: 'native.Text', content: { text: 'The customer waits' } });
+    expect(root['summary']).toEqual({ concept: 'native.Text', content: { text: '[HIGH] Printer on fire / The customer waits' } });
+    expect(root['reply']?.concept).toBe('native.Text');
+    // The same request to a built-in runner of its own: the mock provider answers the same.
+    const runner = await withRunner();
+    try {
+      const direct = await post(`${runner.url}/execute`, { pipe_code: HELPDESK_PIPE, mthds_contents: [HELPDESK], inputs: { ticket: { concept: 'helpdesk.Ticket', content: ticket }, note: { concept: 'native.Text', content: { text: 'The customer waits' } } } });
+      expect(direct.status, direct.text).toBe(200);
+      expect({ ...output, pipeline_run_id: '' }).toEqual({ ...direct.json.pipe_output, pipeline_run_id: '' });
+    } finally {
+      await runner.close();
+    }
+    // The runs output comes into view, at its end: the run's output as logged.
+    const panel = page.locator('.part.panel');
+    await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const channel = panel.locator('select.monaco-select-box').first();
+    await until(() => channel.evaluate((e) => (e as unknown as { selectedOptions: ArrayLike<{ text: string }> }).selectedOptions[0]?.text ?? ''), 'MTHDS Runs');
+    await until(async () => (await panel.locator('.monaco-editor .view-lines').first().innerText()).replace(/\s+/g, ' ').includes('"main_stuff": "reply"'), true);
+    // The whole log: the cancelled run of the test before, then this run with its id and its output file.
+    const log = channelLog('MTHDS Runs');
+    const cancelled = log.indexOf(`Run of ${HELPDESK_PIPE} cancelled at input 1 of 2 (ticket): nothing was sent to the runner.`);
+    const ran = log.indexOf(`Run of ${HELPDESK_PIPE} (${pathToFileURL(path.join(examples, 'helpdesk/helpdesk.mthds')).href}): pipeline_run_id ${output.pipeline_run_id}\n  output written to ${pathToFileURL(path.join(RUN_OUTPUTS, written[0]!)).href}\n`);
+    expect(cancelled, log).toBeGreaterThanOrEqual(0);
+    expect(ran, log).toBeGreaterThan(cancelled);
+    await screenshot('vscode-run-output');
   });
 });

@@ -1,7 +1,7 @@
 // The graph view's page body: every tree of a result drawn by the shared SVG drawing of the method
-// graph (server/src/language/graphSvg.ts and util/markup.ts, pure and dependency-free, bundled into the webview).
+// graph (server/src/ide/graphSvg.ts and util/markup.ts, pure and dependency-free, bundled into the webview).
 
-import { renderTree } from '../../../server/src/language/graphSvg.js';
+import { renderTree } from '../../../server/src/ide/graphSvg.js';
 import { escapeMarkup } from '../../../server/src/util/markup.js';
 import type { GraphTree, MethodGraphResult } from './types.js';
 

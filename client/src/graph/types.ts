@@ -1,6 +1,6 @@
 // The wire shape of the server's `mthds/methodGraph` request. Declared here rather than imported
 // from server/: the client is a separate bundle and pulls in only the server's pure graph drawing
-// (server/src/language/graphLayout.ts, graphSvg.ts), nothing of the language server itself.
+// (server/src/ide/graphLayout.ts, graphSvg.ts), nothing of the language server itself.
 
 export interface LspPosition {
   line: number;

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkTree } from '../check/index.js';
-import { buildMethodGraph } from '../language/graph.js';
+import { buildMethodGraph } from '../ide/graph.js';
 import { computeLineStarts, offsetToPosition } from '../syntax/positions.js';
 import { loadTree, planTrees } from '../workspace/load.js';
 import { toDot, toMermaid, type NamedGraph } from './graphFormat.js';

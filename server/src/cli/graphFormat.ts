@@ -2,7 +2,7 @@
 // operators and signatures get different shapes; edges say what they carry (`result: Concept`, or
 // the outcome). A call to a pipe that is not in the tree gets a dashed placeholder node.
 
-import type { GraphEdge, GraphNode, MethodGraph } from '../language/graph.js';
+import type { GraphEdge, GraphNode, MethodGraph } from '../ide/graph.js';
 
 export interface NamedGraph {
   /** What the graph is of (the tree's root, shown as its title). */

@@ -3,8 +3,8 @@
 // (language/graphSvg.ts over the layered layout of language/graphLayout.ts); only the stylesheet,
 // fixed light colours instead of the editor's theme, is the CLI's.
 
-import type { GraphNode } from '../language/graph.js';
-import { renderTree, type DrawNode, type RenderedTree } from '../language/graphSvg.js';
+import type { GraphNode } from '../ide/graph.js';
+import { renderTree, type DrawNode, type RenderedTree } from '../ide/graphSvg.js';
 import type { NamedGraph } from './graphFormat.js';
 import { escapeMarkup } from '../util/markup.js';
 

@@ -1,6 +1,6 @@
 // The models a bundle may name, from a runner's model deck (the GET /models body, language
 // reference §8): handles, `@alias`, `~waterfall` and `$preset` references per category. Pure: the
-// language server fetches the deck (lsp/modelDecks.ts) and completion and hover read this.
+// language server fetches the deck (lsp/runner/modelDecks.ts) and completion and hover read this.
 
 import type { ModelCategory } from './spec/values.js';
 

@@ -11,6 +11,7 @@
 
 import { conceptJsonSchema, type ConceptCatalog, type ConceptInfo, type JsonSchema, type ShapeField } from './jsonSchema.js';
 import type { Bundle, PipeDecl } from './model.js';
+import { getNative } from './spec/natives.js';
 import type { IoRef } from './references.js';
 import type { MethodTree } from './tree.js';
 import type { LTable } from '../syntax/types.js';
@@ -378,27 +379,101 @@ export interface RunPromptField {
   key?: string;
   /** How the typed text becomes the value: as is, a number, or a yes/no. */
   value?: 'text' | 'number' | 'boolean';
+  /** For an answer typed as JSON: a content of the right shape, one line, to start from. */
+  sample?: string;
 }
 
-/** The single member a tabled native's content is typed into, by the node's kind. */
-const PROMPT_KEYS: Partial<Record<FieldKind, { key: string; value: RunPromptField['value'] }>> = {
-  prose: { key: 'text', value: 'text' },
-  document: { key: 'url', value: 'text' },
-  image: { key: 'url', value: 'text' },
-  date: { key: 'date', value: 'text' },
-  number: { key: 'number', value: 'number' },
-  boolean: { key: 'yes_no', value: 'boolean' },
-};
+/** The tabled native that decided a node's kind: the first on its chain (itself first). */
+function kindNativeOf(field: FormField): string | undefined {
+  for (const ref of [field.concept_ref, ...(field.refines ?? [])]) {
+    if (ref?.startsWith('native.') && NATIVE_KINDS[ref.slice('native.'.length)]) return ref.slice('native.'.length);
+  }
+  return undefined;
+}
+
+/**
+ * The one member a typed answer fills: the native's only required member, when it holds a scalar
+ * (Text's `text`, Html's `inner_html`, Image's `url`...). Read from the spec, so that a native's
+ * content and its prompt cannot disagree; a native with no such member is typed as JSON.
+ */
+function promptMember(native: string): { key: string; value: NonNullable<RunPromptField['value']> } | undefined {
+  const required = getNative(native)?.fields.filter((f) => f.required) ?? [];
+  const only = required.length === 1 ? required[0]! : undefined;
+  switch (only?.type) {
+    case 'text':
+    case 'date':
+    case 'datetime':
+    case 'time':
+      return { key: only.name, value: 'text' };
+    case 'number':
+    case 'integer':
+      return { key: only.name, value: 'number' };
+    case 'boolean':
+      return { key: only.name, value: 'boolean' };
+    default:
+      return undefined;
+  }
+}
 
 export function runPrompt(form: InputFormDescriptor): RunPromptField[] {
   return form.fields.map((field) => {
     const out: RunPromptField = { name: field.name ?? '', concept: field.concept_ref ?? 'native.Anything', kind: field.kind, required: field.gating === true };
-    // Prose reached through Html, or Time, is not one text member: typed as JSON like objects and lists.
-    const typed = field.kind === 'text' && field.format === 'time' ? { key: 'time', value: 'text' as const } : field.refines?.includes('native.Html') || field.concept_ref === 'native.Html' ? undefined : PROMPT_KEYS[field.kind];
-    if (typed) {
-      out.key = typed.key;
-      if (typed.value) out.value = typed.value;
+    // Lists and structures are typed as JSON; a node whose kind a native decided, as that native's member.
+    const native = field.kind === 'list' || field.kind === 'object' ? undefined : kindNativeOf(field);
+    const member = native !== undefined ? promptMember(native) : undefined;
+    if (member) {
+      out.key = member.key;
+      out.value = member.value;
+    } else {
+      const sample = sampleContent(field, 0);
+      if (sample !== null) out.sample = JSON.stringify(sample);
     }
     return out;
   });
+}
+
+/** A value of a scalar node the runner's content check accepts. */
+function sampleScalar(node: FormField): unknown {
+  switch (node.kind) {
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'date':
+      return node.datetime ? '2024-01-31T09:00:00Z' : '2024-01-31';
+    case 'enum':
+      return node.choices?.[0] ?? '';
+    default:
+      return node.format === 'time' ? '09:00' : '…';
+  }
+}
+
+/**
+ * A content of a node's shape, every member filled (optional ones too, to show them), from the
+ * input-form descriptor alone: a structure is an object of its fields, a list holds one item, a
+ * native is its one member. `null` where nothing is known (unknown kinds, nodes past the depth).
+ */
+function sampleContent(node: FormField, depth: number): unknown {
+  if (depth > 6) return null;
+  if (node.kind === 'list') {
+    const item = node.item ? sampleContent(node.item, depth + 1) : null;
+    // A fixed list takes its count of items; a variable one shows one.
+    return item === null ? [] : Array.from({ length: node.item_count ?? 1 }, () => item);
+  }
+  if (node.kind === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const f of node.fields ?? []) {
+      if (f.name === undefined) continue;
+      // An unknown member (a dict, an open concept) takes an object, which either accepts.
+      const value = f.kind === 'object' || f.kind === 'list' || kindNativeOf(f) !== undefined ? sampleContent(f, depth + 1) : f.kind === 'unknown' ? {} : sampleScalar(f);
+      out[f.name] = value ?? {};
+    }
+    return out;
+  }
+  const native = kindNativeOf(node);
+  if (native !== undefined) {
+    const member = promptMember(native);
+    return member ? { [member.key]: sampleScalar(node) } : null;
+  }
+  return node.kind === 'unknown' ? null : sampleScalar(node);
 }

@@ -16,7 +16,7 @@ import { parseToml } from '../syntax/document.js';
 import { getEntry } from '../syntax/lookup.js';
 import type { Range } from '../syntax/types.js';
 import { buildBundle } from './buildBundle.js';
-import { expandSnippet, type SnippetPlaceholder } from './complete/snippets.js';
+import { expandSnippet, type SnippetPlaceholder } from './snippetText.js';
 import type { InputDecl, PipeDecl, PipeRefContext } from './model.js';
 import { parseIoRef } from './references.js';
 import { FIELD_TYPES } from './spec/bundle.js';

@@ -1,21 +1,35 @@
-// The wiring of completion, hover, inlay hints and semantic tokens: one registration call from
-// server.ts. Requests work on a view of the tree that does not wait for the debounced check
-// (views.ts); each handler translates and never throws (a failure logs and answers empty).
+// Completion, hover, inlay hints and semantic tokens: what their requests share (the views, the
+// model decks, the semantic tokens of each document, the last completion list's document). Requests
+// work on a view of the tree that does not wait for the debounced check (views.ts); routes.ts
+// registers each through the guard (a failure logs and answers empty).
 
-import type { ClientCapabilities, CompletionItem, CompletionParams, Connection, ServerCapabilities } from 'vscode-languageserver';
-import type { RequestGuard } from './clamp.js';
-import { wantsModels } from '../language/complete/index.js';
+import type {
+  ClientCapabilities,
+  CompletionItem,
+  CompletionList,
+  CompletionParams,
+  Hover,
+  HoverParams,
+  InlayHint,
+  InlayHintParams,
+  SemanticTokens,
+  SemanticTokensDelta,
+  SemanticTokensDeltaParams,
+  SemanticTokensParams,
+  SemanticTokensRangeParams,
+} from 'vscode-languageserver';
+import { wantsModels } from '../ide/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
 import type { FileId, Session } from '../workspace/session.js';
-import { completionList, completionOptions, COMPLETION_TRIGGERS, resolveCompletion } from './completion.js';
+import { completionList, completionOptions, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
-import { ModelDecks } from './modelDecks.js';
-import { SEMANTIC_TOKENS_LEGEND, SemanticTokenStore } from './semanticTokens.js';
+import { ModelDecks } from './runner/modelDecks.js';
+import type { ModelCatalog } from '../language/modelCatalog.js';
+import { SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
 import type { Views } from './views.js';
-import type { ModelCatalog } from '../language/modelCatalog.js';
 
 export interface AssistHost {
   session(): Session;
@@ -29,71 +43,63 @@ export interface AssistHost {
   runnerToken(): string | undefined;
   capabilities(): ClientCapabilities;
   log(message: string): void;
-  guard: RequestGuard;
 }
 
-export const ASSIST_CAPABILITIES: ServerCapabilities = {
-  completionProvider: { triggerCharacters: COMPLETION_TRIGGERS, resolveProvider: true },
-  hoverProvider: true,
-  inlayHintProvider: { resolveProvider: false },
-  semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: { delta: true }, range: true },
-};
-
-export function registerAssistFeatures(connection: Connection, host: AssistHost): void {
-  const views = host.views;
-  const decks = new ModelDecks({ builtIn: host.builtInModels, settings: host.runner, token: host.runnerToken, log: host.log });
-  const tokens = new SemanticTokenStore();
+/**
+ * The completion, hover, inlay hint and semantic token requests (routes.ts registers them). Each
+ * answers from a view of the tree that does not wait for the debounced check.
+ */
+export class Assist {
+  private readonly decks: ModelDecks;
+  private readonly tokens = new SemanticTokenStore();
   // completionItem/resolve names no document: it documents an item of the last list.
-  let lastCompletionUri: string | undefined;
-  const viewOf = (uri: string): ReturnType<Views['viewOf']> => {
-    const file = host.ourFile(uri);
-    return file === undefined ? undefined : views.viewOf(file);
-  };
-  const safe = host.guard;
+  private lastCompletionUri: string | undefined;
 
-  connection.onCompletion(
-    safe('completion', null, async (params: CompletionParams) => {
-      // The view is taken before any wait: the position belongs to the text of this request.
-      const view = viewOf(params.textDocument.uri);
-      if (!view) return null;
-      const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
-      const models = wantsModels(view.bundle, offset) ? await decks.catalog() : host.builtInModels();
-      lastCompletionUri = params.textDocument.uri;
-      return completionList(view, params, models, completionOptions(host.capabilities()));
-    }),
-  );
-  // A failed resolve answers the item as it came.
-  connection.onCompletionResolve((item) =>
-    safe('completion resolve', item, (i: CompletionItem) => (lastCompletionUri === undefined ? i : resolveCompletion(i, viewOf(lastCompletionUri), completionOptions(host.capabilities()).documentation)))(item),
-  );
-  connection.onHover(
-    safe('hover', null, (params) => {
-      const view = viewOf(params.textDocument.uri);
-      return view ? hover(view, params, decks.cached(), clientFormats(host.capabilities()).hover) : null;
-    }),
-  );
-  connection.languages.inlayHint.on(
-    safe('inlay hints', null, (params) => {
-      const view = viewOf(params.textDocument.uri);
-      return view ? inlayHints(view, params, clientFormats(host.capabilities()).tooltip) : null;
-    }),
-  );
-  connection.languages.semanticTokens.on(
-    safe('semantic tokens', { data: [] }, (params) => {
-      const view = viewOf(params.textDocument.uri);
-      return view ? tokens.full(params.textDocument.uri, view) : { data: [] };
-    }),
-  );
-  connection.languages.semanticTokens.onDelta(
-    safe('semantic tokens', { data: [] }, (params) => {
-      const view = viewOf(params.textDocument.uri);
-      return view ? tokens.delta(params.textDocument.uri, view, params.previousResultId) : { data: [] };
-    }),
-  );
-  connection.languages.semanticTokens.onRange(
-    safe('semantic tokens', { data: [] }, (params) => {
-      const view = viewOf(params.textDocument.uri);
-      return view ? tokens.range(view, lspRangeToRange(view.bundle.doc.lineStarts, view.text, params.range)) : { data: [] };
-    }),
-  );
+  constructor(private readonly host: AssistHost) {
+    this.decks = new ModelDecks({ builtIn: host.builtInModels, settings: host.runner, token: host.runnerToken, log: host.log });
+  }
+
+  private viewOf(uri: string): ReturnType<Views['viewOf']> {
+    const file = this.host.ourFile(uri);
+    return file === undefined ? undefined : this.host.views.viewOf(file);
+  }
+
+  async completion(params: CompletionParams): Promise<CompletionList | null> {
+    // The view is taken before any wait: the position belongs to the text of this request.
+    const view = this.viewOf(params.textDocument.uri);
+    if (!view) return null;
+    const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
+    const models = wantsModels(view.bundle, offset) ? await this.decks.catalog() : this.host.builtInModels();
+    this.lastCompletionUri = params.textDocument.uri;
+    return completionList(view, params, models, completionOptions(this.host.capabilities()));
+  }
+
+  resolveCompletion(item: CompletionItem): CompletionItem {
+    return this.lastCompletionUri === undefined ? item : resolveCompletion(item, this.viewOf(this.lastCompletionUri), completionOptions(this.host.capabilities()).documentation);
+  }
+
+  hover(params: HoverParams): Hover | null {
+    const view = this.viewOf(params.textDocument.uri);
+    return view ? hover(view, params, this.decks.cached(), clientFormats(this.host.capabilities()).hover) : null;
+  }
+
+  inlayHints(params: InlayHintParams): InlayHint[] | null {
+    const view = this.viewOf(params.textDocument.uri);
+    return view ? inlayHints(view, params, clientFormats(this.host.capabilities()).tooltip) : null;
+  }
+
+  semanticTokens(params: SemanticTokensParams): SemanticTokens {
+    const view = this.viewOf(params.textDocument.uri);
+    return view ? this.tokens.full(params.textDocument.uri, view) : { data: [] };
+  }
+
+  semanticTokensDelta(params: SemanticTokensDeltaParams): SemanticTokens | SemanticTokensDelta {
+    const view = this.viewOf(params.textDocument.uri);
+    return view ? this.tokens.delta(params.textDocument.uri, view, params.previousResultId) : { data: [] };
+  }
+
+  semanticTokensRange(params: SemanticTokensRangeParams): SemanticTokens {
+    const view = this.viewOf(params.textDocument.uri);
+    return view ? this.tokens.range(view, lspRangeToRange(view.bundle.doc.lineStarts, view.text, params.range)) : { data: [] };
+  }
 }

@@ -14,7 +14,7 @@ import {
   type ImplementationParams,
   type Location,
 } from 'vscode-languageserver';
-import { implementationsAt, incomingCalls, outgoingCalls, pipeAt } from '../language/callHierarchy.js';
+import { implementationsAt, incomingCalls, outgoingCalls, pipeAt } from '../ide/index.js';
 import type { Bundle, PipeDecl } from '../language/model.js';
 import { bundleOfFile, treeOfBundle, type MethodTree } from '../language/tree.js';
 import { toLspRange } from './convert.js';

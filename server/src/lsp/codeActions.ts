@@ -9,7 +9,7 @@ import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
 import { FixTrials, keepHarmlessFixesSteps } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
-import { repairsFor } from './repairs.js';
+import { repairsFor } from '../ide/index.js';
 import { ObjectCache } from '../util/objectCache.js';
 import { runInSlices } from '../util/steps.js';
 import { oneTurn } from './messageTurns.js';

@@ -7,9 +7,8 @@
 // the client accepts list defaults (LSP 3.17 `itemDefaults`), the shared edit range is sent once.
 
 import { CompletionItemKind, CompletionItemTag, InsertTextFormat, type ClientCapabilities, type CompletionItem, type CompletionList, type CompletionParams } from 'vscode-languageserver';
-import { complete, lazyDetail, lazyDocumentation, type Completion, type CompletionKind, type LazyDocumentation } from '../language/complete/index.js';
-import { narrow } from '../language/complete/narrow.js';
-import { snippetText } from '../language/complete/snippets.js';
+import { complete, lazyDetail, lazyDocumentation, narrow, type Completion, type CompletionKind, type LazyDocumentation } from '../ide/index.js';
+import { snippetText } from '../language/snippetText.js';
 import type { ModelCatalog } from '../language/modelCatalog.js';
 import { positionToOffset, rangeToLspRange, type LspRange } from '../syntax/positions.js';
 import type { Range } from '../syntax/types.js';
@@ -65,7 +64,7 @@ export function resolveCompletion(item: CompletionItem, view: FileView | undefin
 /** Past this many items, items documented on resolve get their detail on resolve too. */
 const LONG_LIST = 200;
 
-export { MAX_ITEMS, narrow } from '../language/complete/narrow.js';
+export { MAX_ITEMS, narrow } from '../ide/index.js';
 
 /** The client-side command that opens completion again (VS Code's). */
 export const RETRIGGER_COMMAND = 'editor.action.triggerSuggest';

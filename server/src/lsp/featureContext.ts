@@ -1,10 +1,13 @@
 // What the navigation, symbol, formatting and graph features share: the host (the server's state,
-// behind getters) and the document under a request. No handler registration here (features.ts).
+// behind getters) and the document under a request. No handler registration here (routes.ts).
 
+import path from 'node:path';
 import { ErrorCodes, ResponseError, type ClientCapabilities } from 'vscode-languageserver';
 import type { Bundle } from '../language/model.js';
+import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { bundleOfFile, type MethodTree } from '../language/tree.js';
-import type { Position } from '../syntax/positions.js';
+import { parseToml } from '../syntax/document.js';
+import { positionToOffset, type Position } from '../syntax/positions.js';
 import type { TomlDocument } from '../syntax/types.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import type { RequestGuard } from './clamp.js';
@@ -47,6 +50,37 @@ export type FeatureContext = {
   viewOf(doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined;
   tomlOf(doc: DocContext): TomlDocument;
 };
+
+/** The context of the navigation, symbol, formatting and graph requests, over the server's state. */
+export function featureContext(host: FeatureHost): FeatureContext {
+  const docOf = (uri: string): DocContext | undefined => {
+    const file = host.ourFile(uri);
+    if (file === undefined) return undefined;
+    const text = host.session().textOf(file);
+    if (text === undefined) return undefined;
+    const lineStarts = host.session().lineStartsOf(file);
+    return { file, text, lineStarts, offset: (p) => positionToOffset(lineStarts, text, p) };
+  };
+  /** The tree and bundle of a document; the bundle is the tree's own (up to date with the buffer). */
+  const bundleOf = (doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined => {
+    if (path.basename(doc.file) === MANIFEST_FILE) return undefined;
+    const tree = host.ensureCurrent(doc.file)?.tree;
+    const bundle = tree?.bundles.find((b) => b.file === doc.file);
+    return tree && bundle && bundle.doc.text === doc.text ? { tree, bundle } : undefined;
+  };
+  /** The same from the latest finished check, the buffer parsed ahead: never waits for a check. */
+  const viewOf = (doc: DocContext): { tree: MethodTree; bundle: Bundle } | undefined => {
+    const view = host.views.viewOf(doc.file);
+    return view && view.text === doc.text ? { tree: view.tree, bundle: view.bundle } : undefined;
+  };
+  // Syntax-only features parse on their own (cached per text): no check needed.
+  let lastParsed: { text: string; doc: TomlDocument } | undefined;
+  const tomlOf = (doc: DocContext): TomlDocument => {
+    if (lastParsed?.text !== doc.text) lastParsed = { text: doc.text, doc: parseToml(doc.text) };
+    return lastParsed.doc;
+  };
+  return { host, docOf, bundleOf, viewOf, tomlOf };
+}
 
 const treeLocators = new ObjectCache<MethodTree, TextLocator>('treeLocators');
 

@@ -2,7 +2,7 @@
 // of every tree of the workspace, with files as URIs and LSP ranges.
 
 import type { Range as LspRange } from 'vscode-languageserver';
-import { buildMethodGraph, type GraphEdge, type GraphNode } from '../language/graph.js';
+import { buildMethodGraph, type GraphEdge, type GraphNode } from '../ide/index.js';
 import type { TreeCheck } from '../workspace/session.js';
 import { toLspRange } from './convert.js';
 import { locatorFor, type FeatureContext } from './featureContext.js';

@@ -1,7 +1,7 @@
 // textDocument/hover: the language layer's hover in the client's format, over the range of the thing hovered.
 
 import type { Hover, HoverParams } from 'vscode-languageserver';
-import { hoverAt } from '../language/hoverInfo.js';
+import { hoverAt } from '../ide/index.js';
 import type { ModelCatalog } from '../language/modelCatalog.js';
 import { markup, type MarkupFormat } from './markup.js';
 import { positionToOffset, rangeToLspRange } from '../syntax/positions.js';

@@ -6,7 +6,7 @@
 // a check would make on demand, through the same functions and caches, so nothing answers
 // differently for having been prepared.
 
-import { NATIVE_DOCUMENTATION, prepareCompletionList, prepareSharedConceptLists } from '../language/complete/index.js';
+import { NATIVE_DOCUMENTATION, prepareCompletionList, prepareSharedConceptLists } from '../ide/index.js';
 import type { Bundle } from '../language/model.js';
 import type { MethodTree } from '../language/tree.js';
 import { prepareNameIndexes, prepareQualifiedConceptIndexes } from '../language/visibleNames.js';

@@ -2,7 +2,7 @@
 // client's format.
 
 import { InlayHintKind, type InlayHint, type InlayHintParams } from 'vscode-languageserver';
-import { inlaysOf } from '../language/inlays.js';
+import { inlaysOf } from '../ide/index.js';
 import { lspRangeToRange, offsetToPosition } from '../syntax/positions.js';
 import { markup, type MarkupFormat } from './markup.js';
 import type { FileView } from './views.js';

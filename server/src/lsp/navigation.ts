@@ -13,8 +13,7 @@ import {
   type ReferenceParams,
   type TextDocumentPositionParams,
 } from 'vscode-languageserver';
-import { occurrenceAt } from '../language/occurrences.js';
-import { occurrencesOfSymbol, targetsOf } from '../language/symbolIndex.js';
+import { occurrenceAt, occurrencesOfSymbol, targetsOf } from '../ide/index.js';
 import { toLspRange } from './convert.js';
 import { locatorFor, type FeatureContext } from './featureContext.js';
 

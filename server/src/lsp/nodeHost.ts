@@ -10,7 +10,7 @@ import { dryRunAfterChecks, dryRunDue } from '../runner/dryRun.js';
 import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
 import type { ServerHost } from './host.js';
 import { fileToUri, uriToFile } from './uris.js';
-import { builtInCatalog } from './builtInDeck.js';
+import { builtInCatalog } from './runner/builtInDeck.js';
 
 /** Writes a run's output as a JSON file in the temp folder (the editor opens it). */
 function saveRunOutput(pipeCode: string, runId: string, output: unknown): string {

@@ -3,7 +3,7 @@
 // edited at the version the server saw, so a client applying it to a newer text refuses it.
 
 import type { PrepareRenameParams, Range as LspRange, RenameParams, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import { planRename, prepareRename } from '../language/rename.js';
+import { planRename, prepareRename } from '../ide/index.js';
 import { toLspRange } from './convert.js';
 import { locatorFor, refuse, type FeatureContext } from './featureContext.js';
 

@@ -4,7 +4,7 @@
 // declarations, step results variables, domains namespaces. Nothing here reads the text itself.
 
 import type { SemanticTokens, SemanticTokensDelta, SemanticTokensLegend } from 'vscode-languageserver';
-import { occurrencesOf, type Occurrence, type OccurrenceKind } from '../language/occurrences.js';
+import { occurrencesOf, type Occurrence, type OccurrenceKind } from '../ide/index.js';
 import { offsetToPosition } from '../syntax/positions.js';
 import type { Range } from '../syntax/types.js';
 import type { FileView } from './views.js';

@@ -11,7 +11,7 @@ import { parseToml } from '../syntax/document.js';
 import { rangeToLspRange } from '../syntax/positions.js';
 import type { LTable, LValue, Range, TomlDocument } from '../syntax/types.js';
 import type { FeatureContext } from './featureContext.js';
-import { fuzzyScore } from './fuzzy.js';
+import { fuzzyScore } from '../ide/index.js';
 import type { FileSystem } from '../workspace/fileSystem.js';
 
 export function documentSymbols(ctx: FeatureContext, params: DocumentSymbolParams): DocumentSymbol[] | null {

@@ -15,7 +15,7 @@ import { Session } from '../workspace/session.js';
 import { runInSlices } from '../util/steps.js';
 import { warmSuggestionsSteps } from '../util/suggest.js';
 import { CLAMPED_TEXT_DOCUMENTS } from './clamp.js';
-import { Diagnostics, type DiagnosticsConnection } from './diagnostics.js';
+import { Diagnostics, type DiagnosticsConnection } from './diagnostics/index.js';
 import { preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
 import { MemoryFileSystem } from '../workspace/memoryFileSystem.js';

@@ -6,7 +6,7 @@
 // stay the one truth, and the page says where to look.
 
 import { EXTENSION_PREFIX } from './codes.js';
-import { exampleOf, type CodeExample } from './examples.js';
+import { exampleOf, noExampleReason, type CodeExample } from './examples.js';
 import { allEntries, CORE_REGISTRY_VERSION, PROTOCOL_VERSION } from './lookup.js';
 import { DEFAULT_ERROR_BASE_URL, DEFAULT_EXTENSION_BASE_URL, problemTypeUri } from './problem.js';
 import type { AdviceStep, ParamSpec, ParamType, RegistryEntry } from './types.js';
@@ -110,11 +110,20 @@ function proseWithCode(text: string): string {
     .join('');
 }
 
-/** A fenced TOML block that survives backtick runs in the text. */
-function tomlBlock(text: string): string[] {
+/** A fenced block that survives backtick runs in the text: TOML, or JavaScript for a function module. */
+function fileBlock(text: string, file = ''): string[] {
   const runs = text.match(/`{3,}/g) ?? [];
   const fence = '`'.repeat(Math.max(2, ...runs.map((r) => r.length)) + 1);
-  return [`${fence}toml`, text.trimEnd(), fence];
+  return [`${fence}${/\.m?js$/.test(file) ? 'js' : 'toml'}`, text.trimEnd(), fence];
+}
+
+/** How an example is shown when a plain folder check does not show it. */
+function shownBy(example: CodeExample): string[] {
+  if (example.run) {
+    return [`Shown by a run, not by ${code('mthds check')} (which passes the fault): ${code(example.run.pipe)} run on the built-in runner with the inputs ${code(JSON.stringify(example.run.inputs))}, as the runner's ${code('/execute')}, the run tool of ${code('mthds mcp')} and the editor's Run lens do.`, ''];
+  }
+  if (example.functions) return [`Shown by ${code(`mthds check ${example.functions.map((f) => `--functions ${f}`).join(' ')}`)}.`, ''];
+  return [];
 }
 
 /**
@@ -122,12 +131,12 @@ function tomlBlock(text: string): string[] {
  * `mthds mcp`'s explain tool, so agents read what the page shows.
  */
 export function exampleMarkdown(example: CodeExample): string[] {
-  const lines = [`**Example:** ${proseWithCode(example.summary)}`, '', `${code(example.file)}, raising the code:`, '', ...tomlBlock(example.fault), '', 'Fixed:', '', ...tomlBlock(example.fixed), ''];
+  const lines = [`**Example:** ${proseWithCode(example.summary)}`, '', ...shownBy(example), `${code(example.file)}, raising the code:`, '', ...fileBlock(example.fault, example.file), '', 'Fixed:', '', ...fileBlock(example.fixed, example.file), ''];
   const context = example.context ?? [];
   if (context.length > 0) lines.push('The files it needs beside it, unchanged by the fix:', '');
   for (const file of context) {
     if (file.text === '') lines.push(`${code(file.path)} (any content)`, '');
-    else lines.push(`${code(file.path)}:`, '', ...tomlBlock(file.text), '');
+    else lines.push(`${code(file.path)}:`, '', ...fileBlock(file.text, file.path), '');
   }
   return lines;
 }
@@ -165,6 +174,8 @@ function entrySection(entry: RegistryEntry, raisedIn: RaisingFiles | undefined):
     ...adviceLines('**Advice for others:**', entry.advice.others),
     ...(example ? exampleMarkdown(example) : []),
   ];
+  const reason = example ? undefined : noExampleReason(entry.code);
+  if (reason !== undefined) lines.push(`**No file example:** ${proseWithCode(reason)}`, '');
   return lines;
 }
 

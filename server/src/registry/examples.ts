@@ -27,6 +27,19 @@ export interface CodeExample {
   fixed: string;
   /** Other files the snippet needs, unchanged by the fix. */
   context?: readonly ExampleFile[];
+  /** Files of `context` the check is given as function modules (`mthds check --functions`). */
+  functions?: readonly string[];
+  /** The fault passes the folder check and is refused when this pipe runs (see ExampleRun). */
+  run?: ExampleRun;
+}
+
+/**
+ * A run of the snippet on the built-in runner with its mock provider: what the runner's /execute,
+ * `mthds mcp`'s run tool and the editor's Run lens do, for a code only a run raises.
+ */
+export interface ExampleRun {
+  pipe: string;
+  inputs: Readonly<Record<string, { concept: string; content: unknown }>>;
 }
 
 // Files several examples assume.
@@ -203,6 +216,32 @@ steps = [{ pipe = "sumarize", result = "summary" }]
       { path: '../grading/grading.mthds', text: 'domain = "grading"\n\n[concept]\nScore = "A grade from A to F"\n' },
     ],
   ),
+  'method.dependency_invalid': example(
+    "A bundle of the `scoring` dependency misses a closing bracket; the package depending on it reports it on its `[dependencies]` line until the dependency's file is fixed.",
+    '../scoring/scoring.mthds',
+    SCORING_PACKAGE[1]!.text.replace('[pipe.internal_helper]', '[pipe.internal_helper'),
+    [['[pipe.internal_helper\n', '[pipe.internal_helper]\n']],
+    [{ path: 'METHODS.toml', text: manifest('review', 'Reviews texts', SCORING_DEPENDENCY) }, { path: 'main.mthds', text: caller('scoring->scoring.compute', 'scoring->scoring.Score') }, SCORING_PACKAGE[0]!],
+  ),
+  'method.function_invalid': {
+    ...example(
+      'The function `shout` returns a Text, but the PipeFunc calling it outputs a Number; make the output what the function returns.',
+      'main.mthds',
+      notes('[pipe.shout_text]\ntype = "PipeFunc"\ndescription = "Shouts a text"\ninputs = { text = "Text" }\noutput = "Number"\nfunction_name = "shout"\n'),
+      [['output = "Number"', 'output = "Text"']],
+      [{ path: 'functions.mjs', text: "export const shout = { output: 'Text', run: ({ text }) => text.text.toUpperCase() };\n" }],
+    ),
+    functions: ['functions.mjs'],
+  },
+  'method.not_runnable': {
+    ...example(
+      'A pipe declared as a signature (no `type`) passes the checks, but running it is refused; implement it.',
+      'main.mthds',
+      notes('main_pipe = "summarize"\n\n[pipe.summarize]\ndescription = "Summarizes a text"\ninputs = { text = "Text" }\noutput = "Text"\n'),
+      [['[pipe.summarize]\n', '[pipe.summarize]\ntype = "PipeLLM"\n'], ['output = "Text"\n', 'output = "Text"\nprompt = "Summarize $text"\n']],
+    ),
+    run: { pipe: 'notes.summarize', inputs: { text: { concept: 'Text', content: { text: 'A long text.' } } } },
+  },
   'method.resource_missing': example(
     'A template file outside the package (`../`); keep the file in the package and name it from there.',
     'main.mthds',
@@ -395,6 +434,25 @@ ${SUMMARIZE.replace('{ text = "Text" }', '{ text = "Text!" }')}`),
     [['"Text!"', '"Text"']],
   ),
 };
+
+/**
+ * The method codes no file shows, each with the reason in one line (docs/errors.md prints it in
+ * place of an example). test/unit/registry/examples.test.ts holds every method code to one of the
+ * two.
+ */
+const NO_EXAMPLE: { readonly [C in RegistryCode]?: string } = {
+  'method.invalid': 'It wraps the faults of a refused method: a file raises the codes listed in its errors, never this one alone.',
+  'method.not_found': 'It says that a method reference or a path leads to no method at all: there is no file to show.',
+  'method.ambiguous': 'It comes from a method reference that matches several methods a runner holds, not from the content of a file.',
+  'method.fetch_failed': 'It needs a remote method that cannot be downloaded; our tools download nothing, so no file raises it.',
+  'method.mock_unsatisfiable': "The dry run's guard behind the concept rules: a concept whose mock breaks its own constraints is refused first as `method.concept_invalid`.",
+  'method.changed_concurrently': 'It reports a file changed on disk while a fix or the formatter was writing it: a race between two writers, not a content.',
+};
+
+/** Why a method code has no example, when it is one of those no file shows. */
+export function noExampleReason(code: string): string | undefined {
+  return Object.hasOwn(NO_EXAMPLE, code) ? NO_EXAMPLE[code as RegistryCode] : undefined;
+}
 
 /** The example of a code, when the registry has one. */
 export function exampleOf(code: string): CodeExample | undefined {

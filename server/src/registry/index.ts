@@ -62,5 +62,5 @@ export {
   type SuggestedFix,
   type TypeUriOptions,
 } from './problem.js';
-export { exampleCodes, exampleOf, type CodeExample, type ExampleFile } from './examples.js';
+export { exampleCodes, exampleOf, noExampleReason, type CodeExample, type ExampleFile, type ExampleRun } from './examples.js';
 export { codeAnchor, codeDocumentationUrl, DEFAULT_DOCS_BASE, exampleMarkdown, renderErrorsMarkdown, type RaisingFiles } from './docs.js';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { graphHtml, makeNonce } from '../../../client/src/graph/html.js';
 import { renderGraph, treeHeading } from '../../../client/src/graph/render.js';
-import { countDiagnostics, pathThrough, pointAlong, renderTree, tooltipOf, truncate } from '../../../server/src/language/graphSvg.js';
+import { countDiagnostics, pathThrough, pointAlong, renderTree, tooltipOf, truncate } from '../../../server/src/ide/graphSvg.js';
 import { escapeMarkup } from '../../../server/src/util/markup.js';
 import { findNode, graphErrorText, graphTitle } from '../../../client/src/graph/state.js';
 import { sanitizeGraph, severityOf, type GraphNode, type MethodGraphResult } from '../../../client/src/graph/types.js';

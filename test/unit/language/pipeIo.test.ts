@@ -203,7 +203,8 @@ template = "$a $b $c $d $e $f $h $i @?g"
       'c:date:text:true',
       'd:time:text:true',
       'e:url:text:true',
-      'f:json::true',
+      // Html's one required member, as for Text.
+      'f:inner_html:text:true',
       'g:text:text:false',
       'h:json::true',
       // A variable list never gates a run: it may be left empty.

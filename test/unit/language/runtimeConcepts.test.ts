@@ -4,8 +4,8 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { complete } from '../../../server/src/language/complete/index.js';
-import { hoverAt } from '../../../server/src/language/hoverInfo.js';
+import { complete } from '../../../server/src/ide/completion/index.js';
+import { hoverAt } from '../../../server/src/ide/hover.js';
 import { buildHostStructures, hostStructureOf } from '../../../server/src/language/hostStructures.js';
 import { ConceptCatalog, conceptJsonSchema } from '../../../server/src/language/jsonSchema.js';
 import { createRng, mintContent } from '../../../server/src/language/mock.js';

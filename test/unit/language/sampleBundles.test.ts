@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { buildBundle } from '../../../server/src/language/buildBundle.js';
-import { snippetText } from '../../../server/src/language/complete/snippets.js';
+import { snippetText } from '../../../server/src/language/snippetText.js';
 import { sampleBundle, type SampleBundleOptions } from '../../../server/src/language/sampleBundles.js';
 import { FIELD_TYPES } from '../../../server/src/language/spec/bundle.js';
 import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';

@@ -1,7 +1,7 @@
 // The text of a snippet with its defaults filled in: what a client without snippet support inserts.
 
 import { describe, expect, it } from 'vitest';
-import { expandSnippet, snippetText } from '../../../server/src/language/complete/snippets.js';
+import { expandSnippet, snippetText } from '../../../server/src/language/snippetText.js';
 import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';
 
 describe('snippetText', () => {

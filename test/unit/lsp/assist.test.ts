@@ -5,11 +5,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Completion } from '../../../server/src/language/complete/index.js';
-import type { Occurrence } from '../../../server/src/language/occurrences.js';
+import type { Completion } from '../../../server/src/ide/completion/index.js';
+import type { Occurrence } from '../../../server/src/ide/occurrences.js';
 import { MAX_ITEMS, narrow, toCompletionItem } from '../../../server/src/lsp/completion.js';
-import { ModelDecks } from '../../../server/src/lsp/modelDecks.js';
-import { builtInCatalog } from '../../../server/src/lsp/builtInDeck.js';
+import { ModelDecks } from '../../../server/src/lsp/runner/modelDecks.js';
+import { builtInCatalog } from '../../../server/src/lsp/runner/builtInDeck.js';
 import { diffTokens, encodeTokens } from '../../../server/src/lsp/semanticTokens.js';
 import type { RunnerSettings } from '../../../server/src/lsp/settings.js';
 

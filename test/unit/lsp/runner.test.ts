@@ -2,8 +2,8 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locateRunnerErrors } from '../../../server/src/lsp/runnerLocate.js';
-import { describeProblem, describeRunnerError, problemCode } from '../../../server/src/lsp/runnerMessages.js';
+import { locateRunnerErrors } from '../../../server/src/lsp/runner/locate.js';
+import { describeProblem, describeRunnerError, problemCode } from '../../../server/src/lsp/runner/messages.js';
 import { HEADER, ROOT, treeOf } from '../../helpers/tree.js';
 
 const TEXT = `${HEADER}\n[concept.Note]\ndescription = "A note"\n\n[pipe.write]\ntype = "PipeLLM"\ndescription = "Write"\noutput = "Note"\nprompt = "Write"\n`;

@@ -5,7 +5,7 @@
 // checked here is per process.
 
 import { describe, expect, it } from 'vitest';
-import { NATIVE_DOCUMENTATION } from '../../../server/src/language/complete/index.js';
+import { NATIVE_DOCUMENTATION } from '../../../server/src/ide/completion/index.js';
 import { renderedAlready } from '../../../server/src/lsp/markup.js';
 import { warmUp } from '../../../server/src/lsp/warmUp.js';
 import { NameIndex, suggestionsCold, warmSuggestionsSteps } from '../../../server/src/util/suggest.js';

@@ -11,6 +11,7 @@ import {
   codeDocumentationUrl,
   DEFAULT_DOCS_BASE,
   exampleOf,
+  noExampleReason,
   renderErrorsMarkdown,
 } from '../../../server/src/registry/index.js';
 import { raisingFiles } from '../../helpers/codeSources.js';
@@ -70,6 +71,10 @@ describe('docs/errors.md', () => {
       const section = sectionOf(e.code);
       if (!example) {
         expect(section, e.code).not.toContain('**Example:**');
+        // A method code no file shows says why, from the registry's data.
+        const reason = noExampleReason(e.code);
+        if (e.family === 'method') expect(reason, e.code).toBeDefined();
+        if (reason !== undefined) expect(section.replaceAll('\\', ''), e.code).toContain(`**No file example:** ${reason}`);
         continue;
       }
       shown++;

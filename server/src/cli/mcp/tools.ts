@@ -12,7 +12,7 @@ import { ConceptCatalog } from '../../language/jsonSchema.js';
 import type { PipeDecl } from '../../language/model.js';
 import { describedPipes, pipeIoArtifacts, pipeIoLines, pipeRefOf } from '../../language/pipeIo.js';
 import type { MethodTree } from '../../language/tree.js';
-import { getEntry, allEntries, codeDocumentationUrl, exampleMarkdown, exampleOf } from '../../registry/index.js';
+import { getEntry, allEntries, codeDocumentationUrl, exampleMarkdown, exampleOf, noExampleReason } from '../../registry/index.js';
 import { selectedPipe } from '../../runner/method.js';
 import { computeLineStarts, positionToOffset } from '../../syntax/positions.js';
 import { suggest } from '../../util/suggest.js';
@@ -308,6 +308,8 @@ function registerExplain(server: McpServer): void {
       const advice = [...entry.advice.client, ...entry.advice.others].map((a) => `- ${a.text}`);
       const lines = [`${entry.code}: ${entry.title}`, entry.explanation, ...(advice.length > 0 ? ['Advice:', ...advice] : [])];
       if (example) lines.push('', ...exampleMarkdown(example));
+      const reason = example ? undefined : noExampleReason(entry.code);
+      if (reason !== undefined) lines.push('', `No file example: ${reason}`);
       return answer(lines.join('\n').trimEnd(), structured);
     }),
   );

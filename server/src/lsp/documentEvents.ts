@@ -1,0 +1,76 @@
+// The notifications that change what is checked: documents opened, edited and closed, files changed
+// on disk, workspace folders added or removed, settings changed. Each updates the session and tells
+// the diagnostics (which schedule the checks); none checks anything itself. Registered by routes.ts.
+
+import path from 'node:path';
+import { FileChangeType, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type WorkspaceFoldersChangeEvent } from 'vscode-languageserver';
+import { isMethodFile } from '../workspace/scan.js';
+import type { DiskChange } from '../workspace/session.js';
+import type { ServerState } from './serverState.js';
+import { forgetFileSymbols } from './symbols.js';
+
+/** The text sync: the library keeps the documents; the session gets their text. */
+export function listenToDocuments(connection: Connection, state: ServerState): void {
+  const documents = state.documents;
+  documents.onDidOpen((event) => {
+    const { uri, languageId } = event.document;
+    if (!state.isOurs(uri, languageId)) return;
+    state.uris.set(state.uriToFile(uri), uri);
+  });
+
+  documents.onDidChangeContent((event) => {
+    state.guardEvent(() => {
+      const file = state.ourFile(event.document.uri);
+      if (file === undefined || !state.uris.has(file)) return;
+      const id = state.session.setDocument(file, event.document.getText());
+      state.diagnostics?.documentChanged(file, id);
+    });
+  });
+
+  documents.onDidClose((event) => {
+    state.guardEvent(() => {
+      const file = state.ourFile(event.document.uri);
+      if (file === undefined || !state.uris.has(file)) return;
+      const { id, dropped } = state.session.closeDocument(file);
+      state.uris.delete(file);
+      forgetFileSymbols(file);
+      if (dropped) state.diagnostics?.dropTree(id.key);
+      else state.diagnostics?.schedule(id);
+    });
+  });
+
+  documents.listen(connection);
+}
+
+export function configurationChanged(state: ServerState, params: DidChangeConfigurationParams): void {
+  void state.refreshSettings(params.settings).then(() => state.diagnostics?.flushDirty());
+}
+
+export function watchedFilesChanged(state: ServerState, params: DidChangeWatchedFilesParams): void {
+  state.guardEvent(() => {
+    let structural = false;
+    for (const change of params.changes) {
+      const file = state.uriToFile(change.uri);
+      if (state.isStructuresFile(file)) state.loadStructures();
+      if (!path.isAbsolute(file) || !isMethodFile(file)) continue;
+      const kind: DiskChange = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
+      if (state.session.diskChanged(file, kind)) structural = true;
+    }
+    // A manifest came or went: trees regroup, so find them all again.
+    if (structural) void state.scans?.rescan().then((trees) => (trees !== undefined ? state.diagnostics?.requestUpdate() : undefined));
+    state.diagnostics?.requestUpdate();
+  });
+}
+
+export function workspaceFoldersChanged(state: ServerState, event: WorkspaceFoldersChangeEvent): void {
+  state.guardEvent(() => {
+    const session = state.session;
+    const removed = new Set(event.removed.map((f) => state.uriToFile(f.uri)));
+    const added = event.added.map((f) => state.uriToFile(f.uri)).filter((f) => path.isAbsolute(f) && !removed.has(f));
+    const folders = [...new Set([...session.getFolders().filter((f) => !removed.has(f)), ...added])];
+    session.setFolders(folders);
+    // Checked once the walk of this folder set ends; a walk replaced by a later change never is.
+    const diag = state.diagnostics!;
+    void state.scans!.rescan().then((trees) => (trees !== undefined ? diag.flushDirty() : undefined));
+  });
+}
