@@ -15,7 +15,7 @@ const NATIVES = new NameIndex(NATIVE_CONCEPTS.map((c) => c.code));
 // By table: its codes bare (the bundle's own domain) or qualified with the domain (the others).
 const bareIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex>('bareIndexes');
 const qualifiedIndexes = new ObjectCache<ReadonlyMap<string, unknown>, NameIndex>('qualifiedIndexes');
-// By bundle: its pipes first, then the rest of its domain's (as a plain list would give them).
+// By bundle outside its domain's table: its pipes, then the rest of its domain's.
 const ownPipeIndexes = new ObjectCache<Bundle, { table: ReadonlyMap<string, unknown> | undefined; index: NameIndex }>('ownPipeIndexes');
 
 // The latest index of each domain's names: a new version of a table with the same names (a
@@ -28,7 +28,7 @@ function indexOf(cache: ObjectCache<ReadonlyMap<string, unknown>, NameIndex>, ta
   if (!index) {
     const list = names();
     const previous = latest.get(key);
-    index = previous?.holds(list) ? previous : new NameIndex(list);
+    index = previous?.holds(list) ? previous : NameIndex.after(previous, list);
     latest.set(key, index);
     cache.set(table, index);
   }
@@ -64,6 +64,8 @@ export function pipeNameIndexes(tree: MethodTree, from: Bundle, asked?: string):
   noteWide(asked === undefined ? undefined : { kind: 'p', domain, name: asked });
   pipesAsked = true;
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.pipes;
+  // A bundle of the tree declares nothing its domain's table lacks: the table's index is the same names.
+  if (table && from.pipes.every((p) => table.has(p.code))) return othersQualified(tree, domain, 'pipes', [indexOf(bareIndexes, table, `pipes ${domain}`, () => [...table.keys()])]);
   let own = ownPipeIndexes.get(from);
   if (!own || own.table !== table) {
     own = { table, index: new NameIndex([...from.pipes.map((p) => p.code), ...(table?.keys() ?? [])]) };

@@ -1,6 +1,7 @@
 // What the navigation, symbol, formatting and graph features share: the host (the server's state,
 // behind getters) and the document under a request. No handler registration here (routes.ts).
 
+import { sizePastLimit } from '../workspace/documentSize.js';
 import path from 'node:path';
 import { ErrorCodes, ResponseError, type ClientCapabilities } from 'vscode-languageserver';
 import type { Bundle } from '../language/model.js';
@@ -57,7 +58,8 @@ export function featureContext(host: FeatureHost): FeatureContext {
     const file = host.ourFile(uri);
     if (file === undefined) return undefined;
     const text = host.session().textOf(file);
-    if (text === undefined) return undefined;
+    // A document past the analysed size is never parsed: only the light features read it (largeDocuments.ts).
+    if (text === undefined || sizePastLimit(text) !== undefined) return undefined;
     const lineStarts = host.session().lineStartsOf(file);
     return { file, text, lineStarts, offset: (p) => positionToOffset(lineStarts, text, p) };
   };

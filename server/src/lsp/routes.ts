@@ -26,6 +26,8 @@
 
 import path from 'node:path';
 import {
+  MessageType,
+  ShowMessageNotification,
   CallHierarchyIncomingCallsRequest,
   CallHierarchyOutgoingCallsRequest,
   CallHierarchyPrepareRequest,
@@ -77,6 +79,8 @@ import { pipeCodeLenses } from './codeLens.js';
 import { COMPLETION_TRIGGERS } from './completion.js';
 import { configurationChanged, listenToDocuments, watchedFilesChanged, workspaceFoldersChanged } from './documentEvents.js';
 import { featureContext, type FeatureContext } from './featureContext.js';
+import { formattingRefusedMessage, largeDocument, largeDocumentFolding, largeDocumentSymbols } from './largeDocuments.js';
+import { MAX_ANALYZED_BYTES } from '../workspace/documentSize.js';
 import { foldingRanges } from './folding.js';
 import { formattingEdits } from './formatting.js';
 import { METHOD_GRAPH_REQUEST, methodGraphResult, type MethodGraphParams } from './graphRequest.js';
@@ -122,6 +126,13 @@ function notification<P, RO>(type: ProtocolNotificationType<P, RO>, handler: (s:
 
 /** The request handlers of navigation and friends, through the guard. */
 const guarded = <P, R>(name: string, empty: R, fn: (s: Served, params: P) => R | Promise<R>) => (s: Served) => s.state.guard<P, R>(name, empty, (params) => fn(s, params));
+
+/** Formatting refused for a document past the analysed size, said in a message nobody must dismiss. */
+function refuseLarge(s: Served, uri: string): boolean {
+  const l = largeDocument(s.features.host, uri);
+  if (l) void s.state.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: formattingRefusedMessage(l.size, MAX_ANALYZED_BYTES) });
+  return l !== undefined;
+}
 
 export const ROUTES: readonly Route[] = [
   // ---- documents and workspace ------------------------------------------------------------------
@@ -216,13 +227,13 @@ export const ROUTES: readonly Route[] = [
   request(DocumentHighlightRequest.type, { documentHighlightProvider: true }, guarded('highlight', null, (s, p) => documentHighlights(s.features, p))),
   request(PrepareRenameRequest.type, { renameProvider: { prepareProvider: true } }, guarded('prepareRename', null, (s, p) => prepareRenameLsp(s.features, p))),
   request(RenameRequest.type, { renameProvider: { prepareProvider: true } }, guarded('rename', null, (s, p) => renameLsp(s.features, p))),
-  request(DocumentSymbolRequest.type, { documentSymbolProvider: { label: 'MTHDS' } }, guarded('documentSymbol', null, (s, p) => documentSymbols(s.features, p))),
+  request(DocumentSymbolRequest.type, { documentSymbolProvider: { label: 'MTHDS' } }, guarded('documentSymbol', null, (s, p) => { const l = largeDocument(s.features.host, p.textDocument.uri); return l ? largeDocumentSymbols(l.text) : documentSymbols(s.features, p); })),
   request(WorkspaceSymbolRequest.type, { workspaceSymbolProvider: true }, guarded('workspaceSymbol', [], (s, p) => workspaceSymbols(s.features, p))),
   request(DocumentLinkRequest.type, { documentLinkProvider: { resolveProvider: false } }, guarded('documentLinks', null, (s, p) => documentLinks(s.features, p))),
-  request(FoldingRangeRequest.type, { foldingRangeProvider: true }, guarded('foldingRanges', null, (s, p) => foldingRanges(s.features, p))),
+  request(FoldingRangeRequest.type, { foldingRangeProvider: true }, guarded('foldingRanges', null, (s, p) => { const l = largeDocument(s.features.host, p.textDocument.uri); return l ? largeDocumentFolding(l.text) : foldingRanges(s.features, p); })),
   request(SelectionRangeRequest.type, { selectionRangeProvider: true }, guarded('selectionRanges', null, (s, p) => selectionRanges(s.features, p))),
-  request(DocumentFormattingRequest.type, { documentFormattingProvider: true }, guarded('formatting', null, (s, p) => formattingEdits(s.features, p))),
-  request(DocumentRangeFormattingRequest.type, { documentRangeFormattingProvider: true }, guarded('rangeFormatting', null, (s, p) => formattingEdits(s.features, p, p.range))),
+  request(DocumentFormattingRequest.type, { documentFormattingProvider: true }, guarded('formatting', null, (s, p) => (refuseLarge(s, p.textDocument.uri) ? null : formattingEdits(s.features, p)))),
+  request(DocumentRangeFormattingRequest.type, { documentRangeFormattingProvider: true }, guarded('rangeFormatting', null, (s, p) => (refuseLarge(s, p.textDocument.uri) ? null : formattingEdits(s.features, p, p.range)))),
   {
     // The server's own request (the VS Code extension's graph view); no capability: the client asks it by name.
     methods: [METHOD_GRAPH_REQUEST],

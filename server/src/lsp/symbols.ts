@@ -8,6 +8,7 @@ import type { Bundle, ConceptDecl, PipeDecl } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { getEntry } from '../syntax/lookup.js';
 import { parseToml } from '../syntax/document.js';
+import { sizePastLimit } from '../workspace/documentSize.js';
 import { rangeToLspRange } from '../syntax/positions.js';
 import type { LTable, LValue, Range, TomlDocument } from '../syntax/types.js';
 import type { FeatureContext } from './featureContext.js';
@@ -181,7 +182,7 @@ function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
   const cached = fileSymbols.get(file, open, stamp);
   if (cached) return cached;
   const text = open ? stamp : session.textOf(file);
-  if (text === undefined) return [];
+  if (text === undefined || sizePastLimit(text) !== undefined) return [];
   const bundle = buildBundle(file, parseToml(text));
   const ls = bundle.doc.lineStarts;
   const domain = bundle.domain?.value;

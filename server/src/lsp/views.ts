@@ -14,6 +14,7 @@ import type { Bundle } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { bundleIndex, bundleOfFile, shareBundleIndex, symbolsOf, type MethodTree } from '../language/tree.js';
 import { parseToml } from '../syntax/document.js';
+import { sizePastLimit } from '../workspace/documentSize.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
 import { changeBetween, shiftFindings, type TextChange } from './shiftFindings.js';
 
@@ -73,7 +74,8 @@ export class Views {
     if (path.basename(file) === MANIFEST_FILE) return undefined;
     const session = this.session();
     const text = session.textOf(file);
-    if (text === undefined) return undefined;
+    // A document past the analysed size is out of its tree and never parsed (documentSize.ts).
+    if (text === undefined || sizePastLimit(text) !== undefined) return undefined;
     const check = this.checkOf(file);
     const base = check?.tree;
     if (!check || !base) return undefined;

@@ -38,6 +38,11 @@ export function suggest(name: string, candidates: Iterable<string>, max = 5): st
  * in order (the same candidates, the same order).
  */
 export function suggestAmong(name: string, indexes: readonly NameIndex[], max = 5): string[] {
+  return best(scoredAmong(name, indexes), max).map((s) => s.candidate);
+}
+
+/** Every name of the indexes near `name` (each once), scored, in no useful order. */
+export function scoredAmong(name: string, indexes: readonly NameIndex[]): Scored[] {
   const scored: Scored[] = [];
   let seen: Set<string> | undefined;
   for (const index of indexes) {
@@ -51,7 +56,7 @@ export function suggestAmong(name: string, indexes: readonly NameIndex[], max = 
       scored.push(s);
     }
   }
-  return ranked(scored, max);
+  return scored;
 }
 
 /**
@@ -70,33 +75,48 @@ interface Forms {
   lower: string;
 }
 
-interface Scored {
+/** A candidate with its score for a name (lower is nearer). */
+export interface Scored {
   candidate: string;
   score: number;
 }
 
 // The collator `localeCompare` uses, made once (a near miss of a large tree has many peers).
 const collator = new Intl.Collator();
-const byRank = (a: Scored, b: Scored): number => a.score - b.score || collator.compare(a.candidate, b.candidate);
+// Names the collator finds equal are ordered by their code units: the ranking is a total order, so
+// that it depends on the set of candidates only, not on where each was found (kept suggestions are
+// updated by the names that changed, in no particular order).
+export const byRank = (a: Scored, b: Scored): number => a.score - b.score || collator.compare(a.candidate, b.candidate) || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0);
 
-// The first `max` of the scored in a stable sort by score, then name: kept as they come, each
-// placed after its equals, so that names are compared only among the few best.
 function ranked(scored: readonly Scored[], max: number): string[] {
-  const best: Scored[] = [];
-  if (max <= 0) return [];
+  return best(scored, max).map((s) => s.candidate);
+}
+
+/**
+ * The first `max` of the scored in a stable sort by score, then name: kept as they come, each
+ * placed after its equals, so that names are compared only among the few best.
+ */
+export function best(scored: readonly Scored[], max: number): Scored[] {
+  const out: Scored[] = [];
+  if (max <= 0) return out;
   for (const s of scored) {
-    if (best.length === max && byRank(s, best[max - 1]!) >= 0) continue;
-    let at = best.length;
-    while (at > 0 && byRank(s, best[at - 1]!) < 0) at--;
-    best.splice(at, 0, s);
-    if (best.length > max) best.pop();
+    if (out.length === max && byRank(s, out[max - 1]!) >= 0) continue;
+    let at = out.length;
+    while (at > 0 && byRank(s, out[at - 1]!) < 0) at--;
+    out.splice(at, 0, s);
+    if (out.length > max) out.pop();
   }
-  return best.map((s) => s.candidate);
+  return out;
 }
 
 /** The largest distance kept between a name of length `n` and a code of length `local`. */
 function limitOf(n: number, local: number): number {
   return Math.max(2, Math.floor(Math.max(n, local) / 3));
+}
+
+/** `candidate` scored for `name` as a query scores it, or undefined when it is too far (or is `name`). */
+export function scoreFor(name: string, candidate: string): Scored | undefined {
+  return scoreOf(name, name.toLowerCase(), formsOf(candidate));
 }
 
 /** The candidate's score for `name`, or undefined when it is too far. */
@@ -145,6 +165,11 @@ let scoredSoFar = 0;
  */
 const WARM_SCORES = 40_000;
 
+/** How many names index queries have gone through in this process (what kept answers spare). */
+export function namesScored(): number {
+  return scoredSoFar;
+}
+
 /** Whether queries still run code not yet compiled for speed (see `NameIndex.warm`). */
 export function suggestionsCold(): boolean {
   return scoredSoFar < WARM_SCORES;
@@ -184,8 +209,14 @@ const MAX_ANSWERS = 64;
  * name queried: the names never change.
  */
 export class NameIndex {
+  /** Unique in the process: what kept suggestions remember an index by. */
+  readonly id = nextIndexId++;
   private readonly entries: Forms[] = [];
   private readonly answers = new Map<string, readonly Scored[]>();
+  /** The names, made when first asked. */
+  private nameSet: Set<string> | undefined;
+  /** The names this index adds and removes from each of its last few ancestors (nearest first). */
+  private ancestors: readonly Change[] = [];
   /** Per bigram, the entries having it: (position, times in the whole name, times in the code), made at the first query. */
   private postings: Map<number, number[]> | undefined;
   private commonWhole: Uint32Array | undefined;
@@ -215,6 +246,38 @@ export class NameIndex {
       this.lowerLengths[at] = f.lower.length;
       this.qualified[at] = f.local.length !== f.candidate.length ? 1 : 0;
     });
+  }
+
+  /**
+   * The index of `names` made after `previous` (the same table's index before an edit): the names
+   * it adds and removes from `previous` and its ancestors are kept while few, so that suggestions
+   * kept for those can be brought up to date by the names that changed (`util/keptSuggestions.ts`).
+   */
+  static after(previous: NameIndex | undefined, names: Iterable<string>): NameIndex {
+    const index = new NameIndex(names);
+    if (previous) index.ancestors = changesSince(previous, index);
+    return index;
+  }
+
+  /** Whether `name` is one of the index's names. */
+  has(name: string): boolean {
+    return (this.nameSet ??= new Set(this.entries.map((f) => f.candidate))).has(name);
+  }
+
+  /** The names added and removed since the index numbered `id`, when it is a recent ancestor (or this index). */
+  changesSince(id: number): Change | undefined {
+    if (id === this.id) return { id, added: [], removed: [] };
+    return this.ancestors.find((c) => c.id === id);
+  }
+
+  /** The names, in order. */
+  names(): string[] {
+    return this.entries.map((f) => f.candidate);
+  }
+
+  /** The changes from each recent ancestor to this index. */
+  ancestorChanges(): readonly Change[] {
+    return this.ancestors;
   }
 
   /** Whether the index holds exactly `names`, in this order. */
@@ -301,6 +364,43 @@ export class NameIndex {
     return { whole, local };
   }
 
+}
+
+let nextIndexId = 1;
+
+/** What an index adds and removes from an ancestor (numbered `id`). */
+export interface Change {
+  id: number;
+  added: readonly string[];
+  removed: readonly string[];
+}
+
+/** How many ancestors an index keeps the changes from, and how many names changed at most. */
+const MAX_ANCESTORS = 8;
+const MAX_CHANGED = 512;
+
+/** The changes from `previous` to `next`, then from each of `previous`'s ancestors (composed), while few. */
+function changesSince(previous: NameIndex, next: NameIndex): Change[] {
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const name of next.names()) if (!previous.has(name)) added.push(name);
+  for (const name of previous.names()) if (!next.has(name)) removed.push(name);
+  if (added.length + removed.length > MAX_CHANGED) return [];
+  const out: Change[] = [{ id: previous.id, added, removed }];
+  for (const older of previous.ancestorChanges()) {
+    if (out.length >= MAX_ANCESTORS) break;
+    // A name removed then added back (or added then removed) is no change since the older one.
+    const step = { added: new Set(added), removed: new Set(removed) };
+    const before = { added: new Set(older.added), removed: new Set(older.removed) };
+    const composed: Change = {
+      id: older.id,
+      added: [...added.filter((n) => !before.removed.has(n)), ...older.added.filter((n) => !step.removed.has(n))],
+      removed: [...older.removed.filter((n) => !step.added.has(n)), ...removed.filter((n) => !before.added.has(n))],
+    };
+    if (composed.added.length + composed.removed.length > MAX_CHANGED) break;
+    out.push(composed);
+  }
+  return out;
 }
 
 /** The bigrams of a string (UTF-16 units, as the distance counts them) with their repeats. */

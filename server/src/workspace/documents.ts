@@ -14,6 +14,7 @@ import type { Bundle } from '../language/model.js';
 import { computeLineStarts } from '../syntax/positions.js';
 import { parseToml } from '../syntax/document.js';
 import type { TomlDocument } from '../syntax/types.js';
+import { sizePastLimit, tooLargeFinding } from './documentSize.js';
 import { refusedReadFinding } from './load.js';
 import type { FileSystem } from './fileSystem.js';
 import type { RefusedRead } from './methodText.js';
@@ -35,6 +36,8 @@ export interface ParsedFile {
   lock?: TomlDocument;
   /** A fault of the bytes on disk (not UTF-8, NUL byte), located in `text`. */
   fault?: { offset: number; message: string };
+  /** The size of a bundle past the analysed size (`documentSize.ts`): left unparsed, out of its tree. */
+  oversize?: number;
 }
 
 interface Unreadable {
@@ -221,6 +224,7 @@ export class Documents {
         cached = this.parse(file, buffer, 'open', kind);
         this.parsed.set(file, cached);
       }
+      if (cached.oversize !== undefined) out.push(tooLargeFinding(file, cached.oversize));
       return cached;
     }
     if (cached && cached.stamp.startsWith('open')) cached = undefined;
@@ -248,6 +252,7 @@ export class Documents {
       out.push(refusedReadFinding(root, file, cached.refusal));
       return { text: '', stamp: cached.stamp, lineStarts: [0] };
     }
+    if (cached.oversize !== undefined) out.push(tooLargeFinding(file, cached.oversize));
     if (cached.fault) out.push(makeFinding('method.syntax', { finding: cached.fault.message }, file, { start: cached.fault.offset, end: cached.fault.offset + 1 }));
     return cached;
   }
@@ -313,6 +318,8 @@ export class Documents {
 
   private parse(file: FileId, text: string, stamp: string, kind: FileKind, previous?: TomlDocument): ParsedFile {
     this.parses += 1;
+    const oversize = kind === 'bundle' ? sizePastLimit(text) : undefined;
+    if (oversize !== undefined) return new UnparsedText(text, stamp, oversize);
     try {
       const doc = parseToml(text, previous);
       const parsed = new ParsedText(text, stamp, doc);
@@ -348,6 +355,21 @@ class ParsedText implements ParsedFile {
 
   get lineStarts(): number[] {
     return this.doc.lineStarts;
+  }
+}
+
+/** A bundle too large to analyse: its text, its line starts when asked, no document. */
+class UnparsedText implements ParsedFile {
+  private starts: number[] | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly stamp: string,
+    readonly oversize: number,
+  ) {}
+
+  get lineStarts(): number[] {
+    return (this.starts ??= computeLineStarts(this.text));
   }
 }
 

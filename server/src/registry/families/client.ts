@@ -1,6 +1,6 @@
 // Registry entries: the client family (what a client detects itself; never received as a body; no status).
 
-import { family, id, ids, int, secs, step } from './define.js';
+import { bytes, family, id, ids, int, secs, step } from './define.js';
 
 /** An extension entry of this family: each states its own status, retry and domain, justified beside it. */
 const client = family({});
@@ -54,6 +54,20 @@ export const CLIENT = [
     others: [step('contact_owner', 'The runner operator checks the proxies in front of the runner.')],
     explanation:
       'The answer is neither an RFC 7807 problem document nor the shape the protocol gives for this route. A proxy error page, a wrong address or a protocol version mismatch are usual causes.',
+  }),
+  // no status / no / method: the document stays too large until it is split; the editor still
+  // colours, folds and outlines it.
+  client({
+    code: 'mthdsls.client.document_too_large',
+    title: 'Document too large to analyse',
+    retry: false,
+    domain: 'method',
+    params: [bytes('size', 'The size of the document.'), bytes('limit', 'The largest document the language server analyses.')],
+    detail: 'The document holds {size}, more than the {limit} the language server analyses: it is not checked, and only highlighting, folding and the outline are offered.',
+    client: [step('change_method', 'Split the bundle into several files of one domain (a bundle of this size is generated or pasted by mistake).')],
+    others: [step('change_method', 'The method owner splits the bundle; `mthds check` still checks it whole.')],
+    explanation:
+      'Checking a document holds the language server for a time that grows with its size. Past the limit, the document is left out of its method tree so that the other documents keep answering at once.',
   }),
   // no status / no / method: where the client runs (a browser) the package store and the folders
   // outside the workspace cannot be read; repeating does not change it, the desktop tools can.

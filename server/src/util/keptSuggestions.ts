@@ -1,0 +1,84 @@
+// "Did you mean" answers kept per name asked and scope (a kind of name, from a domain), across
+// checks: an answer is brought up to date by the names its indexes added and removed since it was
+// made (`NameIndex.changesSince`), so that an update renaming many declarations scores the names
+// that changed against each name asked instead of searching every index again. A kept answer
+// always equals the search made afresh over the same indexes (test/unit/util/keptSuggestions.test.ts).
+
+import { LRUCache } from 'lru-cache';
+import { best, byRank, scoreFor, scoredAmong, type NameIndex, type Scored } from './suggest.js';
+
+/** How many candidates beyond the answer are kept, so that a removed suggestion has a successor at hand. */
+const SPARE = 11;
+
+interface Kept {
+  /** The index searched at each position, by number. */
+  ids: number[];
+  /** The best candidates of the whole ranking, in order (its first `kept.length`). */
+  kept: Scored[];
+  /** Whether `kept` holds every candidate (there were no more). */
+  complete: boolean;
+}
+
+// Bounded: an entry is a few candidates and a number per index (about 1 KB for 100 domains).
+const answers = new LRUCache<string, Kept>({ max: 16_384 });
+
+/**
+ * `suggestAmong(name, indexes, max)`, kept under `scope` with `spare` more candidates (what decides which indexes are searched,
+ * such as the kind and the asking bundle's domain) and brought up to date when asked again.
+ */
+export function suggestKept(name: string, indexes: readonly NameIndex[], scope: string, max = 5, spare = SPARE): string[] {
+  const key = `${scope}\u0000${max}\u0000${spare}\u0000${name}`;
+  const room = max + spare;
+  const known = answers.get(key);
+  if (known && update(known, name, indexes, room) && (known.complete || known.kept.length >= max)) return known.kept.slice(0, max).map((s) => s.candidate);
+  const all = scoredAmong(name, indexes);
+  const kept = best(all, room);
+  answers.set(key, { ids: indexes.map((i) => i.id), kept, complete: all.length <= room });
+  return kept.slice(0, max).map((s) => s.candidate);
+}
+
+/**
+ * Applies to `known` the names the indexes added and removed since it was made; false (and `known`
+ * to be made again) when an index is not a recent descendant of the one searched then.
+ */
+function update(known: Kept, name: string, indexes: readonly NameIndex[], room: number): boolean {
+  if (known.ids.length !== indexes.length) return false;
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (let at = 0; at < indexes.length; at++) {
+    const index = indexes[at]!;
+    if (index.id === known.ids[at]) continue;
+    const change = index.changesSince(known.ids[at]!);
+    if (!change) return false;
+    added.push(...change.added);
+    removed.push(...change.removed);
+  }
+  if (added.length === 0 && removed.length === 0) return sameIds(known, indexes);
+  const { kept } = known;
+  // A name removed from one index may still be offered by another (a native the domain declared too).
+  for (const gone of removed) {
+    const at = kept.findIndex((s) => s.candidate === gone);
+    if (at >= 0 && !indexes.some((i) => i.has(gone))) kept.splice(at, 1);
+  }
+  for (const come of added) {
+    if (kept.some((s) => s.candidate === come)) continue;
+    const s = scoreFor(name, come);
+    if (!s) continue;
+    // Past the last kept of an incomplete list, a candidate's place among those not kept is unknown: left out, the list stays the ranking's start.
+    const last = kept[kept.length - 1];
+    if (!known.complete && (last === undefined || byRank(s, last) >= 0)) continue;
+    let at = kept.length;
+    while (at > 0 && byRank(s, kept[at - 1]!) < 0) at--;
+    kept.splice(at, 0, s);
+    if (kept.length > room) {
+      kept.pop();
+      known.complete = false;
+    }
+  }
+  return sameIds(known, indexes);
+}
+
+function sameIds(known: Kept, indexes: readonly NameIndex[]): true {
+  for (let at = 0; at < indexes.length; at++) known.ids[at] = indexes[at]!.id;
+  return true;
+}

@@ -1,0 +1,29 @@
+// The largest bundle the language server analyses. Parsing, building and checking a bundle runs in
+// one step of the session (a step cannot stop inside a bundle), so a bundle's size is how long
+// every other request may wait for it. Measured (bench/README.md, "large documents"): a 5 MB
+// bundle of 45,000 pipes took 1.3 s to parse and 2 s in all, a 5 MB prompt of templates 4.5 s of
+// checks. The largest document the project's own scenarios analyse is the fix-all of 30,000 unused
+// inputs (0.5 MB); the largest bundle of the shared corpus is 26 KB: the bound is twice the first.
+// `mthds check` is not bound by it (only by the 16 MB of readText.ts): a command line has no other
+// request to answer meanwhile.
+
+import { makeFinding, type Finding } from '../check/finding.js';
+
+export const MAX_ANALYZED_BYTES = 1024 * 1024;
+
+/**
+ * The UTF-8 size of `text` when it is past `limit`, else undefined; counted only when the length
+ * alone does not tell (a UTF-16 unit is at least one byte and at most three).
+ */
+export function sizePastLimit(text: string, limit: number = MAX_ANALYZED_BYTES): number | undefined {
+  if (text.length * 3 <= limit) return undefined;
+  // Every request on a large document asks again for the same text: its size is counted once.
+  if (last.text !== text || last.limit !== limit) last = { text, limit, size: Buffer.byteLength(text, 'utf8') };
+  return last.size > limit ? last.size : undefined;
+}
+let last = { text: '', limit: 0, size: 0 };
+
+/** The one finding of a bundle past the limit, at its start. */
+export function tooLargeFinding(file: string, size: number, limit: number = MAX_ANALYZED_BYTES): Finding {
+  return makeFinding('mthdsls.client.document_too_large', { size, limit }, file, { start: 0, end: 0 }, { severity: 'warning' });
+}

@@ -1,0 +1,79 @@
+// A bundle past the size the language server analyses (workspace/documentSize.ts): open or on
+// disk, it gets one coded diagnostic and the light features only (folding and the outline from its
+// headers, formatting refused with a message), while the other documents keep being served and
+// shutdown is answered.
+
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_ANALYZED_BYTES } from '../../../server/src/workspace/documentSize.js';
+import { LspClient, startClient, tempWorkspace, uriOf } from './harness.js';
+
+let client: LspClient | undefined;
+afterEach(async () => {
+  await client?.shutdown();
+  client = undefined;
+});
+
+/** A bundle of `count` pipes (about 110 bytes each), one of them with a prompt whose lines open tables. */
+function pipes(count: number): string {
+  const out = ['domain = "big"', 'description = "A large bundle"', ''];
+  out.push('[pipe.first]', 'type = "PipeLLM"', 'description = "A prompt with brackets"', 'output = "Text"', 'prompt = """', '[not.a.table]', 'Say it', '"""', '');
+  for (let i = 0; i < count; i++) out.push(`[pipe.p${i}]`, 'type = "PipeLLM"', `description = "Pipe ${i} of the large bundle"`, 'output = "Text"', `prompt = "Say ${i}"`, '');
+  return out.join('\n');
+}
+
+const SMALL = 'domain = "small"\ndescription = "Small"\n\n[concept.Note]\ndescription = "A note"\n\n[pipe.write]\ntype = "PipeLLM"\ndescription = "Writes"\noutput = "Note"\nprompt = "Write"\n';
+
+describe('documents past the analysed size', () => {
+  it('get one coded diagnostic and the light features; the others are served; shutdown is answered', async () => {
+    const count = Math.ceil((MAX_ANALYZED_BYTES * 1.5) / 100);
+    const big = pipes(count);
+    expect(Buffer.byteLength(big)).toBeGreaterThan(MAX_ANALYZED_BYTES);
+    const ws = tempWorkspace({ 'small.mthds': SMALL, 'disk/large.mthds': big });
+    client = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
+    await client.workspaceChecked(60_000);
+    // On disk: the one diagnostic, nothing parsed.
+    const onDisk = client.diagnostics.get(uriOf(path.join(ws, 'disk/large.mthds')))?.diagnostics ?? [];
+    expect(onDisk.map((d) => d.code)).toEqual(['mthdsls.client.document_too_large']);
+
+    const smallUri = uriOf(path.join(ws, 'small.mthds'));
+    client.open(smallUri, SMALL);
+    const uri = uriOf(path.join(ws, 'large.mthds'));
+    const after = client.published.length;
+    client.open(uri, big);
+    const [diagnostic, ...others] = await client.nextDiagnostics(uri, (d) => d.length > 0, after, 30_000);
+    expect(others).toEqual([]);
+    expect(diagnostic!.code).toBe('mthdsls.client.document_too_large');
+    expect(diagnostic!.severity).toBe(2);
+    expect(diagnostic!.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+    expect(diagnostic!.message).toContain(`${MAX_ANALYZED_BYTES} bytes`);
+
+    // The light features: the outline and folding from the headers (the bracketed prompt line is no table).
+    const symbols = await client.connection.sendRequest<Array<{ name: string; kind: number; range: { start: { line: number } }; selectionRange: { start: { line: number; character: number } } }>>('textDocument/documentSymbol', { textDocument: { uri } });
+    expect(symbols.length).toBe(count + 1);
+    expect(symbols[0]).toMatchObject({ name: 'first', kind: 12, range: { start: { line: 3 } }, selectionRange: { start: { line: 3, character: 6 } } });
+    expect(symbols[count]!.name).toBe(`p${count - 1}`);
+    const folding = await client.connection.sendRequest<Array<{ startLine: number; endLine: number }>>('textDocument/foldingRange', { textDocument: { uri } });
+    expect(folding.length).toBe(count + 1);
+    expect(folding[0]).toMatchObject({ startLine: 3, endLine: 10 });
+    // Formatting refused, with a message; the analysed features answer nothing.
+    const messages = client.messages.length;
+    expect(await client.connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })).toBeNull();
+    await client.waitFor(() => client!.messages.length > messages, 'the formatting message');
+    expect(client.messages.at(-1)!.message).toContain('not formatted');
+    expect(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 4, character: 2 } })).toBeNull();
+
+    // The other document is served meanwhile.
+    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: smallUri }, position: { line: 9, character: 11 } });
+    expect(hover).not.toBeNull();
+
+    // Cut below the size, the document is checked again like any other.
+    const cut = client.published.length;
+    client.replaceAll(uri, 'domain = "big"\ndescription = "Now small"\n\n[pipe.p]\ntype = "PipeLLM"\ndescription = "p"\noutput = "Missing"\nprompt = "x"\n');
+    const checked = await client.nextDiagnostics(uri, (d) => d.length > 0 && d.every((x) => x.code !== 'mthdsls.client.document_too_large'), cut, 30_000);
+    expect(checked.map((d) => d.code)).toContain('method.concept_unresolved');
+
+    const answered = await Promise.race([client.connection.sendRequest('shutdown').then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+    expect(answered).toBe(true);
+  });
+});
