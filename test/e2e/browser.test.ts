@@ -3,7 +3,7 @@
 // (`vscode-vfs://github/...`, as on github.dev) whose files the page sends to the worker as the
 // browser client does. Diagnostics carry the registry codes the command line gives, an edit is
 // checked again, completion answers, and a reference to a concept of another file resolves through
-// the files sent (and stops resolving when that file goes).
+// the files sent (a rename reaches both files; the reference stops resolving when that file goes).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -112,6 +112,15 @@ describe.skipIf(missing.length > 0)('the language server in a browser worker', (
     const definition = await request<Array<{ uri: string; targetUri?: string }> | { uri: string; targetUri?: string }>('textDocument/definition', { textDocument: { uri: check }, position: { line, character: text.split('\n')[line]!.indexOf('Invoice') + 2 } });
     const targets = (Array.isArray(definition) ? definition : [definition]).map((d) => d.targetUri ?? d.uri);
     expect(targets).toEqual([uriOf('invoices/concepts.mthds')]);
+    // A rename from the reference reaches the declaration in the file never opened (read from the files sent).
+    const concepts = uriOf('invoices/concepts.mthds');
+    const edit = await request<{ changes?: Record<string, unknown[]>; documentChanges?: Array<{ textDocument: { uri: string }; edits: unknown[] }> }>('textDocument/rename', {
+      textDocument: { uri: check },
+      position: { line, character: text.split('\n')[line]!.indexOf('Invoice') + 2 },
+      newName: 'Bill',
+    });
+    const edited = edit.documentChanges ? edit.documentChanges.map((c) => c.textDocument.uri) : Object.keys(edit.changes ?? {});
+    expect([...new Set(edited)].sort()).toEqual([check, concepts].sort());
     await notify('mthds/files', { changes: [{ uri: uriOf('invoices/concepts.mthds'), deleted: true }] });
     const after = await diagnosticsOf(check, 'd.length > 0');
     expect(after.map((d) => d.code)).toContain('method.concept_unresolved');
