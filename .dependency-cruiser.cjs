@@ -3,7 +3,7 @@
 //
 //   cli/ -> lsp/ is the only sideways import refused among the front ends; below them:
 //   cli/     may import ide/ and everything below
-//   lsp/     may import ide/, runner/, protocol/, workspace/, format/, check/, language/, syntax/, registry/
+//   lsp/     may import ide/ (through ide/index.ts only), runner/, protocol/, workspace/, format/, check/, language/, syntax/, registry/
 //   ide/     (the LSP-free language services) may import format/, check/, language/, syntax/, registry/,
 //            and neither vscode-languageserver nor Node's own modules (the browser runs it too)
 //   runner/  may import workspace/, check/, language/, syntax/, registry/ (not lsp/, cli/)
@@ -54,6 +54,13 @@ module.exports = {
       comment: 'ide/ speaks no LSP: lsp/ translates its answers.',
       from: { path: `${SRC}ide/` },
       to: { path: '(^|/)(vscode-languageserver|vscode-jsonrpc)' },
+    },
+    {
+      name: 'lsp-through-ide-facade',
+      severity: 'error',
+      comment: 'lsp/ reaches the language services through ide/index.ts, the list of them.',
+      from: { path: `${SRC}lsp/` },
+      to: { path: `${SRC}ide/`, pathNot: `${SRC}ide/index\\.ts$` },
     },
     {
       name: 'ide-no-node-builtin',

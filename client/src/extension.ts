@@ -62,6 +62,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 
   let status: RunnerStatus | undefined;
+  /** The status bar's word on the last run cancelled at its prompt, while it shows. */
+  let cancelledNotice: vscode.Disposable | undefined;
   /** The client, for the middleware (which is created before it). */
   let clientRef: LanguageClient | undefined;
   const formatSettings = (document: vscode.TextDocument) => {
@@ -76,6 +78,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       workspace: { configuration: configurationMiddleware(tokens) },
       executeCommand: async (command, args, next) => {
         const sent = withDefaultArgs(command, args, activeDocument());
+        // A run asked for again: the notice of the one cancelled before is stale.
+        if (command === SERVER_COMMANDS.execute || command === SERVER_COMMANDS.start) cancelledNotice?.dispose();
         // "Run" from a code lens: ask for the pipe's inputs first (Escape cancels the run).
         const prompt = command === SERVER_COMMANDS.execute ? promptOf(sent) : undefined;
         if (prompt && prompt.length > 0) {
@@ -83,7 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           if ('cancelledAt' in asked) {
             const told = cancelledRunText(promptPipe(sent), prompt, asked.cancelledAt);
             runs.appendLine(`[${new Date().toISOString()}] ${told.line}`);
-            vscode.window.setStatusBarMessage(`$(circle-slash) ${told.notice}`, CANCELLED_NOTICE_MS);
+            cancelledNotice = vscode.window.setStatusBarMessage(`$(circle-slash) ${told.notice}`, CANCELLED_NOTICE_MS);
             return { ok: false, message: told.line };
           }
           sent[0] = Object.assign({}, sent[0], { inputs: asked.inputs });

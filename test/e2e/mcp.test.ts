@@ -168,6 +168,37 @@ describe('mthds mcp over stdio', () => {
     }
   }, 60_000);
 
+  it("explain's example of a code only a run raises, reproduced with the run tool; a code no file shows says why", async () => {
+    const r = await call(repo, 'explain', { code: 'method.not_runnable' });
+    const example = r.structuredContent!['example'] as { file: string; fault: string; fixed: string; run: { pipe: string; inputs: Record<string, unknown> } };
+    expect(r.content[0]!.text).toContain('Shown by a run');
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-mcp-example-'));
+    const client = await connect(dir);
+    try {
+      const runOf = async (text: string): Promise<{ isError: boolean; text: string }> => {
+        writeFileSync(path.join(dir, example.file), text);
+        const ran = await call(client, 'run', { path: example.file, pipe: example.run.pipe, inputs: example.run.inputs });
+        return { isError: ran.isError === true, text: ran.content[0]?.text ?? '' };
+      };
+      // The check passes the fault; the run refuses it with the code, and runs the fixed file.
+      writeFileSync(path.join(dir, example.file), example.fault);
+      const checked = await call(client, 'check', {});
+      expect(checked.isError, checked.content[0]?.text).toBeFalsy();
+      expect(checked.structuredContent!['findings']).toEqual([]);
+      const refused = await runOf(example.fault);
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain('method.not_runnable');
+      expect((await runOf(example.fixed)).isError).toBe(false);
+    } finally {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const none = await call(repo, 'explain', { code: 'method.changed_concurrently' });
+    expect(none.structuredContent).not.toHaveProperty('example');
+    expect(none.structuredContent!['no_example']).toMatch(/race/);
+    expect(none.content[0]!.text).toContain(`No file example: ${String(none.structuredContent!['no_example'])}`);
+  }, 60_000);
+
   it('pipe_io describes the main pipe by the standard, and a named one', async () => {
     const r = await call(repo, 'pipe_io', { path: 'examples/news/news.mthds' });
     expect(r.structuredContent!['pipe_ref']).toBe('news.brief_article');

@@ -45,7 +45,7 @@ describe('import rules', () => {
       'server/src/cli/reportFormats.ts': "import type { check } from './check.js';\nexport const sarif = 2;\nexport type C = typeof check;\n",
       'server/src/language/model.ts': "import { serve } from '../runner/serve.js';\nexport const model = serve;\n",
       'server/src/runner/serve.ts': 'export const serve = 3;\n',
-      'server/src/lsp/server.ts': 'export const lsp = 4;\n',
+      'server/src/lsp/server.ts': "import { svg } from '../ide/graphSvg.js';\nexport const lsp = [4, svg];\n",
       'server/src/ide/graphSvg.ts': 'export const svg = 5;\n',
       'server/src/ide/hover.ts': "import path from 'node:path';\nimport { MarkupKind } from 'vscode-languageserver';\nimport { session } from '../workspace/session.js';\nexport const hover = [path, MarkupKind, session];\n",
       'server/src/workspace/session.ts': 'export const session = 6;\n',
@@ -70,6 +70,8 @@ describe('import rules', () => {
         'ide-no-node-builtin: server/src/ide/hover.ts -> path',
         'ide-not-above: server/src/ide/hover.ts -> server/src/workspace/session.ts',
         'ide-speaks-no-lsp: server/src/ide/hover.ts -> vscode-languageserver',
+        // lsp/ reaches ide/ through its facade only.
+        'lsp-through-ide-facade: server/src/lsp/server.ts -> server/src/ide/graphSvg.ts',
       ]),
     );
     // The command-line form the README documents exits non-zero on them.

@@ -61,8 +61,11 @@ export class CodeServer {
     writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify(SETTINGS, null, 2));
     const config = path.join(home, 'config.yaml');
     writeFileSync(config, 'auth: none\n');
-    // code-server writes to XDG folders (its config, state): kept in the temp folder too.
-    const env = { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data'), XDG_CACHE_HOME: path.join(home, 'cache') };
+    // code-server writes to XDG folders (its config, state): kept in the temp folder too, and so
+    // is its temp folder, where the language server writes run outputs: another VS Code test on
+    // the machine never sees this one's.
+    mkdirSync(path.join(home, 'tmp'));
+    const env = { ...process.env, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_DATA_HOME: path.join(home, 'data'), XDG_CACHE_HOME: path.join(home, 'cache'), TMPDIR: path.join(home, 'tmp') };
     const profile = ['--config', config, '--user-data-dir', userData, '--extensions-dir', extensions];
     await run(CODE_SERVER_BIN, [...profile, '--install-extension', vsix, '--force'], { env, timeout: timeoutMs });
     const port = await freePort();
@@ -100,6 +103,11 @@ export class CodeServer {
 
   get output(): string {
     return this.log;
+  }
+
+  /** The temp folder of code-server and everything it starts (the extension's language server too). */
+  get tmpDir(): string {
+    return path.join(this.home, 'tmp');
   }
 
   /** The profile's user data folder: its `logs/` hold the extension host's output channels, one file each. */

@@ -110,12 +110,12 @@ output = "Text"
 prompt = "Draft a reply to this ticket: $summary"
 `;
 const HELPDESK_PIPE = 'helpdesk.answer_ticket';
-/** Where the language server writes the output of a run it executed (runnerCommands.ts). */
-const RUN_OUTPUTS = path.join(tmpdir(), 'mthds-runs');
+/** Where the language server writes the output of a run it executed (runnerCommands.ts), in its temp folder. */
+const runOutputs = (): string => path.join(server!.tmpDir, 'mthds-runs');
 
 /** The output files of runs of the helpdesk pipe. */
 function helpdeskOutputs(): string[] {
-  return existsSync(RUN_OUTPUTS) ? readdirSync(RUN_OUTPUTS).filter((f) => f.startsWith(`${HELPDESK_PIPE}-`)) : [];
+  return existsSync(runOutputs()) ? readdirSync(runOutputs()).filter((f) => f.startsWith(`${HELPDESK_PIPE}-`)) : [];
 }
 
 let scratch: string | undefined;
@@ -412,10 +412,12 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
     // The server opens the output it wrote, and the runs output shows the run.
     const tab = page.locator('.tab.active', { hasText: `${HELPDESK_PIPE}-` });
     await tab.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // The word on the run cancelled before is gone from the status bar.
+    expect(await page.locator('.statusbar-item', { hasText: 'cancelled: nothing sent' }).count()).toBe(0);
     const written = helpdeskOutputs().filter((f) => !before.has(f));
     expect(written).toHaveLength(1);
     expect((await tab.innerText()).trim()).toContain(written[0]);
-    const output = JSON.parse(readFileSync(path.join(RUN_OUTPUTS, written[0]!), 'utf8')) as { pipeline_run_id: string; working_memory: { root: Record<string, { concept: string; content: unknown }> } };
+    const output = JSON.parse(readFileSync(path.join(runOutputs(), written[0]!), 'utf8')) as { pipeline_run_id: string; working_memory: { root: Record<string, { concept: string; content: unknown }> } };
     const root = output.working_memory.root;
     expect(root['ticket']).toEqual({ concept: 'helpdesk.Ticket', content: ticket });
     expect(root['note']).toEqual({ concept: 'native.Text', content: { text: 'The customer waits' } });
@@ -439,7 +441,7 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
     // The whole log: the cancelled run of the test before, then this run with its id and its output file.
     const log = channelLog('MTHDS Runs');
     const cancelled = log.indexOf(`Run of ${HELPDESK_PIPE} cancelled at input 1 of 2 (ticket): nothing was sent to the runner.`);
-    const ran = log.indexOf(`Run of ${HELPDESK_PIPE} (${pathToFileURL(path.join(examples, 'helpdesk/helpdesk.mthds')).href}): pipeline_run_id ${output.pipeline_run_id}\n  output written to ${pathToFileURL(path.join(RUN_OUTPUTS, written[0]!)).href}\n`);
+    const ran = log.indexOf(`Run of ${HELPDESK_PIPE} (${pathToFileURL(path.join(examples, 'helpdesk/helpdesk.mthds')).href}): pipeline_run_id ${output.pipeline_run_id}\n  output written to ${pathToFileURL(path.join(runOutputs(), written[0]!)).href}\n`);
     expect(cancelled, log).toBeGreaterThanOrEqual(0);
     expect(ran, log).toBeGreaterThan(cancelled);
     await screenshot('vscode-run-output');

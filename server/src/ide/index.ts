@@ -33,7 +33,8 @@ export { occurrencesOfSymbol, targetsOf, type Target } from './symbolIndex.js';
 export { planRename, prepareRename, type Prepared, type RenameEdit, type RenamePlan } from './rename.js';
 // lsp/callHierarchy.ts: who calls whom, and which pipes implement a signature.
 export { implementationsAt, incomingCalls, outgoingCalls, pipeAt, type PipeCall } from './callHierarchy.js';
-// lsp/symbols.ts: the ranking of workspace symbols against a query.
+// lsp/symbols.ts: a bundle's outline, the names it declares, and their ranking against a query.
+export { bundleOutline, declaredNames, tableOutline, type DeclaredName, type OutlineSymbol, type SymbolKind } from './symbols.js';
 export { fuzzyScore } from './fuzzy.js';
 // lsp/codeActions.ts: the repairs offered beyond a finding's own fix.
 export { repairsFor } from './repairs.js';

@@ -20,7 +20,7 @@ import type {
 } from 'vscode-languageserver';
 import { wantsModels } from '../ide/index.js';
 import { lspRangeToRange, positionToOffset } from '../syntax/positions.js';
-import type { FileId, Session } from '../workspace/session.js';
+import type { FileId } from '../workspace/session.js';
 import { completionList, completionOptions, resolveCompletion } from './completion.js';
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
@@ -32,7 +32,6 @@ import type { RunnerSettings } from './settings.js';
 import type { Views } from './views.js';
 
 export interface AssistHost {
-  session(): Session;
   /** The latest finished check with the open buffers parsed ahead (shared with navigation). */
   views: Views;
   ourFile(uri: string): FileId | undefined;

@@ -37,6 +37,9 @@ export interface DiagnosticData {
 const SEVERITY: Record<Severity, 1 | 2 | 3> = { error: 1, warning: 2, information: 3 };
 
 export function toLspRange(locator: TextLocator, file: string, range: Range): LspRange {
+  // The start of a file needs no line starts: a file's own finding there (a document too large to
+  // analyse, whose line starts would cost a pass over megabytes) is placed without them.
+  if (range.end === 0) return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   return rangeToLspRange(locator.lineStartsOf(file), range);
 }
 

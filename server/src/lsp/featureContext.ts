@@ -11,7 +11,6 @@ import { parseToml } from '../syntax/document.js';
 import { positionToOffset, type Position } from '../syntax/positions.js';
 import type { TomlDocument } from '../syntax/types.js';
 import type { FileId, Session, TreeCheck } from '../workspace/session.js';
-import type { RequestGuard } from './clamp.js';
 import type { TextLocator } from './convert.js';
 import type { Views } from './views.js';
 import { ObjectCache } from '../util/objectCache.js';
@@ -30,8 +29,6 @@ export interface FeatureHost {
   ourFile(uri: string): FileId | undefined;
   capabilities(): ClientCapabilities;
   log(message: string): void;
-  /** The registration wrapper of every request handler (clamped positions, failures answered empty). */
-  guard: RequestGuard;
 }
 
 /** What a request about one document works on. */

@@ -270,7 +270,6 @@ export function served(state: ServerState): Served {
     features: featureContext(state.featureHost()),
     assist: new Assist({
       builtInModels: state.options.host.builtInModels ?? (() => NO_MODELS),
-      session: () => state.session,
       views: state.views,
       ourFile: state.ourFile,
       runner: () => state.settings.runner,

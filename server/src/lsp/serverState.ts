@@ -143,7 +143,6 @@ export class ServerState {
       ourFile: this.ourFile,
       capabilities: () => this.capabilities,
       log: this.log,
-      guard: this.guard,
     };
   }
 

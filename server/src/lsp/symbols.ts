@@ -1,116 +1,54 @@
 // Document symbols (the outline: concepts with their structure fields, pipes with their type, inputs,
-// steps and outcomes) and workspace symbols (every concept and pipe of every tree, fuzzy-matched).
+// steps and outcomes) and workspace symbols (every concept and pipe of every tree, fuzzy-matched):
+// the symbols of ide/symbols.ts in LSP's terms, and the cache of each file's declared names.
 
 import path from 'node:path';
 import { SymbolKind, type DocumentSymbol, type DocumentSymbolParams, type SymbolInformation, type WorkspaceSymbolParams } from 'vscode-languageserver';
+import { bundleOutline, declaredNames, fuzzyScore, tableOutline, type OutlineSymbol, type SymbolKind as OutlineKind } from '../ide/index.js';
 import { buildBundle } from '../language/buildBundle.js';
-import type { Bundle, ConceptDecl, PipeDecl } from '../language/model.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
-import { getEntry } from '../syntax/lookup.js';
 import { parseToml } from '../syntax/document.js';
 import { sizePastLimit } from '../workspace/documentSize.js';
 import { rangeToLspRange } from '../syntax/positions.js';
-import type { LTable, LValue, Range, TomlDocument } from '../syntax/types.js';
 import type { FeatureContext } from './featureContext.js';
-import { fuzzyScore } from '../ide/index.js';
 import type { FileSystem } from '../workspace/fileSystem.js';
+
+/** The LSP kind of each kind of symbol. */
+const KINDS: Record<OutlineKind, SymbolKind> = {
+  concept: SymbolKind.Class,
+  field: SymbolKind.Field,
+  pipe: SymbolKind.Function,
+  controller: SymbolKind.Module,
+  signature: SymbolKind.Interface,
+  input: SymbolKind.Variable,
+  step: SymbolKind.Event,
+  outcome: SymbolKind.EnumMember,
+  table: SymbolKind.Namespace,
+  array: SymbolKind.Array,
+  string: SymbolKind.String,
+  number: SymbolKind.Number,
+  boolean: SymbolKind.Boolean,
+  value: SymbolKind.Property,
+};
 
 export function documentSymbols(ctx: FeatureContext, params: DocumentSymbolParams): DocumentSymbol[] | null {
   const doc = ctx.docOf(params.textDocument.uri);
   if (!doc) return null;
   const toml = ctx.tomlOf(doc);
-  if (path.basename(doc.file) === MANIFEST_FILE) return tableSymbols(toml, toml.root, 0);
-  return bundleSymbols(buildBundle(doc.file, toml));
+  const outline = path.basename(doc.file) === MANIFEST_FILE ? tableOutline(toml) : bundleOutline(buildBundle(doc.file, toml));
+  return outline.map((s) => toDocumentSymbol(toml.lineStarts, s));
 }
 
-/** A symbol whose range covers its selection range and its children, as LSP demands. */
-function symbol(doc: TomlDocument, name: string, kind: SymbolKind, range: Range, selection: Range, detail?: string, children: DocumentSymbol[] = []): DocumentSymbol {
-  const ls = doc.lineStarts;
-  let start = Math.min(range.start, selection.start);
-  let end = Math.max(range.end, selection.end);
-  const lspSelection = rangeToLspRange(ls, selection);
-  const out: DocumentSymbol = { name: name === '' ? '(unnamed)' : name, kind, range: rangeToLspRange(ls, { start, end }), selectionRange: lspSelection, children };
-  for (const c of children) {
-    start = Math.min(start, offsetOf(ls, c.range.start));
-    end = Math.max(end, offsetOf(ls, c.range.end));
-  }
-  out.range = rangeToLspRange(ls, { start, end });
-  if (detail !== undefined && detail !== '') out.detail = detail;
+function toDocumentSymbol(lineStarts: readonly number[], s: OutlineSymbol): DocumentSymbol {
+  const out: DocumentSymbol = {
+    name: s.name === '' ? '(unnamed)' : s.name,
+    kind: KINDS[s.kind],
+    range: rangeToLspRange(lineStarts, s.range),
+    selectionRange: rangeToLspRange(lineStarts, s.selection),
+    children: s.children.map((c) => toDocumentSymbol(lineStarts, c)),
+  };
+  if (s.detail !== undefined) out.detail = s.detail;
   return out;
-}
-
-function offsetOf(lineStarts: readonly number[], p: { line: number; character: number }): number {
-  return (lineStarts[p.line] ?? 0) + p.character;
-}
-
-function unquoted(text: string, range: Range): Range {
-  const c = text[range.start];
-  return (c === '"' || c === "'") && range.end - range.start >= 2 ? { start: range.start + 1, end: range.end - 1 } : range;
-}
-
-export function bundleSymbols(bundle: Bundle): DocumentSymbol[] {
-  return [...bundle.concepts.map((c) => conceptSymbol(bundle.doc, c)), ...bundle.pipes.map((p) => pipeSymbol(bundle.doc, p))].sort(
-    (a, b) => a.selectionRange.start.line - b.selectionRange.start.line || a.selectionRange.start.character - b.selectionRange.start.character,
-  );
-}
-
-function conceptSymbol(doc: TomlDocument, c: ConceptDecl): DocumentSymbol {
-  const fields = (c.structure ?? []).map((f) => symbol(doc, f.name, SymbolKind.Field, f.range, unquoted(doc.text, f.nameRange), fieldDetail(f)));
-  const detail = c.refines ? `refines ${c.refines.raw}` : undefined;
-  return symbol(doc, c.code, SymbolKind.Class, c.range, unquoted(doc.text, c.codeRange), detail, fields);
-}
-
-function fieldDetail(f: NonNullable<ConceptDecl['structure']>[number]): string | undefined {
-  const type = f.type?.value;
-  if (type === 'list') return `list of ${f.itemConceptRef?.raw ?? f.itemType?.value ?? '?'}`;
-  if (type === 'concept') return f.conceptRef?.raw ?? 'concept';
-  return type ?? (f.choices ? 'choices' : undefined);
-}
-
-function pipeSymbol(doc: TomlDocument, p: PipeDecl): DocumentSymbol {
-  const children: DocumentSymbol[] = [];
-  for (const input of p.inputs) children.push(symbol(doc, input.name, SymbolKind.Variable, input.range, unquoted(doc.text, input.nameRange), input.ref?.raw));
-  for (const step of p.steps) {
-    const pipe = step.pipe?.raw ?? (step.from ? `from ${step.from.value}` : '?');
-    const label = `${step.index + 1}. ${pipe}`;
-    children.push(symbol(doc, label, SymbolKind.Event, step.node.range, step.pipe?.node.range ?? step.node.range, step.result ? `→ ${step.result.value}` : undefined));
-  }
-  const outcomes = getEntry(p.table, 'outcomes')?.value;
-  if (outcomes?.type === 'table') {
-    for (const o of outcomes.entries) {
-      children.push(symbol(doc, o.key, SymbolKind.EnumMember, o.range, unquoted(doc.text, o.keyRange), o.value.type === 'string' ? `→ ${o.value.value}` : undefined));
-    }
-  }
-  const kind = p.typeless ? SymbolKind.Interface : p.spec?.kind === 'controller' ? SymbolKind.Module : SymbolKind.Function;
-  const detail = p.typeless ? 'signature' : (p.type?.value ?? '');
-  return symbol(doc, p.code, kind, p.range, unquoted(doc.text, p.codeRange), detail, children);
-}
-
-/** Any TOML table (the manifest): its entries, tables nested to a few levels. */
-function tableSymbols(doc: TomlDocument, table: LTable, depth: number): DocumentSymbol[] {
-  return table.entries.map((e) => {
-    const v = e.value;
-    const nested = v.type === 'table' && depth < 3 ? tableSymbols(doc, v, depth + 1) : [];
-    return symbol(doc, e.key, kindOfValue(v), e.range, unquoted(doc.text, e.keyRange), v.type === 'string' ? v.value : undefined, nested);
-  });
-}
-
-function kindOfValue(v: LValue): SymbolKind {
-  switch (v.type) {
-    case 'table':
-      return SymbolKind.Namespace;
-    case 'array':
-      return SymbolKind.Array;
-    case 'string':
-      return SymbolKind.String;
-    case 'integer':
-    case 'float':
-      return SymbolKind.Number;
-    case 'boolean':
-      return SymbolKind.Boolean;
-    default:
-      return SymbolKind.Property;
-  }
 }
 
 // ---- workspace symbols ---------------------------------------------------------------------------
@@ -185,15 +123,11 @@ function symbolsOfFile(ctx: FeatureContext, file: string): FlatSymbol[] {
   if (text === undefined || sizePastLimit(text) !== undefined) return [];
   const bundle = buildBundle(file, parseToml(text));
   const ls = bundle.doc.lineStarts;
-  const domain = bundle.domain?.value;
-  const symbols: FlatSymbol[] = [];
-  const add = (name: string, kind: SymbolKind, range: Range): void => {
-    const s: FlatSymbol = { name, kind, range: rangeToLspRange(ls, unquoted(text, range)) };
-    if (domain !== undefined) s.container = domain;
-    symbols.push(s);
-  };
-  for (const c of bundle.concepts) add(c.code, SymbolKind.Class, c.codeRange);
-  for (const p of bundle.pipes) add(p.code, p.typeless ? SymbolKind.Interface : p.spec?.kind === 'controller' ? SymbolKind.Module : SymbolKind.Function, p.codeRange);
+  const symbols = declaredNames(bundle).map((d): FlatSymbol => {
+    const s: FlatSymbol = { name: d.name, kind: KINDS[d.kind], range: rangeToLspRange(ls, d.range) };
+    if (d.container !== undefined) s.container = d.container;
+    return s;
+  });
   fileSymbols.set(file, { open, stamp, symbols });
   return symbols;
 }

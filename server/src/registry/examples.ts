@@ -444,7 +444,7 @@ const NO_EXAMPLE: { readonly [C in RegistryCode]?: string } = {
   'method.invalid': 'It wraps the faults of a refused method: a file raises the codes listed in its errors, never this one alone.',
   'method.not_found': 'It says that a method reference or a path leads to no method at all: there is no file to show.',
   'method.ambiguous': 'It comes from a method reference that matches several methods a runner holds, not from the content of a file.',
-  'method.fetch_failed': 'It needs a remote method that cannot be downloaded; our tools download nothing, so no file raises it.',
+  'method.fetch_failed': 'It comes from a method reference naming a URL that does not answer, in a request to a runner: no file content raises it.',
   'method.mock_unsatisfiable': "The dry run's guard behind the concept rules: a concept whose mock breaks its own constraints is refused first as `method.concept_invalid`.",
   'method.changed_concurrently': 'It reports a file changed on disk while a fix or the formatter was writing it: a race between two writers, not a content.',
 };

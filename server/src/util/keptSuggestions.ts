@@ -5,7 +5,7 @@
 // always equals the search made afresh over the same indexes (test/unit/util/keptSuggestions.test.ts).
 
 import { LRUCache } from 'lru-cache';
-import { best, byRank, scoreFor, scoredAmong, type NameIndex, type Scored } from './suggest.js';
+import { addedNear, best, byRank, removedBy, scoredAmong, type Change, type NameIndex, type Scored } from './suggest.js';
 
 /** How many candidates beyond the answer are kept, so that a removed suggestion has a successor at hand. */
 const SPARE = 11;
@@ -43,27 +43,26 @@ export function suggestKept(name: string, indexes: readonly NameIndex[], scope: 
  */
 function update(known: Kept, name: string, indexes: readonly NameIndex[], room: number): boolean {
   if (known.ids.length !== indexes.length) return false;
-  const added: string[] = [];
-  const removed: string[] = [];
+  const changes: Change[] = [];
   for (let at = 0; at < indexes.length; at++) {
     const index = indexes[at]!;
     if (index.id === known.ids[at]) continue;
     const change = index.changesSince(known.ids[at]!);
     if (!change) return false;
-    added.push(...change.added);
-    removed.push(...change.removed);
+    if (change.added.length > 0 || change.removed.length > 0) changes.push(change);
   }
-  if (added.length === 0 && removed.length === 0) return sameIds(known, indexes);
   const { kept } = known;
   // A name removed from one index may still be offered by another (a native the domain declared too).
-  for (const gone of removed) {
-    const at = kept.findIndex((s) => s.candidate === gone);
-    if (at >= 0 && !indexes.some((i) => i.has(gone))) kept.splice(at, 1);
+  for (let at = kept.length - 1; at >= 0 && changes.length > 0; at--) {
+    const candidate = kept[at]!.candidate;
+    if (changes.some((c) => removedBy(c, candidate)) && !indexes.some((i) => i.has(candidate))) kept.splice(at, 1);
   }
-  for (const come of added) {
-    if (kept.some((s) => s.candidate === come)) continue;
-    const s = scoreFor(name, come);
-    if (!s) continue;
+  // Of the names added, only those near `name` and scoring no more than the last kept can enter.
+  const cap = known.complete ? Infinity : (kept[kept.length - 1]?.score ?? -Infinity);
+  const added: Scored[] = [];
+  for (const change of changes) for (const s of addedNear(change, name, cap)) added.push(s);
+  for (const s of added) {
+    if (kept.some((k) => k.candidate === s.candidate)) continue;
     // Past the last kept of an incomplete list, a candidate's place among those not kept is unknown: left out, the list stays the ranking's start.
     const last = kept[kept.length - 1];
     if (!known.complete && (last === undefined || byRank(s, last) >= 0)) continue;

@@ -114,11 +114,6 @@ function limitOf(n: number, local: number): number {
   return Math.max(2, Math.floor(Math.max(n, local) / 3));
 }
 
-/** `candidate` scored for `name` as a query scores it, or undefined when it is too far (or is `name`). */
-export function scoreFor(name: string, candidate: string): Scored | undefined {
-  return scoreOf(name, name.toLowerCase(), formsOf(candidate));
-}
-
 /** The candidate's score for `name`, or undefined when it is too far. */
 function scoreOf(name: string, lower: string, f: Forms): Scored | undefined {
   if (f.candidate === name) return undefined;
@@ -303,7 +298,15 @@ export class NameIndex {
     return found;
   }
 
-  private query(name: string): Scored[] {
+  /**
+   * The names near `name` scoring `cap` at most, in the order of the index; not kept (a kept
+   * answer's update asks with the score of its last candidate, which varies).
+   */
+  within(name: string, cap: number): Scored[] {
+    return this.query(name, cap);
+  }
+
+  private query(name: string, cap = Infinity): Scored[] {
     const lower = name.toLowerCase();
     const common = this.commonBigrams(lower);
     scoredSoFar += this.entries.length;
@@ -318,17 +321,20 @@ export class NameIndex {
       // limit - 1 at most), unless it contains the name or is contained in it (a string contained
       // in another shares all its bigrams with it: only then is containing tested). Never false
       // for a name `scoreOf` would score. Read from typed arrays: the loop runs over every name
-      // of every index asked.
+      // of every index asked. Under a `cap`, the distances kept are at most the cap (the code's,
+      // qualified, half a point less).
       const local = this.localLengths[at]!;
       const lowerLocal = this.lowerLocalLengths[at]!;
       const shared = common.local[at]!;
       const longest = n > local ? n : local;
       const limit = longest >= 9 ? Math.floor(longest / 3) : 2;
       const qualified = this.qualified[at] === 1;
-      let may = shared >= (m > lowerLocal ? m : lowerLocal) - 1 - 2 * (qualified ? limit - 1 : limit);
+      const kWhole = Math.min(limit, Math.floor(cap));
+      const kLocal = qualified ? Math.min(limit - 1, Math.floor(cap - 0.5)) : kWhole;
+      let may = shared >= (m > lowerLocal ? m : lowerLocal) - 1 - 2 * kLocal;
       if (!may && qualified) {
         const lowerWhole = this.lowerLengths[at]!;
-        may = common.whole[at]! >= (m > lowerWhole ? m : lowerWhole) - 1 - 2 * limit;
+        may = common.whole[at]! >= (m > lowerWhole ? m : lowerWhole) - 1 - 2 * kWhole;
       }
       if (!may && local >= 4 && shared >= (m < lowerLocal ? m : lowerLocal) - 1) {
         const f = this.entries[at]!;
@@ -336,7 +342,7 @@ export class NameIndex {
       }
       if (!may) continue;
       const s = scoreOf(name, lower, this.entries[at]!);
-      if (s) out.push(s);
+      if (s && s.score <= cap) out.push(s);
     }
     return out;
   }
@@ -373,6 +379,25 @@ export interface Change {
   id: number;
   added: readonly string[];
   removed: readonly string[];
+  /** The added names as an index, made when first asked (`addedNear`). */
+  addedIndex?: NameIndex;
+  /** The removed names as a set, made when first asked (`removedBy`). */
+  removedSet?: ReadonlySet<string>;
+}
+
+/** Whether a change removed `name`. */
+export function removedBy(change: Change, name: string): boolean {
+  return change.removed.length > 0 && (change.removedSet ??= new Set(change.removed)).has(name);
+}
+
+/**
+ * The names a change added that are near `name`, scored `cap` at most: through an index of them,
+ * so that the names passed over by the bigram bound cost no distance (a branch switch adds
+ * hundreds per table).
+ */
+export function addedNear(change: Change, name: string, cap: number): readonly Scored[] {
+  if (change.added.length === 0) return [];
+  return (change.addedIndex ??= new NameIndex(change.added)).within(name, cap);
 }
 
 /** How many ancestors an index keeps the changes from, and how many names changed at most. */

@@ -51,6 +51,11 @@
 (advice-add 'eglot-handle-request :before
             (lambda (_server method &rest _) (push (format "%s" method) mthds-requests)))
 
+;; eglot waits `eglot-sync-connect' seconds (3) for `initialize' before going on asynchronously; a
+;; shared CI machine under load can take longer to start Node, and the report below reads the
+;; server right after the hook ran. The wait is eglot's; the user's lines are unchanged.
+(setq eglot-sync-connect 30)
+
 (condition-case err
     (progn
       (find-file (getenv "MTHDS_FILE"))

@@ -104,6 +104,19 @@ describe('NameIndex', () => {
     );
   });
 
+  it('under a cap, gives exactly the near names scoring the cap at most', () => {
+    const code = fc.stringMatching(/^[a-cA-C1_]{0,10}$/);
+    const qualified = fc.tuple(fc.stringMatching(/^[a-c.]{0,5}$/), code).map(([d, c]) => `${d}.${c}`);
+    const cap = fc.constantFrom(-Infinity, 0, 0.5, 1, 1.5, 2, 2.5, 3, 4, Infinity);
+    fc.assert(
+      fc.property(fc.oneof(code, qualified), fc.array(fc.oneof(code, qualified), { maxLength: 40 }), cap, (name, names, c) => {
+        const index = new NameIndex(names);
+        expect(index.within(name, c)).toEqual(index.near(name).filter((s) => s.score <= c));
+      }),
+      { seed: 43, numRuns: 3000 },
+    );
+  });
+
   it('finds a name near a typo among many, however far the others', () => {
     const many = Array.from({ length: 3000 }, (_, i) => `d${i % 40}.Concept${i}`);
     const index = new NameIndex(['Summary', 'LongerContractClause', ...many]);

@@ -263,7 +263,7 @@ function registerExplain(server: McpServer): void {
     'explain',
     {
       title: 'Explain a finding code',
-      description: 'The registry entry of a code that check, fix or a runner reports (method.concept_unresolved, request.pipe_not_found, mthdsls.*): its title, what it means and what usually causes it, its parameters, the detail template its message is made from, the advice to the caller and to others, whether a retry can succeed, its documentation anchor, and for most method codes an example: a file that raises the code (fault), the same file fixed (fixed), and the files it needs beside it (context).',
+      description: 'The registry entry of a code that check, fix or a runner reports (method.concept_unresolved, request.pipe_not_found, mthdsls.*): its title, what it means and what usually causes it, its parameters, the detail template its message is made from, the advice to the caller and to others, whether a retry can succeed, its documentation anchor, and for most method codes an example: a file that raises the code (fault), the same file fixed (fixed), the files it needs beside it (context) and, when a folder check does not raise it, how it is raised (functions, run); for a code no file shows, why (no_example).',
       inputSchema: z.object({ code: z.string() }),
       outputSchema: z.looseObject({
         code: z.string(),
@@ -282,8 +282,11 @@ function registerExplain(server: McpServer): void {
             fault: z.string(),
             fixed: z.string(),
             context: z.array(z.object({ path: z.string(), text: z.string() })),
+            functions: z.array(z.string()).optional(),
+            run: z.object({ pipe: z.string(), inputs: z.record(z.string(), z.object({ concept: z.string(), content: z.unknown() })) }).optional(),
           })
           .optional(),
+        no_example: z.string().optional(),
       }),
       annotations: { readOnlyHint: true },
     },
@@ -304,12 +307,21 @@ function registerExplain(server: McpServer): void {
       };
       if (entry.status !== undefined) structured['status'] = entry.status;
       const example = exampleOf(entry.code);
-      if (example) structured['example'] = { summary: example.summary, file: example.file, fault: example.fault, fixed: example.fixed, context: (example.context ?? []).map((f) => ({ ...f })) };
+      if (example) {
+        const shown: Record<string, unknown> = { summary: example.summary, file: example.file, fault: example.fault, fixed: example.fixed, context: (example.context ?? []).map((f) => ({ ...f })) };
+        // How the fault is raised when a folder check does not raise it: the same members as the registry's.
+        if (example.functions) shown['functions'] = [...example.functions];
+        if (example.run) shown['run'] = { pipe: example.run.pipe, inputs: { ...example.run.inputs } };
+        structured['example'] = shown;
+      }
       const advice = [...entry.advice.client, ...entry.advice.others].map((a) => `- ${a.text}`);
       const lines = [`${entry.code}: ${entry.title}`, entry.explanation, ...(advice.length > 0 ? ['Advice:', ...advice] : [])];
       if (example) lines.push('', ...exampleMarkdown(example));
       const reason = example ? undefined : noExampleReason(entry.code);
-      if (reason !== undefined) lines.push('', `No file example: ${reason}`);
+      if (reason !== undefined) {
+        structured['no_example'] = reason;
+        lines.push('', `No file example: ${reason}`);
+      }
       return answer(lines.join('\n').trimEnd(), structured);
     }),
   );

@@ -1,0 +1,101 @@
+// Large documents open in the language server (`npm run bench:lsp-large`): the three documents of
+// the issue, each opened in a fresh server beside a small bundle: a 5 MB bundle of about 45,000
+// pipes, a 10 MB prompt full of `$t {{ t }}`, a 50 MB bundle (the 5 MB one ten times over). While
+// it is opened and checked, the small document is hovered every 20 ms (one request at a time);
+// printed: the longest and the p95 wait of those hovers, when the large document's diagnostics
+// came (and which), then `shutdown` sent and how long its answer took, and the server's peak
+// resident memory (VmHWM). DOCS=5mb,10mb-prompt,50mb picks documents; WAIT_MS bounds the wait for
+// the diagnostics (default 90 s). MTHDS_SERVER runs another build (the base) the same way.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { percentile, startServer } from './lspClient.mjs';
+
+const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const WAIT_MS = Number(process.env.WAIT_MS ?? 90_000);
+
+/** A bundle of pipes of about `bytes` bytes (about 110 bytes a pipe). */
+function pipesBundle(bytes) {
+  const out = ['domain = "big"', 'description = "A large bundle"', ''];
+  let size = 50;
+  for (let i = 0; size < bytes; i++) {
+    const block = `[pipe.p${i}]\ntype = "PipeLLM"\ndescription = "Pipe ${i} of the big one"\noutput = "Text"\nprompt = "Say ${i}"\n`;
+    out.push(block);
+    size += block.length + 1;
+  }
+  return out.join('\n');
+}
+
+/** One pipe whose prompt is `bytes` bytes of `$t {{ t }}`. */
+function promptBundle(bytes) {
+  const unit = '$t {{ t }} ';
+  return `domain = "big"\ndescription = "One long prompt"\n\n[pipe.say]\ntype = "PipeLLM"\ndescription = "Says it"\ninputs = { t = "Text" }\noutput = "Text"\nprompt = """\n${unit.repeat(Math.ceil(bytes / unit.length))}\n"""\n`;
+}
+
+const DOCS = {
+  '5mb': () => pipesBundle(5 * 2 ** 20),
+  '10mb-prompt': () => promptBundle(10 * 2 ** 20),
+  '50mb': () => pipesBundle(50 * 2 ** 20),
+};
+
+const SMALL = 'domain = "small"\ndescription = "Small"\n\n[concept.Note]\ndescription = "A note"\n\n[pipe.write]\ntype = "PipeLLM"\ndescription = "Writes"\noutput = "Note"\nprompt = "Write"\n';
+
+/** The peak resident memory of a process in MB (Linux), NaN elsewhere. */
+function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+async function run(name, text) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bench-large-'));
+  const small = path.join(dir, 'small.mthds');
+  writeFileSync(small, SMALL);
+  const smallUri = pathToFileURL(small).href;
+  const uri = pathToFileURL(path.join(dir, 'large.mthds')).href;
+  let diagnostics;
+  const server = await startServer(dir, {
+    capabilities: { window: { workDoneProgress: true }, textDocument: { publishDiagnostics: {} } },
+    initializationOptions: { diagnostics: { debounceMs: 0, dryRun: false } },
+    onPublish: (p) => {
+      if (p.uri === uri && !diagnostics) diagnostics = { at: performance.now(), codes: [...new Set(p.diagnostics.map((d) => d.code))], count: p.diagnostics.length };
+    },
+  });
+  await server.checked;
+  const { connection, child } = server;
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: smallUri, languageId: 'mthds', version: 1, text: SMALL } });
+  const hover = () => connection.sendRequest('textDocument/hover', { textDocument: { uri: smallUri }, position: { line: 9, character: 11 } });
+  await hover();
+  const t0 = performance.now();
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version: 1, text } });
+  const waits = [];
+  // Hovers one at a time until the diagnostics came (and 2 s more), or the wait is over.
+  while (performance.now() - t0 < WAIT_MS && (!diagnostics || performance.now() - diagnostics.at < 2000)) {
+    const t = performance.now();
+    const answered = await Promise.race([hover().then(() => true), sleep(Math.max(0, WAIT_MS - (t - t0))).then(() => false)]);
+    waits.push(performance.now() - t);
+    if (!answered) break;
+    await sleep(20);
+  }
+  const ts = performance.now();
+  const shutdown = await Promise.race([connection.sendRequest('shutdown').then(() => performance.now() - ts), sleep(30_000).then(() => NaN)]);
+  const rss = peakRssMb(child.pid);
+  void connection.sendNotification('exit').catch(() => undefined);
+  await Promise.race([new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r))), sleep(5000)]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+  connection.dispose();
+  rmSync(dir, { recursive: true, force: true });
+  const came = diagnostics ? `diagnostics after ${((diagnostics.at - t0) / 1000).toFixed(2)} s (${diagnostics.count}: ${diagnostics.codes.join(', ') || 'none'})` : `no diagnostics within ${WAIT_MS / 1000} s`;
+  console.log(
+    `  ${name} (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MB): hover on another document max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length}); ${came}; shutdown answered ${Number.isNaN(shutdown) ? 'not within 30 s' : `in ${shutdown.toFixed(0)} ms`}; peak RSS ${rss.toFixed(0)} MB; ${load()}`,
+  );
+}
+
+console.log(`large documents open beside a small one (${process.env.MTHDS_SERVER ?? 'this build'}); ${load()}`);
+for (const name of (process.env.DOCS ?? Object.keys(DOCS).join(',')).split(',')) await run(name, DOCS[name]());
