@@ -91,7 +91,7 @@ module.exports = {
       severity: 'error',
       comment: 'The extension is a separate bundle: of the server, it imports only the pure graph drawing and the wire types of the protocol.',
       from: { path: '^client/' },
-      to: { path: '^server/', pathNot: '^server/src/(ide/graph(Layout|Svg)|util/markup|protocol/types)\\.ts$' },
+      to: { path: '^server/', pathNot: '^server/src/(ide/graph(Layout|Svg)|util/markup|protocol/(types|browserFiles))\.ts$' },
     },
   ],
   options: {

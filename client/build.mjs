@@ -1,5 +1,5 @@
-// Bundles the VS Code client: the extension (CommonJS: VS Code loads extensions with require(),
-// `vscode` provided by the host) and the graph webview's script (a browser IIFE, no network).
+// Bundles the VS Code client: the extensions for the desktop and for the browser (CommonJS: VS
+// Code loads extensions with require(), `vscode` provided by the host) and the graph webview's script (a browser IIFE, no network).
 import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,20 @@ await Promise.all([
     format: 'cjs',
     external: ['vscode'],
     // Smaller vsix and faster load; the source map keeps stack traces readable.
+    minify: true,
+    sourcemap: true,
+    logLevel: 'warning',
+  }),
+  // The extension in a browser (package.json "browser": vscode.dev, github.dev): CommonJS for the
+  // web extension host, no Node built-in; its language server is server/dist/browser.js.
+  build({
+    entryPoints: { browser: join(here, 'src/browser/extension.ts') },
+    outdir: dist,
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'cjs',
+    external: ['vscode'],
     minify: true,
     sourcemap: true,
     logLevel: 'warning',

@@ -1,7 +1,9 @@
-// Bundles the command line and the language server into self-contained ESM files.
+// Bundles the command line and the language server into self-contained ESM files, and the language
+// server again as a web worker for the browser (browserBuild.mjs).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { browserBuildOptions } from './browserBuild.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -21,3 +23,5 @@ await build({
   // CommonJS dependencies (vscode-languageserver) call require(): give the ESM bundle one.
   banner: { js: "import { createRequire as __mthdsCreateRequire } from 'node:module'; const require = __mthdsCreateRequire(import.meta.url);" },
 });
+
+await build({ ...browserBuildOptions(), metafile: false });

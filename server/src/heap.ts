@@ -83,3 +83,20 @@ export function collectNow(): boolean {
   collector();
   return true;
 }
+
+/**
+ * The end of the language server's start-up on the desktop (lsp/main.ts): the start-up check's
+ * garbage collected now when `startupCollection` says so, and the sweep waited for, rather than
+ * V8 collecting it in pieces of up to 12 ms during the first keystrokes (measured at 5,000 bundles:
+ * the keystroke p99 over 16 ms in a third of the runs). Messages are served meanwhile.
+ */
+export async function collectStartupGarbage(msSinceDocumentChange: number, log: (line: string) => void): Promise<void> {
+  const inUse = heapInUse();
+  const verdict = startupCollection(msSinceDocumentChange, inUse);
+  const t0 = performance.now();
+  if (verdict === 'too large') log(`mthds: start-up garbage left to the collector (heap of ${Math.round(inUse / 2 ** 20)} MB)`);
+  else if (verdict === 'collect' && collectNow()) {
+    log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, SWEEP_AFTER_COLLECT_MS));
+  }
+}

@@ -27,6 +27,7 @@ interface Manifest {
   publisher: string;
   icon?: string;
   main: string;
+  browser: string;
   engines: { vscode: string };
   activationEvents: string[];
   scripts: Record<string, string>;
@@ -100,12 +101,14 @@ describe('the .vsix', () => {
       'extension/readme.md',
       'extension/LICENSE.txt',
       'extension/client/dist/extension.js',
+      'extension/client/dist/browser.js',
       'extension/client/dist/graph.js',
       'extension/client/dist/package.json',
       'extension/client/language-configuration.json',
       'extension/client/syntaxes/mthds-manifest.tmLanguage.json',
       'extension/server/package.json',
       'extension/server/dist/server.js',
+      'extension/server/dist/browser.js',
       'extension/server/bin/mthds-language-server.js',
       'extension/syntaxes/mthds.tmLanguage.json',
       'extension/syntaxes/mthds-markdown-injection.tmLanguage.json',
@@ -147,11 +150,19 @@ describe('the .vsix', () => {
   });
 
   it('holds every file its manifest points to', () => {
-    const pointed = [manifest.main, ...manifest.contributes.grammars.map((g) => g.path), ...manifest.contributes.languages.flatMap((l) => (l.configuration ? [l.configuration] : []))];
+    const pointed = [manifest.main, manifest.browser, ...manifest.contributes.grammars.map((g) => g.path), ...manifest.contributes.languages.flatMap((l) => (l.configuration ? [l.configuration] : []))];
     for (const p of pointed) expect([...files.keys()], p).toContain(`extension/${path.posix.normalize(p)}`);
     // The client bundle is CommonJS in a folder that says so (the root package is "type": "module").
     expect(JSON.parse(files.get('extension/client/dist/package.json')!.toString('utf8'))).toEqual({ type: 'commonjs' });
     expect(files.get('extension/client/dist/extension.js')!.toString('utf8')).toMatch(/require\("vscode"\)/);
+    // Both entries: the desktop's (`main`) and the browser's (`browser`, vscode.dev and github.dev),
+    // which starts the language server's worker script, packaged beside the desktop server.
+    expect(manifest.browser).toBe('./client/dist/browser.js');
+    const browserClient = files.get('extension/client/dist/browser.js')!.toString('utf8');
+    expect(browserClient).toMatch(/require\("vscode"\)/);
+    expect(browserClient).toMatch(/"server",\s*"dist",\s*"browser\.js"/);
+    expect(browserClient).not.toMatch(/require\("(node:)?(fs|child_process|net|os|path)"\)/);
+    expect(files.get('extension/server/dist/browser.js')!.toString('utf8')).toContain('mthds/files');
   });
 
   it('contributes the languages, the grammars and the Markdown injection', () => {

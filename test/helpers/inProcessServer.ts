@@ -6,7 +6,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node.js';
 import { MessageTurns } from '../../server/src/lsp/messageTurns.js';
 import { startServer } from '../../server/src/lsp/server.js';
-import { nodeFileSystem } from '../../server/src/workspace/nodeFileSystem.js';
+import { nodeHost } from '../../server/src/lsp/nodeHost.js';
 
 /** A JSON-RPC message as the transport carries it. */
 export function frame(message: object): string {
@@ -20,7 +20,7 @@ export function inProcessServer(): { up: PassThrough; down: PassThrough; server:
   const down = new PassThrough();
   const turns = new MessageTurns();
   const server = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down), { messageStrategy: turns.strategy });
-  startServer(server, { host: { fs: nodeFileSystem }, turns });
+  startServer(server, { host: nodeHost(), turns });
   const client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
   return { up, down, server, client };
 }

@@ -25,7 +25,8 @@ import { completionList, completionOptions, resolveCompletion } from './completi
 import { hover } from './hover.js';
 import { inlayHints } from './inlayHints.js';
 import { clientFormats } from './markup.js';
-import { builtInCatalog, ModelDecks } from './runner/modelDecks.js';
+import { ModelDecks } from './runner/modelDecks.js';
+import type { ModelCatalog } from '../language/modelCatalog.js';
 import { SemanticTokenStore } from './semanticTokens.js';
 import type { RunnerSettings } from './settings.js';
 import type { Views } from './views.js';
@@ -34,6 +35,8 @@ export interface AssistHost {
   /** The latest finished check with the open buffers parsed ahead (shared with navigation). */
   views: Views;
   ourFile(uri: string): FileId | undefined;
+  /** The models offered without a configured runner. */
+  builtInModels(): ModelCatalog;
   /** The runner settings (a configured runner's deck feeds model completion). */
   runner(): RunnerSettings;
   runnerToken(): string | undefined;
@@ -52,7 +55,7 @@ export class Assist {
   private lastCompletionUri: string | undefined;
 
   constructor(private readonly host: AssistHost) {
-    this.decks = new ModelDecks({ settings: host.runner, token: host.runnerToken, log: host.log });
+    this.decks = new ModelDecks({ builtIn: host.builtInModels, settings: host.runner, token: host.runnerToken, log: host.log });
   }
 
   private viewOf(uri: string): ReturnType<Views['viewOf']> {
@@ -65,7 +68,7 @@ export class Assist {
     const view = this.viewOf(params.textDocument.uri);
     if (!view) return null;
     const offset = positionToOffset(view.bundle.doc.lineStarts, view.text, params.position);
-    const models = wantsModels(view.bundle, offset) ? await this.decks.catalog() : builtInCatalog();
+    const models = wantsModels(view.bundle, offset) ? await this.decks.catalog() : this.host.builtInModels();
     this.lastCompletionUri = params.textDocument.uri;
     return completionList(view, params, models, completionOptions(this.host.capabilities()));
   }

@@ -8,7 +8,6 @@ import { isMethodFile } from '../workspace/scan.js';
 import type { DiskChange } from '../workspace/session.js';
 import type { ServerState } from './serverState.js';
 import { forgetFileSymbols } from './symbols.js';
-import { uriToFile } from './uris.js';
 
 /** The text sync: the library keeps the documents; the session gets their text. */
 export function listenToDocuments(connection: Connection, state: ServerState): void {
@@ -16,7 +15,7 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
   documents.onDidOpen((event) => {
     const { uri, languageId } = event.document;
     if (!state.isOurs(uri, languageId)) return;
-    state.uris.set(uriToFile(uri), uri);
+    state.uris.set(state.uriToFile(uri), uri);
   });
 
   documents.onDidChangeContent((event) => {
@@ -51,7 +50,7 @@ export function watchedFilesChanged(state: ServerState, params: DidChangeWatched
   state.guardEvent(() => {
     let structural = false;
     for (const change of params.changes) {
-      const file = uriToFile(change.uri);
+      const file = state.uriToFile(change.uri);
       if (state.isStructuresFile(file)) state.loadStructures();
       if (!path.isAbsolute(file) || !isMethodFile(file)) continue;
       const kind: DiskChange = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
@@ -66,8 +65,8 @@ export function watchedFilesChanged(state: ServerState, params: DidChangeWatched
 export function workspaceFoldersChanged(state: ServerState, event: WorkspaceFoldersChangeEvent): void {
   state.guardEvent(() => {
     const session = state.session;
-    const removed = new Set(event.removed.map((f) => uriToFile(f.uri)));
-    const added = event.added.map((f) => uriToFile(f.uri)).filter((f) => path.isAbsolute(f) && !removed.has(f));
+    const removed = new Set(event.removed.map((f) => state.uriToFile(f.uri)));
+    const added = event.added.map((f) => state.uriToFile(f.uri)).filter((f) => path.isAbsolute(f) && !removed.has(f));
     const folders = [...new Set([...session.getFolders().filter((f) => !removed.has(f)), ...added])];
     session.setFolders(folders);
     // Checked once the walk of this folder set ends; a walk replaced by a later change never is.

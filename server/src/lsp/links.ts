@@ -8,7 +8,6 @@ import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { getEntry } from '../syntax/lookup.js';
 import { rangeToLspRange } from '../syntax/positions.js';
 import type { LString, TomlDocument } from '../syntax/types.js';
-import { fileToUri } from './uris.js';
 import type { FeatureContext } from './featureContext.js';
 import type { FileSystem } from '../workspace/fileSystem.js';
 
@@ -20,7 +19,7 @@ export function documentLinks(ctx: FeatureContext, params: DocumentLinkParams): 
   const fs = ctx.host.session().fs;
   const links: DocumentLink[] = [];
   const link = (node: LString, target: string, tooltip: string): void => {
-    links.push({ range: rangeToLspRange(toml.lineStarts, { start: node.contentStart, end: node.contentEnd }), target: fileToUri(target), tooltip });
+    links.push({ range: rangeToLspRange(toml.lineStarts, { start: node.contentStart, end: node.contentEnd }), target: ctx.host.locator.uriOf(target), tooltip });
   };
   if (path.basename(doc.file) === MANIFEST_FILE) {
     for (const { node, target } of dependencyPaths(fs, toml, dir)) link(node, target, `Open the manifest of ${path.relative(dir, path.dirname(target)) || '.'}`);

@@ -6,9 +6,9 @@ import { FrameWatch } from './framing.js';
 import { guardTransport, ProtocolGuard } from './protocolGuard.js';
 import { MessageTurns } from './messageTurns.js';
 import { startServer } from './server.js';
-import { tuneHeap } from '../heap.js';
+import { collectStartupGarbage, tuneHeap } from '../heap.js';
 import { VERSION } from '../version.js';
-import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
+import { nodeHost } from './nodeHost.js';
 
 const USAGE = `Usage: mthds-language-server --stdio | --node-ipc | --socket=PORT | --pipe=NAME
 
@@ -67,7 +67,7 @@ const connection = connect();
 // Whatever escapes a handler is logged, never fatal: an editor keeps its server.
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
-startServer(connection, { host: { fs: nodeFileSystem }, turns, collectAfterStartup: true });
+startServer(connection, { host: nodeHost(), turns, collectAfterStartup: collectStartupGarbage });
 // Input read but not yet dispatched holds a pause open too (after listen: a listener of its own
 // before the connection's would take the first messages from it).
 if (args.includes('--stdio')) process.stdin.on('data', () => turns.arrived());

@@ -18,6 +18,9 @@
 //   3. The runner, asked by a request: a run started by workspace/executeCommand followed to its end
 //      (runner/progress.ts), a runner's model deck awaited a while for completion
 //      (runner/modelDecks.ts), the built-in runner started in process on first use (runner/link.ts).
+//   4. In a browser, the files the client sends (`mthds/files`, browserMain.ts: the worker's entry,
+//      which also gives the worker its setImmediate); they go through documentEvents.ts as the
+//      desktop's watched-file events do.
 // Sliced work yields through messageTurns.ts (a pause; it starts nothing) and the transport's
 // guard (protocolGuard.ts) reads messages before the connection does.
 
@@ -89,6 +92,10 @@ import { selectionRanges } from './selection.js';
 import { SEMANTIC_TOKENS_LEGEND } from './semanticTokens.js';
 import { DOCUMENT_SELECTOR, type ServerState } from './serverState.js';
 import { documentSymbols, workspaceSymbols } from './symbols.js';
+import type { ModelCatalog } from '../language/modelCatalog.js';
+
+/** The models offered where no runner is configured and none is built in (a browser). */
+const NO_MODELS: ModelCatalog = { source: 'no runner (none is built into the browser)', choices: [] };
 
 /** What a route's handler is made from: the server's state and the contexts its features share. */
 export interface Served {
@@ -199,6 +206,8 @@ export const ROUTES: readonly Route[] = [
         session: state.session,
         diagnostics,
         locator: state.locator,
+        fileOf: state.uriToFile,
+        ...(state.options.host.saveRunOutput ? { saveRunOutput: state.options.host.saveRunOutput } : {}),
         canShowDocument: () => state.capabilities.window?.showDocument?.support === true,
         canShowProgress: () => state.capabilities.window?.workDoneProgress === true,
       },
@@ -260,6 +269,7 @@ export function served(state: ServerState): Served {
     state,
     features: featureContext(state.featureHost()),
     assist: new Assist({
+      builtInModels: state.options.host.builtInModels ?? (() => NO_MODELS),
       views: state.views,
       ourFile: state.ourFile,
       runner: () => state.settings.runner,

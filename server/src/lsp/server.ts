@@ -4,7 +4,7 @@
 // answered from the routes), initialized (dynamic registrations, the workspace check), shutdown.
 
 import path from 'node:path';
-import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, MessageType, ShowMessageNotification, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
+import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, MessageType, ShowMessageNotification, type Connection, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { Session } from '../workspace/session.js';
 import { completionOptions } from './completion.js';
 import { Diagnostics } from './diagnostics/index.js';
@@ -14,21 +14,26 @@ import { registerRoutes, served, serverCapabilities } from './routes.js';
 import { ServerState, WATCHED_GLOBS, type ServerOptions } from './serverState.js';
 import { readSettings } from './settings.js';
 import { checkWorkspace } from './startupCheck.js';
-import { uriToFile } from './uris.js';
 import { warmUp } from './warmUp.js';
 import { VERSION } from '../version.js';
+import { watchedFilesChanged } from './documentEvents.js';
 
 export { DOCUMENT_SELECTOR, LANGUAGE_ID, type ServerOptions } from './serverState.js';
 
 /** Workspace folders of the initialize request: folders, else rootUri, else rootPath. */
-export function initialFolders(params: InitializeParams): string[] {
+export function initialFolders(params: InitializeParams, uriToFile: (uri: string) => string): string[] {
   if (params.workspaceFolders && params.workspaceFolders.length > 0) return params.workspaceFolders.map((f) => uriToFile(f.uri)).filter((f) => path.isAbsolute(f));
   if (params.rootUri) return [uriToFile(params.rootUri)].filter((f) => path.isAbsolute(f));
   if (params.rootPath) return [path.resolve(params.rootPath)];
   return [];
 }
 
-export function startServer(connection: Connection, options: ServerOptions): void {
+/** What the host tells the server besides LSP: files that changed where it reads them (the browser's client sends them). */
+export interface StartedServer {
+  filesChanged(changes: DidChangeWatchedFilesParams['changes']): void;
+}
+
+export function startServer(connection: Connection, options: ServerOptions): StartedServer {
   const state = new ServerState(connection, options);
   const handlers = served(state);
   const pause = state.pause ?? oneTurn;
@@ -36,8 +41,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     state.capabilities = params.capabilities;
     const capabilities = state.capabilities;
-    const watchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    const session = new Session({ fs: options.host.fs, folders: initialFolders(params), validateDisk: !watchers });
+    // The browser's client sends every change itself: its files are never stale.
+    const watchers = !options.host.watchFiles || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    const session = new Session({ fs: options.host.fs, folders: initialFolders(params, state.uriToFile), validateDisk: !watchers });
     state.session = session;
     state.initSettings = readSettings(params.initializationOptions);
     state.settings = state.initSettings;
@@ -53,6 +59,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       },
     });
     state.diagnostics = new Diagnostics(connection, session, state.locator, {
+      ...(options.host.dryRun ? { dryRun: options.host.dryRun } : {}),
       pull,
       refreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
       debounceMs: () => state.settings.diagnostics.debounceMs,
@@ -76,7 +83,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     state.initialized = true;
     const capabilities = state.capabilities;
     const diag = state.diagnostics!;
-    if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+    if (options.host.watchFiles && capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) }).catch((e: unknown) => state.log(`mthds: cannot watch files: ${String(e)}`));
       void state.watchPackageFolders();
     }
@@ -97,4 +104,5 @@ export function startServer(connection: Connection, options: ServerOptions): voi
 
   registerRoutes(connection, handlers, false);
   connection.listen();
+  return { filesChanged: (changes) => watchedFilesChanged(state, { changes }) };
 }

@@ -4,7 +4,6 @@
 // (routes.ts) reads it. Settings, package folders and the structures file are kept here because
 // both the life cycle and the routes change them.
 
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { DidChangeWatchedFilesNotification, TextDocuments, type ClientCapabilities, type Connection, type Disposable, type DocumentSelector } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -21,7 +20,6 @@ import type { ServerHost } from './host.js';
 import type { MessageTurns } from './messageTurns.js';
 import { RunnerLink } from './runner/link.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
-import { fileToUri, uriToFile } from './uris.js';
 import { Views } from './views.js';
 
 export const LANGUAGE_ID = 'mthds';
@@ -47,7 +45,7 @@ export interface ServerOptions {
    * Collect the garbage of the workspace's start-up check at its end (heap.ts `collectNow`): the
    * server's own process (lsp/main.ts), not a process embedding it, whose heap is not its to collect.
    */
-  collectAfterStartup?: boolean;
+  collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => Promise<void>;
 }
 
 export class ServerState {
@@ -85,14 +83,14 @@ export class ServerState {
     const turns = options.turns;
     this.pause = turns ? () => turns.pause() : undefined;
     this.locator = {
-      uriOf: (file) => fileToUri(file, this.uris),
+      uriOf: (file) => this.uris.get(file) ?? options.host.uris.toUri(file),
       lineStartsOf: (file) => this.session.lineStartsOf(file),
     };
     this.views = new Views(
       () => this.session,
       (file) => this.diagnostics?.ensureCurrent(file),
     );
-    this.runner = new RunnerLink(() => this.settings.runner, (line) => connection.console.log(line));
+    this.runner = new RunnerLink(() => this.settings.runner, (line) => connection.console.log(line), options.host.env, options.host.startRunner);
     this.guard = guardRequest(this.log, (uri) => {
       const file = this.ourFile(uri);
       const text = file === undefined ? undefined : this.session.textOf(file);
@@ -102,6 +100,9 @@ export class ServerState {
 
   readonly log = (message: string): void => this.connection.console.error(message);
 
+  /** The file identity of a URI (the host's mapping: file paths on the desktop, virtual paths in a browser). */
+  readonly uriToFile = (uri: string): FileId => this.options.host.uris.toFile(uri);
+
   /** The version of an open document (undefined: not open). */
   readonly versionOf = (file: FileId): number | undefined => {
     const uri = this.uris.get(file);
@@ -109,12 +110,12 @@ export class ServerState {
   };
 
   isOurs(uri: string, languageId: string | undefined): boolean {
-    return languageId === LANGUAGE_ID || isMethodFile(uriToFile(uri));
+    return languageId === LANGUAGE_ID || isMethodFile(this.uriToFile(uri));
   }
 
   /** The file of a URI this server reads (an open method document, or a method file), else undefined. */
   readonly ourFile = (uri: string): FileId | undefined => {
-    const file = uriToFile(uri);
+    const file = this.uriToFile(uri);
     return this.uris.has(file) || isMethodFile(file) ? file : undefined;
   };
 
@@ -186,11 +187,12 @@ export class ServerState {
    * folder's installed methods): a package appearing or changing there is resolved again.
    */
   async watchPackageFolders(): Promise<void> {
-    if (!this.initialized || this.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true) return;
+    if (!this.initialized || !this.options.host.watchFiles || this.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration !== true) return;
     this.packageWatch?.dispose();
     this.packageWatch = undefined;
-    const bases = [...this.session.getLibraries(), path.join(homedir(), '.mthds', 'methods')];
-    const watchers = bases.flatMap((base) => PACKAGE_GLOBS.map((pattern) => ({ globPattern: { baseUri: fileToUri(base, this.uris), pattern } })));
+    const home = this.options.host.fs.home();
+    const bases = [...this.session.getLibraries(), ...(home !== undefined ? [path.join(home, '.mthds', 'methods')] : [])];
+    const watchers = bases.flatMap((base) => PACKAGE_GLOBS.map((pattern) => ({ globPattern: { baseUri: this.locator.uriOf(base), pattern } })));
     try {
       this.packageWatch = await this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers });
     } catch (e) {

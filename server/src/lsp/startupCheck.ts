@@ -2,7 +2,6 @@
 // reported as progress: every tree found, then what their documents share made ahead, then (in the
 // server's own process) the check's garbage collected before the progress ends.
 
-import { collectNow, heapInUse, startupCollection, SWEEP_AFTER_COLLECT_MS } from '../heap.js';
 import type { Diagnostics } from './diagnostics/index.js';
 import type { ServerState } from './serverState.js';
 
@@ -32,16 +31,6 @@ export async function checkWorkspace(state: ServerState, diag: Diagnostics): Pro
   // Else V8's first full collection of that heap runs in pieces during the first keystrokes
   // (measured at 5,000 bundles: steps of up to 12 ms, and the keystroke p99 over 16 ms in a
   // third of the runs).
-  if (state.options.collectAfterStartup) {
-    const inUse = heapInUse();
-    const verdict = startupCollection(diag.msSinceDocumentChange(), inUse);
-    const t0 = performance.now();
-    if (verdict === 'too large') connection.tracer.log(`mthds: start-up garbage left to the collector (heap of ${Math.round(inUse / 2 ** 20)} MB)`);
-    else if (verdict === 'collect' && collectNow()) {
-      connection.tracer.log(`mthds: collected the start-up check's garbage in ${(performance.now() - t0).toFixed(1)} ms`);
-      // Messages are served meanwhile: only the end of the progress waits.
-      await new Promise((resolve) => setTimeout(resolve, SWEEP_AFTER_COLLECT_MS));
-    }
-  }
+  if (state.options.collectAfterStartup) await state.options.collectAfterStartup(diag.msSinceDocumentChange(), (line) => connection.tracer.log(line));
   reporter?.done();
 }

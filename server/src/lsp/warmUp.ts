@@ -18,7 +18,6 @@ import { CLAMPED_TEXT_DOCUMENTS } from './clamp.js';
 import { Diagnostics, type DiagnosticsConnection } from './diagnostics/index.js';
 import { preparationSteps } from './idleWork.js';
 import type { MarkupFormat } from './markup.js';
-import { fileToUri } from './uris.js';
 import { MemoryFileSystem } from '../workspace/memoryFileSystem.js';
 
 /** How long one slice of the warm-up runs before it lets queued messages through (ms). */
@@ -80,12 +79,15 @@ export const WARM_UP_BUNDLES: readonly SampleBundleOptions[] = [
  * folder that is not read from: the files exist only as buffers), a tree of three bundles typed in
  * by turns. Runs until `endAt` (`performance.now()`), or `limit` keystrokes.
  */
+/** The URI of a warm-up buffer: of a scheme of its own, never a file of the editor's. */
+const warmUpUri = (file: string): string => `mthds-warm-up://${file}`;
+
 export function* warmUpSteps(endAt: number, limit = Infinity, documentation: MarkupFormat = 'markdown'): Generator<void, number> {
   // The warm-up's files exist only as buffers, over an empty file system: nothing is read.
   const root = path.resolve('/', '.mthds-warm-up');
   const session = new Session({ fs: new MemoryFileSystem() });
   let version = 1;
-  const publisher = new Diagnostics(SINK, session, { uriOf: (f) => fileToUri(f), lineStartsOf: (f) => session.lineStartsOf(f) }, {
+  const publisher = new Diagnostics(SINK, session, { uriOf: warmUpUri, lineStartsOf: (f) => session.lineStartsOf(f) }, {
     pull: false,
     refreshSupport: false,
     debounceMs: () => 0,
@@ -95,7 +97,7 @@ export function* warmUpSteps(endAt: number, limit = Infinity, documentation: Mar
   const typed = WARM_UP_BUNDLES.map((options) => {
     const file = path.join(root, `${options.domain}.mthds`);
     const text = sampleBundle(options);
-    const doc = CLAMPED_TEXT_DOCUMENTS.create(fileToUri(file), 'mthds', version, text);
+    const doc = CLAMPED_TEXT_DOCUMENTS.create(warmUpUri(file), 'mthds', version, text);
     return { file, doc, cycle: warmUpEdits(text, doc), at: 0 };
   });
   let id = session.treeOf(typed[0]!.file);

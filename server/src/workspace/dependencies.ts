@@ -231,6 +231,7 @@ function loadPackage(fs: FileSystem, dir: string, cache: PackageCache): Loaded {
  */
 export function resolveDependencies(tree: MethodTree, options: DependencyOptions): Finding[] {
   const fs = options.fs;
+  if (!fs.packagesReachable) return unreachableDependencies(tree);
   const store = options.packagesDir ?? defaultPackagesDir(fs);
   const cache = options.cache ?? new PackageCache();
   const out: Finding[] = [];
@@ -357,6 +358,20 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
   const version = folder ? newestVersion(installedVersions(options.fs, store, address)) : undefined;
   if (folder && version !== undefined) return { dir: path.join(folder, version), version, looked };
   return { looked };
+}
+
+/**
+ * Where no package can be read (a browser): one finding for the tree naming every dependency and
+ * package address it uses, on the first place that names one, and nothing resolved.
+ */
+function unreachableDependencies(tree: MethodTree): Finding[] {
+  const declared = tree.manifest?.dependencies ?? [];
+  const sites = addressSites(tree.bundles);
+  const names = [...new Set([...declared.map((d) => d.alias), ...sites.map((s) => s.address)])];
+  if (names.length === 0) return [];
+  const first = declared[0];
+  const anchor = first && tree.manifest ? { file: tree.manifest.file, range: first.aliasRange } : { file: sites[0]!.bundle.file, range: sites[0]!.range };
+  return [makeFinding('mthdsls.client.packages_unreachable', { packages: names }, anchor.file, anchor.range, { severity: 'warning' })];
 }
 
 // A placeholder while collecting address sites, so that each missing address is reported once.

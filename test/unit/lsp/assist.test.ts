@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Completion } from '../../../server/src/ide/completion/index.js';
 import type { Occurrence } from '../../../server/src/ide/occurrences.js';
 import { MAX_ITEMS, narrow, toCompletionItem } from '../../../server/src/lsp/completion.js';
-import { builtInCatalog, ModelDecks } from '../../../server/src/lsp/runner/modelDecks.js';
+import { ModelDecks } from '../../../server/src/lsp/runner/modelDecks.js';
+import { builtInCatalog } from '../../../server/src/lsp/runner/builtInDeck.js';
 import { diffTokens, encodeTokens } from '../../../server/src/lsp/semanticTokens.js';
 import type { RunnerSettings } from '../../../server/src/lsp/settings.js';
 
@@ -133,7 +134,7 @@ describe('model decks', () => {
   }
 
   it('uses the built-in deck without a runner', async () => {
-    const decks = new ModelDecks({ settings: () => ({}), token: () => undefined });
+    const decks = new ModelDecks({ builtIn: builtInCatalog, settings: () => ({}), token: () => undefined });
     expect(await decks.catalog()).toBe(builtInCatalog());
     expect(builtInCatalog().choices.map((c) => c.reference)).toContain('mock-llm');
   });
@@ -142,7 +143,7 @@ describe('model decks', () => {
     const calls = { n: 0 };
     const url = await fakeRunner(0, calls);
     const settings: RunnerSettings = { url };
-    const decks = new ModelDecks({ settings: () => settings, token: () => undefined });
+    const decks = new ModelDecks({ builtIn: builtInCatalog, settings: () => settings, token: () => undefined });
     const first = await decks.catalog();
     expect(first.choices.map((c) => c.reference)).toEqual(['llama-3', '@fast']);
     expect(first.source).toBe(`the runner at ${url}`);
@@ -153,7 +154,7 @@ describe('model decks', () => {
   it('answers within its budget from the built-in deck when the runner is slow, and uses its deck once it arrives', async () => {
     const calls = { n: 0 };
     const url = await fakeRunner(400, calls);
-    const decks = new ModelDecks({ settings: () => ({ url }), token: () => undefined }, Date.now, 50);
+    const decks = new ModelDecks({ builtIn: builtInCatalog, settings: () => ({ url }), token: () => undefined }, Date.now, 50);
     const t0 = performance.now();
     expect(await decks.catalog()).toBe(builtInCatalog());
     expect(performance.now() - t0).toBeLessThan(300);
@@ -165,7 +166,7 @@ describe('model decks', () => {
   it('leaves an unreachable runner alone for a while', async () => {
     let now = 0;
     const logs: string[] = [];
-    const decks = new ModelDecks({ settings: () => ({ url: 'http://127.0.0.1:9/v1' }), token: () => undefined, log: (l) => logs.push(l) }, () => now);
+    const decks = new ModelDecks({ builtIn: builtInCatalog, settings: () => ({ url: 'http://127.0.0.1:9/v1' }), token: () => undefined, log: (l) => logs.push(l) }, () => now);
     expect(await decks.catalog()).toBe(builtInCatalog());
     await new Promise((r) => setTimeout(r, 50));
     expect(logs).toHaveLength(1);

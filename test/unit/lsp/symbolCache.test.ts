@@ -13,7 +13,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { createConnection, ProposedFeatures, type SymbolInformation } from 'vscode-languageserver/node.js';
 import { startServer } from '../../../server/src/lsp/server.js';
 import { fileSymbols } from '../../../server/src/lsp/symbols.js';
-import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
+import { nodeHost } from '../../../server/src/lsp/nodeHost.js';
 
 const MANIFEST = '[package]\nname = "pkg"\naddress = "github.com/example/pkg"\nversion = "1.0.0"\ndescription = "A package"\n';
 const bundle = (pipe: string): string => `domain = "d"\ndescription = "Probe"\n\n[pipe.${pipe}]\ntype = "PipeLLM"\ndescription = "d"\noutput = "Text"\nprompt = "x"\n`;
@@ -33,7 +33,7 @@ describe('the workspace symbols cache', () => {
     files.forEach((f, i) => writeFileSync(f, bundle(`on_disk_${i}`)));
     const up = new PassThrough();
     const down = new PassThrough();
-    startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down)), { host: { fs: nodeFileSystem } });
+    startServer(createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down)), { host: nodeHost() });
     client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
     client.onNotification('textDocument/publishDiagnostics', () => undefined);
     client.onRequest('window/workDoneProgress/create', () => null);

@@ -82,3 +82,27 @@ describe('the in-memory file system', () => {
     expect(codes('/ws/invoices/check.mthds')).toContain('method.concept_unresolved');
   });
 });
+
+describe('dependencies where no package can be read', () => {
+  const MANIFEST = '[package]\nname = "app"\naddress = "github.com/acme/app"\nversion = "1.0.0"\ndescription = "An app"\n\n[dependencies]\nlib = { address = "github.com/acme/scoring", version = "^1.0.0" }\n';
+  const BUNDLE = 'domain = "app"\ndescription = "Uses the library"\n\n[pipe.go]\ntype = "PipeSequence"\ndescription = "Go"\noutput = "Text"\nsteps = [{ pipe = "lib->scoring.compute", result = "r" }]\n';
+
+  it('are one finding naming them, on the manifest, never unresolved references', () => {
+    const fs = new MemoryFileSystem([['/ws/app/METHODS.toml', MANIFEST], ['/ws/app/main.mthds', BUNDLE]]);
+    const session = new Session({ fs, folders: ['/ws'] });
+    const [id] = session.scanWorkspace();
+    const all = [...session.check(id!).findings.values()].flat();
+    const unreachable = all.filter((f) => f.code === 'mthdsls.client.packages_unreachable');
+    expect(unreachable).toHaveLength(1);
+    expect(unreachable[0]).toMatchObject({ file: '/ws/app/METHODS.toml', severity: 'warning', params: { packages: ['lib'] } });
+    expect(unreachable[0]!.message).toContain('lib');
+    expect(all.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([]);
+  });
+
+  it('say nothing for a tree that names no package', () => {
+    const fs = examplesInMemory();
+    const session = new Session({ fs, folders: ['/ws'] });
+    const codes = session.scanWorkspace().flatMap((id) => [...session.check(id).findings.values()].flat().map((f) => f.code));
+    expect(codes).not.toContain('mthdsls.client.packages_unreachable');
+  });
+});

@@ -5,6 +5,7 @@ import type { Connection } from 'vscode-languageserver';
 import type { Finding } from '../../check/finding.js';
 import type { FileId } from '../../workspace/session.js';
 import type { MarkupFormat } from '../markup.js';
+import type { DryRunner } from '../host.js';
 
 /** What the diagnostics send through: the connection's (a publisher nobody hears gives its own). */
 export interface DiagnosticsConnection {
@@ -13,6 +14,8 @@ export interface DiagnosticsConnection {
 }
 
 export interface DiagnosticsOptions {
+  /** The dry run after clean static checks; absent where none can run (the browser). */
+  dryRun?: DryRunner;
   /** Pull mode: the client asks; nothing is pushed. */
   pull: boolean;
   /** The client accepts workspace/diagnostic/refresh. */

@@ -4,7 +4,6 @@
 // tree cancels it.
 
 import type { Finding } from '../../check/finding.js';
-import { dryRunAfterChecks, dryRunDue } from '../../runner/dryRun.js';
 import type { Session, TreeCheck } from '../../workspace/session.js';
 import type { DiagnosticsOptions } from './context.js';
 
@@ -29,16 +28,17 @@ export class DryRunScheduler {
     const key = result.id.key;
     const delay = this.options.dryRunDelayMs?.() ?? 0;
     const tree = result.tree;
-    if (delay <= 0 || !tree || !this.session.hasOpenDocument(key)) return;
+    const dryRun = this.options.dryRun;
+    if (delay <= 0 || !tree || !dryRun || !this.session.hasOpenDocument(key)) return;
     const started = this.session.checksOf(key);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       if (this.session.checksOf(key) !== started || this.session.isDirty(key)) return;
       const staticFindings = [...result.findings.values()].flat();
-      if (!dryRunDue(tree, staticFindings)) return;
+      if (!dryRun.due(tree, staticFindings)) return;
       const t0 = performance.now();
       this.options.trace?.(`mthds: dry run of ${key} started`);
-      void dryRunAfterChecks(tree, staticFindings, { signal: controller.signal }).then(
+      void dryRun.run(tree, staticFindings, { signal: controller.signal }).then(
         (findings) => {
           if (this.dryRuns.get(key) === cancel) this.dryRuns.delete(key);
           if (controller.signal.aborted || this.session.checksOf(key) !== started || this.session.isDirty(key)) {

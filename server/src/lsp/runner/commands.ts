@@ -3,10 +3,7 @@
 // (the run id shown, then the run followed to its end: progress.ts). Every command answers `{ ok, ... }` to the client and tells the user through
 // window/showMessage; a runner failure is a message, never an exception.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { MessageType, ShowMessageNotification, type Connection, type Diagnostic, type Position } from 'vscode-languageserver';
 import type { Bundle, PipeDecl } from '../../language/model.js';
 import type { MethodTree } from '../../language/tree.js';
@@ -18,11 +15,9 @@ import type { FileSystem } from '../../workspace/fileSystem.js';
 import { toLspRange, type TextLocator } from '../convert.js';
 import type { Diagnostics } from '../diagnostics/index.js';
 import { describeRunnerError } from './messages.js';
-import type { LinkedRunner, RunnerLink } from './link.js';
+import { RunnerNeeded, type LinkedRunner, type RunnerLink } from './link.js';
 import { locateRunnerErrors } from './locate.js';
 import { followRun } from './progress.js';
-import { uriToFile } from '../uris.js';
-import { readRegularText } from '../../workspace/readText.js';
 
 export const RUNNER_COMMANDS = ['mthds.runner.version', 'mthds.runner.models', 'mthds.runner.validate', 'mthds.runner.execute', 'mthds.runner.start'] as const;
 export const RUNNER_SOURCE = 'runner';
@@ -35,6 +30,10 @@ export interface RunnerCommandContext {
   connection: Connection;
   link: RunnerLink;
   session: Session;
+  /** The file identity of a document's URI. */
+  fileOf(uri: string): string;
+  /** Saves a run's output for the editor to open (its URI); absent where nothing can be saved. */
+  saveRunOutput?: (pipeCode: string, runId: string, output: unknown) => string;
   diagnostics: Diagnostics;
   locator: TextLocator;
   canShowDocument: () => boolean;
@@ -95,7 +94,7 @@ export async function executeRunnerCommand(ctx: RunnerCommandContext, command: s
         return fail(ctx, `Unknown command ${command}.`);
     }
   } catch (error) {
-    return fail(ctx, error instanceof CommandError ? error.message : `The runner command failed: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(ctx, error instanceof CommandError || error instanceof RunnerNeeded ? error.message : `The runner command failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -145,7 +144,7 @@ interface MethodPayload {
 /** The bundles of the tree of a document, named by their paths in the tree. */
 function methodOf(ctx: RunnerCommandContext, uri: string | undefined): MethodPayload {
   if (uri === undefined) throw new CommandError('Open a method bundle (.mthds) first: the command needs a document.');
-  const file = uriToFile(uri);
+  const file = ctx.fileOf(uri);
   const check = ctx.diagnostics.ensureCurrent(file);
   const tree = check.tree ?? ctx.session.check(check.id).tree;
   if (!tree || tree.bundles.length === 0) throw new CommandError('The document belongs to no method tree with bundles.');
@@ -215,8 +214,9 @@ function inputsOf(fs: FileSystem, method: MethodPayload, args: RunArgs): Record<
   if (!path.isAbsolute(method.file)) return undefined;
   const file = path.join(path.dirname(method.file), INPUTS_FILE);
   if (!fs.exists(file)) return undefined;
-  const read = readRegularText(file);
+  const read = fs.readMethodFile(file);
   if (!read.ok) throw new CommandError(`${file} ${read.message}.`);
+  if ('fault' in read && read.fault.kind === 'not_utf8') throw new CommandError(`${file} ${read.fault.message.replace(/^the file /, '')}.`);
   let value: unknown;
   try {
     value = JSON.parse(read.text);
@@ -245,7 +245,7 @@ async function run(ctx: RunnerCommandContext, args: RunArgs, route: 'execute' | 
         runnerUrl: linked.url,
         canShowProgress: ctx.canShowProgress?.() ?? false,
         canShowDocument: ctx.canShowDocument(),
-        writeOutput,
+        ...(ctx.saveRunOutput ? { writeOutput: ctx.saveRunOutput } : {}),
         ...(ctx.followIntervalMs !== undefined ? { intervalMs: ctx.followIntervalMs } : {}),
       },
       value.pipeline_run_id,
@@ -259,21 +259,16 @@ async function run(ctx: RunnerCommandContext, args: RunArgs, route: 'execute' | 
     return { ok: true, pipe: pipeCode, pipeline_run_id: value.pipeline_run_id, accepted: true };
   }
   const output = value.pipe_output;
-  const outputUri = writeOutput(pipeCode, value.pipeline_run_id, output);
+  const outputUri = ctx.saveRunOutput?.(pipeCode, value.pipeline_run_id, output);
+  if (outputUri === undefined) {
+    // Nowhere to save it (a browser): the answer carries the output, which the client shows.
+    show(ctx, MessageType.Info, `Run of ${pipeCode} done.`);
+    return { ok: true, pipe: pipeCode, pipeline_run_id: value.pipeline_run_id, pipe_output: output };
+  }
   if (ctx.canShowDocument()) {
     await ctx.connection.window.showDocument({ uri: outputUri, takeFocus: true }).catch(() => undefined);
   } else {
     show(ctx, MessageType.Info, `Run of ${pipeCode} done: its output is in ${outputUri}.`);
   }
   return { ok: true, pipe: pipeCode, pipeline_run_id: value.pipeline_run_id, pipe_output: output, outputUri };
-}
-
-/** Writes a run's output as a JSON file in the temp folder (the editor opens it). */
-function writeOutput(pipeCode: string, runId: string, output: unknown): string {
-  const dir = path.join(tmpdir(), 'mthds-runs');
-  mkdirSync(dir, { recursive: true });
-  const safe = (s: string): string => s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-  const file = path.join(dir, `${safe(pipeCode)}-${safe(runId || String(Date.now()))}.json`);
-  writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
-  return pathToFileURL(file).href;
 }

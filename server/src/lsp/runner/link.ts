@@ -1,9 +1,10 @@
 // The runner the editor talks to: the one configured (`mthds.runner.url`, with a bearer token given
 // directly or by the name of an environment variable), else the built-in runner, started in-process
-// on loopback the first time it is needed and stopped with the server.
+// on loopback the first time it is needed and stopped with the server, where the host can start one
+// (not in a browser: there a configured runner is needed, and said so).
 
 import { RunnerClient, type RunnerClientOptions } from '../../protocol/client.js';
-import { startRunner, type RunningRunner } from '../../runner/index.js';
+import type { BuiltInRunner } from '../host.js';
 import type { RunnerSettings } from '../settings.js';
 
 export interface LinkedRunner {
@@ -13,12 +14,13 @@ export interface LinkedRunner {
 }
 
 export class RunnerLink {
-  private builtIn: Promise<RunningRunner> | undefined;
+  private builtIn: Promise<BuiltInRunner> | undefined;
 
   constructor(
     private readonly settings: () => RunnerSettings,
     private readonly log: (line: string) => void,
-    private readonly env: Readonly<Record<string, string | undefined>> = process.env,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly startBuiltIn?: (log: (line: string) => void) => Promise<BuiltInRunner>,
   ) {}
 
   /** The bearer token: given directly, else read from the named environment variable. */
@@ -42,9 +44,9 @@ export class RunnerLink {
       if (s.timeoutMs !== undefined) options.timeoutMs = s.timeoutMs;
       return { client: new RunnerClient(options), url: s.url, builtIn: false };
     }
-    // Loopback, a free port, anonymous (no token from the environment): it serves this editor only.
-    this.builtIn ??= startRunner({ host: '127.0.0.1', port: 0, auth: { env: false }, log: this.log });
-    let running: RunningRunner;
+    if (this.startBuiltIn === undefined) throw new RunnerNeeded();
+    this.builtIn ??= this.startBuiltIn(this.log);
+    let running: BuiltInRunner;
     try {
       running = await this.builtIn;
     } catch (error) {
@@ -60,5 +62,12 @@ export class RunnerLink {
     const running = this.builtIn;
     this.builtIn = undefined;
     if (running) await (await running).close(1_000).catch(() => undefined);
+  }
+}
+
+/** No runner is configured and none can be started here (a browser): the message says what to do. */
+export class RunnerNeeded extends Error {
+  constructor() {
+    super('A runner is needed: no runner can start inside the browser. Set the setting mthds.runner.url to the address of an MTHDS runner (mthds serve), and its token with "MTHDS: Set Runner Token".');
   }
 }

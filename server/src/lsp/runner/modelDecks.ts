@@ -6,7 +6,6 @@
 
 import { catalogFromDeck, type ModelCatalog } from '../../language/modelCatalog.js';
 import { RunnerClient } from '../../protocol/client.js';
-import { ModelDeck } from '../../runner/deck.js';
 import type { RunnerSettings } from '../settings.js';
 
 /** How long a runner's deck is trusted. */
@@ -18,14 +17,6 @@ export const DECK_WAIT_MS = 300;
 /** The most the background fetch takes before giving up. */
 const FETCH_TIMEOUT_MS = 5_000;
 
-let builtIn: ModelCatalog | undefined;
-
-/** The deck of the built-in runner (its default configuration: the mock models of each category). */
-export function builtInCatalog(): ModelCatalog {
-  builtIn ??= catalogFromDeck(new ModelDeck({}, {}).wire(), 'the built-in deck');
-  return builtIn;
-}
-
 interface Entry {
   catalog?: ModelCatalog;
   fetchedAt: number;
@@ -34,6 +25,8 @@ interface Entry {
 }
 
 export interface ModelDeckSource {
+  /** The deck offered without a configured runner (the built-in runner's; none in a browser). */
+  builtIn(): ModelCatalog;
   settings(): RunnerSettings;
   token(): string | undefined;
   log?(line: string): void;
@@ -51,13 +44,13 @@ export class ModelDecks {
   /** The catalog to offer now: the runner's (cached, or fetched within the budget), else the built-in one. */
   async catalog(): Promise<ModelCatalog> {
     const url = this.source.settings().url;
-    if (url === undefined) return builtInCatalog();
+    if (url === undefined) return this.source.builtIn();
     let entry = this.entries.get(url);
     if (!entry) this.entries.set(url, (entry = { fetchedAt: 0 }));
     const now = this.now();
     if (entry.catalog && now - entry.fetchedAt < FRESH_MS) return entry.catalog;
     if (!entry.pending && (entry.failedAt === undefined || now - entry.failedAt >= RETRY_MS)) entry.pending = this.fetch(url, entry);
-    const fallback = entry.catalog ?? builtInCatalog();
+    const fallback = entry.catalog ?? this.source.builtIn();
     if (!entry.pending) return fallback;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
@@ -71,10 +64,10 @@ export class ModelDecks {
   /** The catalog at hand, without waiting (hover); a stale one is refreshed in the background. */
   cached(): ModelCatalog {
     const url = this.source.settings().url;
-    if (url === undefined) return builtInCatalog();
+    if (url === undefined) return this.source.builtIn();
     const entry = this.entries.get(url);
     if (!entry?.catalog || this.now() - entry.fetchedAt >= FRESH_MS) void this.catalog();
-    return this.entries.get(url)?.catalog ?? builtInCatalog();
+    return this.entries.get(url)?.catalog ?? this.source.builtIn();
   }
 
   private async fetch(url: string, entry: Entry): Promise<ModelCatalog | undefined> {

@@ -15,8 +15,8 @@ export interface FollowOptions {
   runnerUrl: string;
   canShowProgress: boolean;
   canShowDocument: boolean;
-  /** Writes a completed run's output; returns its URI. */
-  writeOutput: (pipe: string, runId: string, output: unknown) => string;
+  /** Writes a completed run's output; returns its URI. Absent where nothing can be saved (a browser). */
+  writeOutput?: (pipe: string, runId: string, output: unknown) => string;
   intervalMs?: number;
   /** Stops following (the run goes on) after this long. */
   maxMs?: number;
@@ -88,7 +88,11 @@ async function finished(options: FollowOptions, last: RunStatusParams, error: un
     return { ...last, message };
   }
   const output = results.value.pipe_output ?? results.value.main_stuff;
-  const outputUri = options.writeOutput(pipe, runId, output);
+  const outputUri = options.writeOutput?.(pipe, runId, output);
+  if (outputUri === undefined) {
+    show(connection, MessageType.Info, `Run of ${pipe} completed.`);
+    return last;
+  }
   const done: RunStatusParams = { ...last, outputUri };
   void connection.sendNotification(RUN_STATUS_NOTIFICATION, done);
   if (options.canShowDocument) await connection.window.showDocument({ uri: outputUri, takeFocus: false }).catch(() => undefined);

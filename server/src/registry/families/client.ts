@@ -1,6 +1,6 @@
 // Registry entries: the client family (what a client detects itself; never received as a body; no status).
 
-import { bytes, family, id, int, secs, step } from './define.js';
+import { bytes, family, id, ids, int, secs, step } from './define.js';
 
 /** An extension entry of this family: each states its own status, retry and domain, justified beside it. */
 const client = family({});
@@ -68,5 +68,19 @@ export const CLIENT = [
     others: [step('change_method', 'The method owner splits the bundle; `mthds check` still checks it whole.')],
     explanation:
       'Checking a document holds the language server for a time that grows with its size. Past the limit, the document is left out of its method tree so that the other documents keep answering at once.',
+  }),
+  // no status / no / method: where the client runs (a browser) the package store and the folders
+  // outside the workspace cannot be read; repeating does not change it, the desktop tools can.
+  client({
+    code: 'mthdsls.client.packages_unreachable',
+    title: 'Dependencies not reachable here',
+    retry: false,
+    domain: 'method',
+    params: [ids('packages', 'The dependencies (aliases) and package addresses the method tree names.')],
+    detail: 'The dependencies {packages} cannot be read here: this editor reaches no package store, so references into them are not checked.',
+    client: [step('change_input', 'Check the method where the package store is read: the desktop editor or `mthds check`.')],
+    others: [step('contact_owner', 'Nothing to do: the method itself may be valid.')],
+    explanation:
+      'An editor in a browser (vscode.dev, github.dev) reads the workspace through the editor and cannot reach the package store or folders outside the workspace. The dependencies of a tree are then said to be unreachable once, instead of each reference into them being reported as unresolved.',
   }),
 ] as const;

@@ -1,0 +1,62 @@
+// The language server's web worker (server/dist/browser.js): its size (minified, and gzipped as a
+// web server sends it) and its start-up in Debian's Chromium, from `new Worker` to the first
+// diagnostics of examples/broken/broken.mthds (initialize, the workspace's files sent as the
+// browser client sends them, the document opened). The median of RUNS starts, each in a fresh page,
+// with the warm-up at its default budget and without it. `npm run bench:browser`.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WORKER = path.join(REPO, 'server/dist/browser.js');
+const CHROMIUM = process.env.MTHDS_CHROMIUM ?? '/usr/bin/chromium';
+const RUNS = Number(process.env.RUNS ?? 7);
+const ROOT = 'vscode-vfs://github/acme/methods';
+
+const worker = readFileSync(WORKER);
+const harness = readFileSync(path.join(REPO, 'test/e2e/browser/harness.html'));
+const files = [];
+for (const dir of readdirSync(path.join(REPO, 'examples'))) {
+  for (const name of readdirSync(path.join(REPO, 'examples', dir))) files.push({ uri: `${ROOT}/${dir}/${name}`, text: readFileSync(path.join(REPO, 'examples', dir, name), 'utf8') });
+}
+const broken = files.find((f) => f.uri.endsWith('broken.mthds'));
+
+const server = createServer((req, res) => {
+  if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(harness);
+  else if (req.url === '/browser.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
+  else res.writeHead(404).end();
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-gpu', '--disable-dev-shm-usage'] });
+
+/** Milliseconds from `new Worker` to the first diagnostics of the broken bundle. */
+async function startOnce(initializationOptions) {
+  const page = await browser.newPage();
+  await page.goto(url);
+  const ms = await page.evaluate(async ({ root, files, broken, initializationOptions }) => {
+    const lsp = globalThis.lsp;
+    const t0 = lsp.start();
+    await lsp.request('initialize', { processId: null, rootUri: root, workspaceFolders: [{ uri: root, name: 'methods' }], capabilities: { workspace: { configuration: true } }, initializationOptions });
+    lsp.notify('initialized', {});
+    lsp.notify('mthds/files', { changes: files });
+    lsp.notify('textDocument/didOpen', { textDocument: { uri: broken.uri, languageId: 'mthds', version: 1, text: broken.text } });
+    while (!(lsp.diagnostics[broken.uri]?.length > 0)) await new Promise((r) => setTimeout(r, 1));
+    return performance.now() - t0;
+  }, { root: ROOT, files, broken, initializationOptions });
+  await page.close();
+  return ms;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`worker bundle: ${(worker.length / 1024).toFixed(0)} KB minified, ${(gzipSync(worker).length / 1024).toFixed(0)} KB gzipped (${path.relative(REPO, WORKER)}, built ${statSync(WORKER).mtime.toISOString()})`);
+for (const [label, options] of [['warm-up off (diagnostics.warmUpMs = 0)', { diagnostics: { warmUpMs: 0 } }], ['default settings (warm-up 1000 ms)', {}]]) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) times.push(await startOnce(options));
+  console.log(`load -> first diagnostics, ${label}: median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (${RUNS} starts)`);
+}
+await browser.close();
+server.close();

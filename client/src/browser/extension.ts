@@ -1,0 +1,82 @@
+// The VS Code extension in a browser (vscode.dev, github.dev): the language server runs as a web
+// worker (server/dist/browser.js), and this client gives it the workspace's method files, which
+// it reads through the editor's file system (workspaceFiles.ts). The runner commands need a runner
+// URL (`mthds.runner.url`) with its token in the editor's secret storage: no runner can start here.
+
+import * as vscode from 'vscode';
+import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser.js';
+import { CLIENT_COMMANDS, LANGUAGE_ID, MANIFEST_LANGUAGE_ID, SERVER_COMMANDS } from '../commands.js';
+import { configurationMiddleware, promptForToken, TokenStore } from '../token.js';
+import { FILES_NOTIFICATION, type FileChange } from '../../../server/src/protocol/browserFiles.js';
+import { readWorkspace, watchWorkspace } from './workspaceFiles.js';
+const RUNNER_COMMANDS = new Set<string>(Object.values(SERVER_COMMANDS));
+
+let client: LanguageClient | undefined;
+/** The browser's Worker (the sources are typed against Node's globals, which have none). */
+const BrowserWorker = (globalThis as unknown as { Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3] }).Worker;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('MTHDS');
+  const tokens = new TokenStore(context.secrets);
+  await tokens.load();
+  context.subscriptions.push(output, tokens);
+
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: LANGUAGE_ID }, { language: MANIFEST_LANGUAGE_ID }, { pattern: '**/*.mthds' }, { pattern: '**/METHODS.toml' }, { pattern: '**/methods.lock' }],
+    outputChannel: output,
+    middleware: {
+      workspace: { configuration: configurationMiddleware(tokens) },
+      executeCommand: async (command, args, next) => {
+        const answer: unknown = await next(command, args);
+        if (RUNNER_COMMANDS.has(command)) await showAnswer(answer);
+        return answer;
+      },
+    },
+  };
+  const log = (line: string): void => output.appendLine(line);
+  const folders = (): vscode.Uri[] => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri);
+  const send = (changes: FileChange[]): void => {
+    if (changes.length > 0 && client?.isRunning()) void client.sendNotification(FILES_NOTIFICATION, { changes });
+  };
+  /** A worker and its client; the workspace's files sent once it runs. */
+  const start = async (): Promise<void> => {
+    const worker = new BrowserWorker(vscode.Uri.joinPath(context.extensionUri, 'server', 'dist', 'browser.js').toString(true));
+    client = new LanguageClient('mthds', 'MTHDS Language Server', clientOptions, worker);
+    await client.start();
+    send(await readWorkspace(folders(), log));
+  };
+  context.subscriptions.push(watchWorkspace(send));
+  await start();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeWorkspaceFolders(async (event) => send(await readWorkspace(event.added.map((f) => f.uri), log))),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.setToken, async () => {
+      if (await promptForToken(tokens)) await client?.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    }),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.clearToken, async () => {
+      await tokens.set(undefined);
+      await client?.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    }),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, async () => {
+      // A worker whose server was shut down does not start again: a new one replaces it.
+      await client?.stop();
+      await start();
+    }),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.showRuns, () => output.show(true)),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.showGraph, () => void vscode.window.showInformationMessage('The method graph view is not available in the browser yet: use the desktop editor or `mthds graph`.')),
+  );
+}
+
+/** A run's output comes back in the answer (nothing is saved in a browser): shown as a JSON document. */
+async function showAnswer(answer: unknown): Promise<void> {
+  if (typeof answer !== 'object' || answer === null) return;
+  const a = answer as { ok?: unknown; message?: unknown; pipe_output?: unknown };
+  if (a.ok === false && typeof a.message === 'string') void vscode.window.showErrorMessage(a.message);
+  if (a.ok === true && a.pipe_output !== undefined) {
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: `${JSON.stringify(a.pipe_output, null, 2)}\n` });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}
