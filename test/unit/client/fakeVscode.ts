@@ -1,5 +1,6 @@
 // A minimal stand-in for the `vscode` module (which exists only inside VS Code), enough for the
-// client's units under test: disposables, events, the status bar, messages, input boxes, secrets.
+// client's units under test: disposables, events, the status bar, messages, input boxes, secrets,
+// a file system in memory (workspace.fs) and file watchers.
 // Tests load it with `vi.mock('vscode', () => import('./fakeVscode.js'))`.
 
 import { vi } from 'vitest';
@@ -140,10 +141,82 @@ export const events = {
   activeEditor: new EventEmitter<unknown>(),
   textChanged: new EventEmitter<{ document: { languageId: string; uri: Uri }; contentChanges: unknown[] }>(),
   diagnosticsChanged: new EventEmitter<{ uris: Uri[] }>(),
+  foldersChanged: new EventEmitter<{ added: { uri: Uri }[]; removed: { uri: Uri }[] }>(),
 };
+
+export const commands = {
+  registerCommand: vi.fn((_id: string, _run: (...args: unknown[]) => unknown) => new Disposable(() => undefined)),
+};
+
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+
+/** workspace.fs over folders and files in memory, keyed by URI text; `failing` folders cannot be listed. */
+export class FakeFileSystem {
+  readonly folders = new Map<string, Map<string, FileType>>();
+  readonly files = new Map<string, Uint8Array>();
+  readonly failing = new Set<string>();
+  /** An entry and its parent folders up to the URI's authority (`scheme://authority`). */
+  add(uri: string, type: FileType, text = ''): void {
+    if (type & FileType.Directory && !this.folders.has(uri)) this.folders.set(uri, new Map());
+    if (type & FileType.File) this.files.set(uri, new TextEncoder().encode(text));
+    const cut = uri.lastIndexOf('/');
+    const parent = uri.slice(0, cut);
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/]*$/i.test(parent)) return;
+    this.add(parent, FileType.Directory);
+    this.folders.get(parent)!.set(uri.slice(cut + 1), type);
+  }
+  clear(): void {
+    this.folders.clear();
+    this.files.clear();
+    this.failing.clear();
+  }
+}
+
+export const fileSystem = new FakeFileSystem();
+
+/** A watcher whose events a test fires (`watcher.create.fire(uri)`). */
+export class FakeFileSystemWatcher {
+  readonly create = new EventEmitter<Uri>();
+  readonly change = new EventEmitter<Uri>();
+  readonly delete = new EventEmitter<Uri>();
+  readonly onDidCreate = this.create.event;
+  readonly onDidChange = this.change.event;
+  readonly onDidDelete = this.delete.event;
+  disposed = false;
+  constructor(readonly glob: string) {}
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
+export const watchers: FakeFileSystemWatcher[] = [];
 
 export const workspace = {
   onDidChangeTextDocument: events.textChanged.event,
+  onDidChangeWorkspaceFolders: events.foldersChanged.event,
+  workspaceFolders: undefined as { uri: Uri }[] | undefined,
+  fs: {
+    readDirectory: vi.fn(async (uri: Uri): Promise<[string, FileType][]> => {
+      const entries = fileSystem.folders.get(uri.toString());
+      if (!entries || fileSystem.failing.has(uri.toString())) throw new Error(`cannot list ${uri.toString()}`);
+      return [...entries];
+    }),
+    readFile: vi.fn(async (uri: Uri): Promise<Uint8Array> => {
+      const bytes = fileSystem.files.get(uri.toString());
+      if (!bytes) throw new Error(`no file ${uri.toString()}`);
+      return bytes;
+    }),
+  },
+  createFileSystemWatcher: vi.fn((glob: string) => {
+    const watcher = new FakeFileSystemWatcher(glob);
+    watchers.push(watcher);
+    return watcher;
+  }),
 };
 
 export const languages = {
@@ -180,6 +253,7 @@ export const window = {
     statusBarItems.push(item);
     return item;
   }),
+  createOutputChannel: vi.fn((_name: string) => ({ lines: [] as string[], appendLine(line: string) { this.lines.push(line); }, show: vi.fn(), dispose: vi.fn() })),
   showInputBox: vi.fn(async (_options?: unknown): Promise<string | undefined> => undefined),
   showInformationMessage: vi.fn(async (_message: string) => undefined),
   showWarningMessage: vi.fn(async (_message: string) => undefined),
@@ -208,5 +282,11 @@ export function resetFakes(): void {
   statusBarItems.length = 0;
   panels.length = 0;
   window.visibleTextEditors = [];
+  fileSystem.clear();
+  workspace.workspaceFolders = undefined;
+  watchers.length = 0;
+  workspace.fs.readDirectory.mockClear();
+  workspace.fs.readFile.mockClear();
+  workspace.createFileSystemWatcher.mockClear();
   for (const fn of Object.values(window)) if (typeof fn === 'function' && 'mockClear' in fn) fn.mockClear();
 }
