@@ -69,12 +69,17 @@ export async function readWorkspace(folders: readonly vscode.Uri[], log: (line: 
 /** Sends each created, changed or deleted method file to `send` (a few at a time). */
 export function watchWorkspace(send: (changes: FileChange[]) => void): vscode.Disposable {
   const watcher = vscode.workspace.createFileSystemWatcher(METHOD_GLOB);
+  // The glob cannot leave folders out: a file the walk never sent is not sent on a change either.
+  const walked = (uri: vscode.Uri): boolean => !uri.path.split('/').some((segment) => SKIPPED.has(segment));
   const changed = async (uri: vscode.Uri): Promise<void> => {
+    if (!walked(uri)) return;
     const change = await readChange(uri);
     if (change) send([change]);
   };
   watcher.onDidCreate(changed);
   watcher.onDidChange(changed);
-  watcher.onDidDelete((uri) => send([{ uri: uri.toString(), deleted: true }]));
+  watcher.onDidDelete((uri) => {
+    if (walked(uri)) send([{ uri: uri.toString(), deleted: true }]);
+  });
   return watcher;
 }

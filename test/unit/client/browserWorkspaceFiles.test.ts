@@ -208,6 +208,18 @@ describe('watchWorkspace', () => {
     expect(watcher!.disposed).toBe(true);
   });
 
+  it('sends nothing for a file under a folder the walk skips, as the walk does', async () => {
+    const send = vi.fn();
+    watchWorkspace(send);
+    file('node_modules/dep/dep.mthds', 'domain = "dep"\n');
+    file('.mthds/methods/lib/lib.mthds', 'domain = "lib"\n');
+    watchers[0]!.create.fire(Uri.parse(at('node_modules/dep/dep.mthds')));
+    watchers[0]!.change.fire(Uri.parse(at('.mthds/methods/lib/lib.mthds')));
+    watchers[0]!.delete.fire(Uri.parse(at('.git/x.mthds')));
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+  });
+
   it('sends nothing for a created file that is gone before it is read (its deletion follows)', async () => {
     const send = vi.fn();
     watchWorkspace(send);
