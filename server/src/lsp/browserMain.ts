@@ -38,6 +38,7 @@ connection.onNotification(FILES_NOTIFICATION, (params: FilesParams) => {
     changes.push({ uri: change.uri, type: existed ? FileChangeType.Changed : FileChangeType.Created });
   }
   server.filesChanged(changes);
+  if (params.bound) server.walkBounded(params.bound);
 });
 
 /**
