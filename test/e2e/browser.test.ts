@@ -29,6 +29,7 @@ interface Harness {
     request(method: string, params: unknown): Promise<unknown>;
     notify(method: string, params: unknown): void;
     diagnostics: Record<string, Diagnostic[] | undefined>;
+    log: string[];
     shown: Array<{ type: number; message: string }>;
   };
 }
@@ -88,6 +89,7 @@ describe.skipIf(missing.length > 0)('the language server in a browser worker', (
       workspaceFolders: [{ uri: ROOT, name: 'methods' }],
       capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
       initializationOptions: { diagnostics: { debounceMs: 0 } },
+      trace: 'verbose',
     });
     expect(init.capabilities).toHaveProperty('completionProvider');
     await notify('initialized', {});
@@ -180,9 +182,31 @@ describe.skipIf(missing.length > 0)('the language server in a browser worker', (
     ]);
   });
 
+  it('runs no warm-up by default: the first diagnostics do not wait for it', async () => {
+    const log = await worker.page.evaluate(() => (globalThis as unknown as Harness).lsp.log);
+    expect(log.filter((line) => line.startsWith('mthds: warmed up'))).toEqual([]);
+  });
+
   it('says that a runner is needed when none is configured', async () => {
     const answer = await request<{ ok: boolean; message?: string }>('workspace/executeCommand', { command: 'mthds.runner.version', arguments: [] });
     expect(answer.ok).toBe(false);
     expect(answer.message).toMatch(/A runner is needed.*mthds\.runner\.url/);
   });
+});
+
+describe.skipIf(missing.length > 0)('the browser worker asked for a warm-up', () => {
+  it('runs it before answering initialize, as the desktop does (the trace says so)', async () => {
+    const page = await openWorkerPage();
+    try {
+      const log = await page.page.evaluate(async (root) => {
+        const lsp = (globalThis as unknown as Harness).lsp;
+        lsp.start();
+        await lsp.request('initialize', { processId: null, rootUri: root, capabilities: {}, initializationOptions: { diagnostics: { warmUpMs: 50 } }, trace: 'verbose' });
+        return lsp.log;
+      }, ROOT);
+      expect(log.some((line) => /^mthds: warmed up the keystroke path with \d+ keystrokes/.test(line))).toBe(true);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

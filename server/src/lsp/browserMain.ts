@@ -17,7 +17,7 @@ installImmediate();
 
 const fs = new MemoryFileSystem();
 const connection = createConnection(new BrowserMessageReader(self), new BrowserMessageWriter(self));
-const server = startServer(connection, { host: { fs, uris: browserUris, env: {}, watchFiles: false } });
+const server = startServer(connection, { host: { fs, uris: browserUris, env: {}, watchFiles: false, defaultWarmUpMs: 0 } });
 
 connection.onNotification(FILES_NOTIFICATION, (params: FilesParams) => {
   const changes: Array<{ uri: string; type: FileChangeType }> = [];

@@ -12,7 +12,7 @@ import { FolderScans } from './folderScans.js';
 import { oneTurn } from './messageTurns.js';
 import { registerRoutes, served, serverCapabilities } from './routes.js';
 import { ServerState, WATCHED_GLOBS, type ServerOptions } from './serverState.js';
-import { readSettings } from './settings.js';
+import { DEFAULT_SETTINGS, readSettings } from './settings.js';
 import { checkWorkspace } from './startupCheck.js';
 import { warmUp } from './warmUp.js';
 import { VERSION } from '../version.js';
@@ -57,7 +57,8 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
     const watchers = !options.host.watchFiles || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const session = new Session({ fs: options.host.fs, folders: initialFolders(params, state.uriToFile), validateDisk: !watchers });
     state.session = session;
-    state.initSettings = readSettings(params.initializationOptions);
+    const warmUpMs = options.host.defaultWarmUpMs;
+    state.initSettings = readSettings(params.initializationOptions, warmUpMs === undefined ? DEFAULT_SETTINGS : { ...DEFAULT_SETTINGS, diagnostics: { ...DEFAULT_SETTINGS.diagnostics, warmUpMs } });
     state.settings = state.initSettings;
     state.applyPackageSettings();
     const pull = capabilities.textDocument?.diagnostic !== undefined;
