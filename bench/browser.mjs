@@ -12,7 +12,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WORKER = path.join(REPO, 'server/dist/browser.js');
+/** The worker measured; WORKER=path compares another build (the one of an earlier commit). */
+const WORKER = process.env.WORKER ? path.resolve(process.env.WORKER) : path.join(REPO, 'server/dist/browser.js');
 const CHROMIUM = process.env.MTHDS_CHROMIUM ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.RUNS ?? 7);
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
