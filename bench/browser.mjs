@@ -48,6 +48,8 @@ async function startOnce(initializationOptions) {
     const lsp = globalThis.lsp;
     const t0 = lsp.start();
     await lsp.request('initialize', { processId: null, rootUri: root, workspaceFolders: [{ uri: root, name: 'methods' }], capabilities: { workspace: { configuration: true } }, initializationOptions });
+    // The script fetched, evaluated, and initialize answered (the warm-up, when on, included).
+    const initialized = performance.now() - t0;
     lsp.notify('initialized', {});
     lsp.notify('mthds/files', { changes: files });
     lsp.notify('textDocument/didOpen', { textDocument: { uri: broken.uri, languageId: 'mthds', version: 1, text: broken.text } });
@@ -64,7 +66,7 @@ async function startOnce(initializationOptions) {
       while (lsp.diagnostics[broken.uri] === before) await new Promise((r) => setTimeout(r, 0));
       edits.push(performance.now() - t);
     }
-    return { first, edits };
+    return { initialized, first, edits };
   }, { root: ROOT, files, broken, initializationOptions, keystrokes: KEYSTROKES });
   await page.close();
   return ms;
@@ -84,7 +86,7 @@ for (const [label, options] of CONFIGS) {
   const times = runs.map((r) => r.first);
   const typed = runs.flatMap((r) => r.edits);
   const firstFive = runs.flatMap((r) => r.edits.slice(0, 5));
-  console.log(`load -> first diagnostics, ${label}: median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (${RUNS} starts)`);
+  console.log(`load -> first diagnostics, ${label}: median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (${RUNS} starts); initialize answered after a median ${median(runs.map((r) => r.initialized)).toFixed(0)} ms`);
   console.log(`  first ${KEYSTROKES} keystrokes -> their diagnostics: median ${median(typed).toFixed(1)} ms, max ${Math.max(...typed).toFixed(1)} ms; the first 5 of each start: median ${median(firstFive).toFixed(1)} ms, max ${Math.max(...firstFive).toFixed(1)} ms`);
 }
 await browser.close();
