@@ -79,6 +79,7 @@ describe('mthds serve --allow-origin, with tokens and two worker processes', () 
     }
     // So far only preflights reached the runner (the tests below send the first POST): each was
     // answered 204 by itself, none went on to a route.
+    await new Promise((resolve) => setTimeout(resolve, 250)); // the request log is written in 50 ms batches
     const log = served.stderr();
     expect(log).toMatch(/ OPTIONS \/v1\/execute 204 /);
     expect(log).not.toMatch(/ (POST|GET) \//);
