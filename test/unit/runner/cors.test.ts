@@ -2,9 +2,13 @@
 // origins they allow, the headers of a preflight and of an actual answer, and the configuration's
 // checks (`*` only with tokens, a warning for origins on an anonymous runner).
 
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO } from '../../helpers/files.js';
 import { allowedOrigin, isPreflight, parseOriginRule, preflightHeaders, responseHeaders, type CorsPolicy, type OriginRule } from '../../../server/src/runner/http/cors.js';
-import { ConfigError, configWarnings, resolveConfig } from '../../../server/src/runner/config.js';
+import { ConfigError, configWarnings, readConfigFile, resolveConfig } from '../../../server/src/runner/config.js';
 
 function rule(value: string): OriginRule {
   const read = parseOriginRule(value);
@@ -171,5 +175,20 @@ describe('the cors configuration', () => {
     const anonymous = resolveConfig({ env: {}, cors: { allow_origins: ['https://vscode.dev'] } });
     expect(configWarnings(anonymous)).toEqual([expect.stringMatching(/^cors\.allow_origins lets browser pages call this runner, which has no bearer tokens/)]);
     expect(configWarnings(resolveConfig({ env: { MTHDS_RUNNER_TOKENS: 't' }, cors: { allow_origins: ['https://vscode.dev'] } }))).toEqual([]);
+  });
+});
+
+describe('the [cors] block of docs/runner.md', () => {
+  it('is a configuration the runner reads, allowing what the page says', () => {
+    const doc = readFileSync(path.join(REPO, 'docs/runner.md'), 'utf8');
+    const block = /<!-- runner-cors\.toml -->\n```toml\n([\s\S]*?)\n```/.exec(doc)?.[1];
+    expect(block).toBeDefined();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mthds-cors-doc-')), 'runner.toml');
+    writeFileSync(file, `${block!}\n`);
+    const cors = resolveConfig({ ...readConfigFile(file), env: { MTHDS_RUNNER_TOKENS: 't' } }).cors!;
+    expect(cors.maxAgeSeconds).toBe(600);
+    expect(allowedOrigin(cors, 'https://v--1etn2pi73v74.vscode-cdn.net')).toBe('https://v--1etn2pi73v74.vscode-cdn.net');
+    expect(allowedOrigin(cors, 'http://127.0.0.1:5173')).toBe('http://127.0.0.1:5173');
+    expect(allowedOrigin(cors, 'https://vscode.dev')).toBeUndefined();
   });
 });
