@@ -51,6 +51,8 @@ export function describeProblem(status: number, problem: ProblemDocumentLike): s
   return parts.join('\n');
 }
 
+const VSCODE_CDN = /^https:\/\/[^/]+\.vscode-cdn\.net$/;
+
 /** `origin`: the page's, when the request came from a browser. */
 export function describeRunnerError(error: RunnerError, url: string, origin?: string): string {
   switch (error.kind) {
@@ -59,7 +61,9 @@ export function describeRunnerError(error: RunnerError, url: string, origin?: st
     case 'unreachable':
       // A browser tells a refused cross-origin answer from no answer in no way a script can read.
       if (origin !== undefined) {
-        return `The runner at ${url} cannot be reached from this page (origin ${origin}): it is not running there, or it does not allow this origin. Start it with \`mthds serve --allow-origin ${origin}\` (on vscode.dev and github.dev: --allow-origin 'https://*.vscode-cdn.net') and check \`mthds.runner.url\`.`;
+        // vscode.dev and github.dev give each session another subdomain: only the pattern lasts.
+        const allow = VSCODE_CDN.test(origin) ? `'https://*.vscode-cdn.net'\` (vscode.dev and github.dev run extensions on a new subdomain of it each session)` : `${origin}\``;
+        return `The runner at ${url} cannot be reached from this page, origin ${origin} (${error.message}): it is not running there, or it does not allow this origin. Start it with \`mthds serve --allow-origin ${allow}, and check \`mthds.runner.url\`.`;
       }
       return `The runner at ${url} cannot be reached (${error.message}). Check \`mthds.runner.url\`, or leave it empty to use the built-in runner.`;
     case 'timeout':
