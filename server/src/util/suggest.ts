@@ -222,7 +222,7 @@ export function suggestionsCold(): boolean {
 }
 
 /**
- * Runs lookups as a check makes them (`suggestAmong` over one index per domain) on indexes of
+ * Runs lookups as a check makes them (`bestAmong` over one index per domain, as kept suggestions ask) on indexes of
  * `names` made for the purpose, grouped by their domain (the part before the last dot), with typos
  * of them, until the lookup's code is no longer cold (at most four lookups a name): the language
  * server's warm-up does it at start-up, so that the first lookups of a session (and the
@@ -237,7 +237,7 @@ export function* warmSuggestionsSteps(names: readonly string[]): Generator<void,
   for (let i = 0; suggestionsCold() && i < names.length * 4; i++) {
     const name = names[(i * 7919) % names.length]!;
     // A typo of a code, a new one each time: no index has its answer yet.
-    suggestAmong(`X${i}${name.slice(name.lastIndexOf('.') + 2)}`, indexes);
+    bestAmong(`X${i}${name.slice(name.lastIndexOf('.') + 2)}`, indexes, 16);
     yield;
   }
 }
