@@ -61,7 +61,7 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code\'s web wo
   it('shows the broken bundle\'s findings with their codes in the Problems panel, as `mthds check` does', async () => {
     const expected = await cliProblems(examples, 'broken/broken.mthds');
     expect(expected.length).toBeGreaterThanOrEqual(5);
-    await ui.openFile('broken.mthds');
+    await ui.openFromExplorer('broken', 'broken.mthds');
     await until(() => ui.squiggledLines(), [...new Set(expected.map((p) => p.line))].sort((a, b) => a - b));
     await ui.command('View: Focus Problems (Errors, Warnings, Infos)');
     await until(() => ui.panelProblems(), expected);
@@ -87,7 +87,7 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code\'s web wo
   });
 
   it('resolves a concept of another file of the package, never opened, through the files the client read', async () => {
-    await ui.openFile('check.mthds');
+    await ui.openFromExplorer('invoices', 'check.mthds');
     const lines = readFileSync(path.join(examples, 'invoices/check.mthds'), 'utf8').split('\n');
     const line = lines.findIndex((l) => l.includes('output      = "Invoice"'));
     expect(line).toBeGreaterThanOrEqual(0);

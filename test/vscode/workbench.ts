@@ -156,6 +156,19 @@ export class Workbench {
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: UI_TIMEOUT });
   }
 
+  /**
+   * Opens `name` of the workspace folder `folder` from the Explorer, which needs no file search
+   * (Quick Open waits for the server's search provider, which may come late in a web worker window).
+   */
+  async openFromExplorer(folder: string, name: string): Promise<void> {
+    const row = (label: string): Locator => this.page.locator('.explorer-folders-view .monaco-list-row').filter({ has: this.page.getByText(label, { exact: true }) }).first();
+    const dir = row(folder);
+    await dir.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
+    await row(name).click();
+    await this.page.locator('.tab.active', { hasText: name }).waitFor({ timeout: UI_TIMEOUT });
+  }
+
   /** The editor of the active tab. */
   get editor(): Locator {
     return this.page.locator('.editor-instance .monaco-editor').first();
