@@ -1,10 +1,11 @@
-// Watches the byte stream of a stream transport (stdio) for a break of the base protocol's framing:
-// headers `Name: value` ending in an empty line, `Content-Length` required, then that many bytes.
-// vscode-jsonrpc reads the messages; on a broken frame it reports an error and goes on reading
-// from a place that is no message boundary, so the server would stay alive and never answer
-// again. The server exits instead (lsp/main.ts), with this module's message on stderr, and the
-// client starts it again. It reads the same chunks, beside the library's reader, and keeps no
-// body: its memory is one header at most.
+// The base protocol's framing of a stream transport (stdio): headers `Name: value` ending in an
+// empty line, `Content-Length` required, then that many bytes of content. The reader cuts the
+// stream into message bodies; on a broken frame it names the fault and its byte and reads no
+// further: vscode-jsonrpc's own reader would report an error and go on reading from a place that
+// is no message boundary, so the server would stay alive and never answer again. The server exits
+// instead (lsp/main.ts) and the client starts it again. A body is copied once, when its last byte
+// arrives (a chunk holding a whole body lends it without a copy), so a 50 MB message costs one
+// copy of 50 MB, not one per chunk.
 
 /** The longest header part accepted (bytes): real headers are two short lines. */
 export const MAX_HEADER_BYTES = 8192;
@@ -14,22 +15,31 @@ export const MAX_CONTENT_BYTES = 512 * 1024 * 1024;
 const CR = 13;
 const LF = 10;
 
-export class FrameWatch {
-  /** Bytes still to skip of the current message's content (0: reading a header). */
-  private remaining = 0;
+export class FrameReader {
+  /** Bytes still to read of the current message's content (-1: reading a header). */
+  private remaining = -1;
+  /** The parts of the current body read so far. */
+  private parts: Uint8Array[] = [];
   /** The header bytes read so far. */
   private header: number[] = [];
   /** Bytes of the stream before the current chunk (for the fault's position). */
   private offset = 0;
+  private fault: string | undefined;
 
-  /** Reads the next chunk of the stream; returns a fault's description, or undefined while the framing holds. */
-  push(chunk: Uint8Array): string | undefined {
+  /**
+   * Reads the next chunk of the stream, handing each complete body to `onBody` in order; returns
+   * the fault's description once the framing breaks (and for every chunk after), else undefined.
+   */
+  push(chunk: Uint8Array, onBody: (body: Uint8Array) => void = () => undefined): string | undefined {
+    if (this.fault !== undefined) return this.fault;
     let i = 0;
     while (i < chunk.length) {
-      if (this.remaining > 0) {
+      if (this.remaining >= 0) {
         const take = Math.min(this.remaining, chunk.length - i);
+        if (take > 0) this.parts.push(chunk.subarray(i, i + take));
         this.remaining -= take;
         i += take;
+        if (this.remaining === 0) this.endBody(onBody);
         continue;
       }
       this.header.push(chunk[i]!);
@@ -39,14 +49,28 @@ export class FrameWatch {
         const start = this.offset + i - n;
         const parsed = parseHeader(this.header.slice(0, n - 4));
         this.header = [];
-        if (typeof parsed === 'string') return `${parsed} (the header at byte ${start})`;
+        if (typeof parsed === 'string') return this.broken(`${parsed} (the header at byte ${start})`);
         this.remaining = parsed;
+        if (parsed === 0) this.endBody(onBody);
       } else if (n > MAX_HEADER_BYTES) {
-        return `a header longer than ${MAX_HEADER_BYTES} bytes without its end (the header at byte ${this.offset + i - n})`;
+        return this.broken(`a header longer than ${MAX_HEADER_BYTES} bytes without its end (the header at byte ${this.offset + i - n})`);
       }
     }
     this.offset += chunk.length;
     return undefined;
+  }
+
+  private endBody(onBody: (body: Uint8Array) => void): void {
+    const parts = this.parts;
+    this.parts = [];
+    this.remaining = -1;
+    onBody(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+  }
+
+  private broken(fault: string): string {
+    this.fault = fault;
+    this.parts = [];
+    return fault;
   }
 }
 
