@@ -6,17 +6,12 @@
 // the files sent (a rename reaches both files; the reference stops resolving when that file goes).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, openWorkerPage, REPO, WORKER, type WorkerPage } from './browser/workerPage.js';
+import { missingForBrowser, openWorkerPage, REPO, type WorkerPage } from './browser/workerPage.js';
 
-const missing = [!existsSync(CHROMIUM) && `Chromium (${CHROMIUM}: Debian's \`chromium\` package)`, !existsSync(WORKER) && `the worker (${WORKER}: npm run build)`].filter(
-  (m): m is string => typeof m === 'string',
-);
-// CI installs Chromium and sets MTHDS_REQUIRE_CHROMIUM: there a missing browser is a failure, not a skip.
-if (missing.length > 0 && process.env['MTHDS_REQUIRE_CHROMIUM']) throw new Error(`MTHDS_REQUIRE_CHROMIUM is set but ${missing.join(' and ')} is missing`);
-if (missing.length > 0) console.warn(`browser.test.ts: SKIPPED — ${missing.join(' and ')} is missing.`);
+const missing = missingForBrowser('browser.test.ts');
 
 const ROOT = 'vscode-vfs://github/acme/methods';
 const uriOf = (rel: string): string => `${ROOT}/${rel}`;

@@ -29,6 +29,7 @@ export const SERVE_OPTIONS = {
   library: { type: 'string', short: 'L', multiple: true },
   structures: { type: 'string' },
   queue: { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
   workers: { type: 'string' },
   'no-warm-up': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -56,6 +57,11 @@ Options:
                        address (repeatable; added to the config file's libraries).
   --structures FILE    Host structures (TOML): the fields of structures the host program binds to
                        description-only concepts.
+  --allow-origin ORIGIN
+                       Let browser pages of ORIGIN call the runner (CORS; repeatable, added to the
+                       config file's cors.allow_origins): an origin (https://vscode.dev), a
+                       subdomain pattern (https://*.vscode-cdn.net: where vscode.dev and github.dev
+                       run extensions), or * (only with bearer tokens). Default: none.
   --queue URL          redis://HOST:PORT: put started runs (/start, and /execute past its wait) on
                        a Redis queue (BullMQ) for \`mthds worker\` processes instead of running them
                        here; run state, results and idempotency keys live in Redis, so any server
@@ -74,6 +80,8 @@ Options:
 Environment:
   MTHDS_RUNNER_TOKENS  Bearer tokens, comma-separated (none anywhere: anonymous access).
   MTHDS_PACKAGES_DIR   The package store of installed methods and dependencies.
+  MTHDS_RUNNER_ALLOW_ORIGINS
+                       Origins allowed as with --allow-origin, comma-separated.
 
 Exit status:
   0  stopped by SIGINT or SIGTERM
@@ -84,7 +92,8 @@ Exit status:
 Examples:
   mthds serve
   mthds serve --port 0 --config runner.toml
-  MTHDS_RUNNER_TOKENS=secret mthds serve --host 0.0.0.0 --port 8080`;
+  MTHDS_RUNNER_TOKENS=secret mthds serve --host 0.0.0.0 --port 8080
+  MTHDS_RUNNER_TOKENS=secret mthds serve --allow-origin 'https://*.vscode-cdn.net'`;
 
 
 /** The options `serve` and `worker` share: the config file, function modules and the queue. */
@@ -104,6 +113,26 @@ export function commonOptions(
   if (values.queue !== undefined) options.runs = { ...(options.runs ?? {}), queue: values.queue };
   options.log = (line) => stderr.write(`${line}\n`);
   return options;
+}
+
+/** Origins allowed from the environment (comma-separated), read by `serve` only: the runners started inside the editors never allow any. */
+const ALLOW_ORIGINS_ENV = 'MTHDS_RUNNER_ALLOW_ORIGINS';
+
+function originsOfEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Adds origins to the config file's cors.allow_origins (a malformed table is left for resolveConfig to report). */
+function allowOrigins(options: RunnerOptions, origins: string[]): void {
+  if (origins.length === 0) return;
+  const cors = options.cors ?? {};
+  if (typeof cors !== 'object' || cors === null || Array.isArray(cors)) return;
+  const fromFile = cors.allow_origins;
+  if (fromFile !== undefined && !Array.isArray(fromFile)) return;
+  options.cors = { ...cors, allow_origins: [...(fromFile ?? []), ...origins] };
 }
 
 /** The config file's paths, then those of the command line (relative to the working folder). */
@@ -170,6 +199,7 @@ export async function runServe(args: string[], stdout: Writable, stderr: Writabl
   if (parsed.values['base-path'] !== undefined) options.base_path = parsed.values['base-path'];
   if (parsed.values.library) options.libraries = withPaths(options.libraries, parsed.values.library);
   if (parsed.values.structures !== undefined) options.structures = path.resolve(parsed.values.structures);
+  allowOrigins(options, [...originsOfEnv(process.env[ALLOW_ORIGINS_ENV]), ...(parsed.values['allow-origin'] ?? [])]);
   if (!parsed.values.quiet) options.request_log = options.log;
   if (parsed.values['no-warm-up']) options.warm_up = false;
   else options.warm_up ??= true;

@@ -17,7 +17,8 @@ installImmediate();
 
 const fs = new MemoryFileSystem();
 const connection = createConnection(new BrowserMessageReader(self), new BrowserMessageWriter(self));
-const server = startServer(connection, { host: { fs, uris: browserUris, env: {}, watchFiles: false } });
+const origin = (globalThis as { origin?: unknown }).origin;
+const server = startServer(connection, { host: { fs, uris: browserUris, env: {}, watchFiles: false, ...(typeof origin === 'string' ? { origin } : {}) } });
 
 connection.onNotification(FILES_NOTIFICATION, (params: FilesParams) => {
   const changes: Array<{ uri: string; type: FileChangeType }> = [];

@@ -34,6 +34,11 @@ export interface ServerHost {
   env: Readonly<Record<string, string | undefined>>;
   /** Absent where no dry run can run (the browser): the static checks alone are published. */
   dryRun?: DryRunner;
+  /**
+   * The origin requests to a runner come from, in a browser (the worker's): a runner it cannot
+   * reach may be one that does not allow this origin, and the message says how to allow it.
+   */
+  origin?: string;
   /** Absent where no runner can be started (the browser): a configured runner URL is needed. */
   startRunner?: (log: (line: string) => void) => Promise<BuiltInRunner>;
   /** Saves a run's output where the editor can open it; its URI, or undefined where nothing is saved. */

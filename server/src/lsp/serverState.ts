@@ -90,7 +90,7 @@ export class ServerState {
       () => this.session,
       (file) => this.diagnostics?.ensureCurrent(file),
     );
-    this.runner = new RunnerLink(() => this.settings.runner, (line) => connection.console.log(line), options.host.env, options.host.startRunner);
+    this.runner = new RunnerLink(() => this.settings.runner, (line) => connection.console.log(line), options.host.env, options.host.startRunner, options.host.origin);
     this.guard = guardRequest(this.log, (uri) => {
       const file = this.ourFile(uri);
       const text = file === undefined ? undefined : this.session.textOf(file);

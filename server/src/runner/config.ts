@@ -13,6 +13,7 @@ import { MODEL_TYPES, type DeckConfig, type NetworkPolicy } from './deckConfig.j
 import { unknownConfigKeys } from './configKeys.js';
 import { readRegularText } from '../workspace/readText.js';
 import { nodeFileSystem } from '../workspace/nodeFileSystem.js';
+import { DEFAULT_CORS_MAX_AGE_SECONDS, parseOriginRule, type CorsPolicy, type OriginRule } from './http/cors.js';
 
 export { MODEL_TYPES, type DeckConfig, type ModelType, type NetworkPolicy, type ProviderConfig, type ProviderModelConfig } from './deckConfig.js';
 
@@ -55,6 +56,15 @@ export interface RunnerConfig {
     tokens?: TokenConfig[];
     /** Also read MTHDS_RUNNER_TOKENS (comma-separated). Default true. */
     env?: boolean;
+  };
+  /**
+   * Browser pages allowed to call the runner (http/cors.ts): exact origins, `scheme://*.domain`
+   * subdomain patterns, or `*` (only with bearer tokens). Absent or empty: no cross-origin access.
+   */
+  cors?: {
+    allow_origins?: string[];
+    /** How long a browser may keep a preflight's answer. Default 600. */
+    max_age_seconds?: number;
   };
   /** Requests per window per credential (anonymous: per client address). Absent: no limit. */
   rate_limit?: { limit: number; window_seconds: number } | null;
@@ -161,6 +171,8 @@ export interface ResolvedConfig {
   basePath: string;
   limits: Required<NonNullable<RunnerConfig['limits']>>;
   tokens: ResolvedToken[];
+  /** Absent: no origin allowed, no CORS header sent. */
+  cors?: CorsPolicy;
   rateLimit?: { limit: number; windowSeconds: number };
   idempotency: { maxEntries: number; ttlSeconds: number; maxAnswerBytes: number };
   validateCache: { maxEntries: number; maxBytes: number };
@@ -249,12 +261,38 @@ export const DEFAULT_WARM_UP_CPU_MS = 2500;
  */
 export function configWarnings(config: ResolvedConfig): string[] {
   const warnings: string[] = [];
+  if (config.cors && config.tokens.length === 0) {
+    warnings.push('cors.allow_origins lets browser pages call this runner, which has no bearer tokens: any page of those origins can run methods here; configure tokens (auth.tokens or MTHDS_RUNNER_TOKENS)');
+  }
   for (const [i, p] of (config.models.providers ?? []).entries()) {
     if (p.api_key_env && !config.env[p.api_key_env]) {
       warnings.push(`models.providers[${i}] (${p.name}): api_key_env names ${p.api_key_env}, which is not set: its models answer mthdsls.provider.not_configured until it is`);
     }
   }
   return warnings;
+}
+
+function corsPolicyOf(cors: RunnerConfig['cors'], hasTokens: boolean, problems: string[]): CorsPolicy | undefined {
+  if (cors === undefined) return undefined;
+  if (typeof cors !== 'object' || cors === null || Array.isArray(cors)) {
+    problems.push('cors must be a table');
+    return undefined;
+  }
+  const maxAgeSeconds = positiveInt(cors.max_age_seconds, 'cors.max_age_seconds', problems, true) ?? DEFAULT_CORS_MAX_AGE_SECONDS;
+  const values: unknown = cors.allow_origins ?? [];
+  if (!Array.isArray(values)) {
+    problems.push('cors.allow_origins must be a list of origins');
+    return undefined;
+  }
+  const rules: OriginRule[] = [];
+  for (const [i, value] of values.entries()) {
+    const read = parseOriginRule(value);
+    if (!read.ok) problems.push(`cors.allow_origins[${i}]: ${read.problem}`);
+    else if (read.rule.kind === 'any' && !hasTokens) {
+      problems.push(`cors.allow_origins[${i}]: "*" needs bearer tokens (auth.tokens or MTHDS_RUNNER_TOKENS): without them any page open in a browser that reaches this runner could run methods on it; name the origins instead`);
+    } else rules.push(read.rule);
+  }
+  return rules.length > 0 ? { rules, maxAgeSeconds } : undefined;
 }
 
 /** Checks a configuration and fills in the defaults; throws a ConfigError listing every problem. */
@@ -316,6 +354,8 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
         .forEach((token, i) => tokens.push({ name: `env-${i + 1}`, sha256: sha256Hex(token) }));
     }
   }
+
+  const cors = corsPolicyOf(options.cors, tokens.length > 0, problems);
 
   let rateLimit: ResolvedConfig['rateLimit'];
   if (options.rate_limit) {
@@ -437,6 +477,7 @@ export function resolveConfig(options: RunnerOptions = {}): ResolvedConfig {
     env,
   };
   if (rateLimit) resolved.rateLimit = rateLimit;
+  if (cors) resolved.cors = cors;
   if (structures) resolved.structures = structures;
   const hook = options.dry_run === undefined ? dryRun : options.dry_run;
   if (hook) resolved.dryRun = hook;

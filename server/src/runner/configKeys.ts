@@ -18,6 +18,7 @@ const CONFIG_SHAPE: Shape = {
   ...leaves('host', 'port', 'base_path', 'warm_up', 'mock_seed', 'functions', 'packages_dir', 'libraries', 'structures'),
   limits: leaves(...LIMITS),
   auth: { tokens: [leaves('token', 'token_sha256', 'name', 'expires_at', 'scopes')], env: 'value' },
+  cors: leaves('allow_origins', 'max_age_seconds'),
   rate_limit: leaves('limit', 'window_seconds'),
   idempotency: leaves('max_entries', 'ttl_seconds', 'max_answer_bytes'),
   validate_cache: leaves('max_entries', 'max_bytes'),

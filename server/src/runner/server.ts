@@ -16,6 +16,7 @@ import { BodyAbandoned, BodyBudget, readBody } from './http/body.js';
 import { decodeJsonObject } from './http/json.js';
 import { requestIdOf, ulid } from './http/requestId.js';
 import { jsonAnswer, jsonTextAnswer, problemAnswer, send, type Answer } from './http/respond.js';
+import { isPreflight, preflightHeaders, responseHeaders } from './http/cors.js';
 import { IN_FLIGHT_RENEW_MS } from './idempotency.js';
 import { localStores, type IdempotencyBackend, type RateLimitBackend, type SharedStores } from './sharedStores.js';
 import { isRefusal, Refusal } from './refusal.js';
@@ -353,6 +354,18 @@ async function handle(state: RunnerState, req: IncomingMessage, res: ServerRespo
   }
   const instance = url.pathname.length <= 1024 ? url.pathname : url.pathname.slice(0, 1024);
   const method = (req.method ?? 'GET').toUpperCase();
+  const cors = state.config.cors;
+  if (cors) {
+    // Answered before routing and auth: a browser sends no credentials with its preflight, and
+    // the preflight runs nothing. What it allows is checked again on the actual request.
+    if (isPreflight(method, req.headers)) {
+      res.writeHead(204, preflightHeaders(cors, req.headers.origin, req.headers));
+      res.end();
+      return;
+    }
+    // Set now, so that every answer below carries them: results, problems and replays alike.
+    for (const [name, value] of Object.entries(responseHeaders(cors, req.headers.origin))) res.setHeader(name, value);
+  }
   let answer: Answer;
   try {
     const found = route(state, url.pathname, method);

@@ -1,7 +1,7 @@
 // Serves the worker harness (harness.html) and the built worker (server/dist/browser.js) on
 // loopback, opens it in Debian's Chromium, and gives the tests the page's LSP client.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,6 +10,19 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const REPO = path.resolve(__dirname, '../../..');
 export const CHROMIUM = process.env['MTHDS_CHROMIUM'] ?? '/usr/bin/chromium';
 export const WORKER = path.join(REPO, 'server/dist/browser.js');
+
+/**
+ * What a browser test lacks (Chromium, the built worker), for `describe.skipIf`. CI installs
+ * Chromium and sets MTHDS_REQUIRE_CHROMIUM: there a missing browser is a failure, not a skip.
+ */
+export function missingForBrowser(testFile: string): string[] {
+  const missing = [!existsSync(CHROMIUM) && `Chromium (${CHROMIUM}: Debian's \`chromium\` package)`, !existsSync(WORKER) && `the worker (${WORKER}: npm run build)`].filter(
+    (m): m is string => typeof m === 'string',
+  );
+  if (missing.length > 0 && process.env['MTHDS_REQUIRE_CHROMIUM']) throw new Error(`MTHDS_REQUIRE_CHROMIUM is set but ${missing.join(' and ')} is missing`);
+  if (missing.length > 0) console.warn(`${testFile}: SKIPPED — ${missing.join(' and ')} is missing.`);
+  return missing;
+}
 
 export interface WorkerPage {
   page: Page;

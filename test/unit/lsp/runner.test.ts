@@ -60,6 +60,13 @@ describe('runner messages', () => {
     expect(describeProblem(403, { title: 'Forbidden' })).toMatch(/mthds\.runner\.token/);
     expect(describeRunnerError({ kind: 'unreachable', message: 'ECONNREFUSED' }, 'http://h/v1')).toMatch(/^The runner at http:\/\/h\/v1 cannot be reached \(ECONNREFUSED\)/);
     expect(describeRunnerError({ kind: 'timeout', timeoutMs: 30_000 }, 'u')).toContain('within 30 s');
+    // In a browser an unreachable runner may be one that does not allow the page's origin: say how to allow it.
+    const fromPage = describeRunnerError({ kind: 'unreachable', message: 'Failed to fetch' }, 'http://127.0.0.1:8080/v1', 'https://x1.vscode-cdn.net');
+    expect(fromPage).toMatch(/^The runner at http:\/\/127\.0\.0\.1:8080\/v1 cannot be reached from this page, origin https:\/\/x1\.vscode-cdn\.net \(Failed to fetch\)/);
+    // The subdomain changes each session: the pattern is what to allow.
+    expect(fromPage).toContain("`mthds serve --allow-origin 'https://*.vscode-cdn.net'` (vscode.dev and github.dev");
+    expect(fromPage).not.toContain('built-in runner');
+    expect(describeRunnerError({ kind: 'unreachable', message: 'Failed to fetch' }, 'http://h/v1', 'http://127.0.0.1:5173')).toContain('`mthds serve --allow-origin http://127.0.0.1:5173`, and check');
     expect(describeRunnerError({ kind: 'bad_response', status: 401, message: 'status 401 with a body that is not JSON' }, 'u')).toMatch(/mthds\.runner\.token/);
   });
 });

@@ -110,7 +110,7 @@ function fail(ctx: RunnerCommandContext, message: string): CommandAnswer {
 
 /** A failed call as a message; a successful one as its value. */
 function unwrap<T>(linked: LinkedRunner, result: RunnerResult<T>): { value: T; status: number } {
-  if (!result.ok) throw new CommandError(describeRunnerError(result.error, linked.url));
+  if (!result.ok) throw new CommandError(describeRunnerError(result.error, linked.url, linked.origin));
   return { value: result.value, status: result.status };
 }
 

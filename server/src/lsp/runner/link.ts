@@ -11,6 +11,8 @@ export interface LinkedRunner {
   client: RunnerClient;
   url: string;
   builtIn: boolean;
+  /** Where the requests come from, in a browser (see ServerHost.origin). */
+  origin?: string;
 }
 
 export class RunnerLink {
@@ -21,6 +23,7 @@ export class RunnerLink {
     private readonly log: (line: string) => void,
     private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly startBuiltIn?: (log: (line: string) => void) => Promise<BuiltInRunner>,
+    private readonly origin?: string,
   ) {}
 
   /** The bearer token: given directly, else read from the named environment variable. */
@@ -42,7 +45,7 @@ export class RunnerLink {
       const options: RunnerClientOptions = { baseUrl: s.url };
       if (token !== undefined) options.token = token;
       if (s.timeoutMs !== undefined) options.timeoutMs = s.timeoutMs;
-      return { client: new RunnerClient(options), url: s.url, builtIn: false };
+      return { client: new RunnerClient(options), url: s.url, builtIn: false, ...(this.origin !== undefined ? { origin: this.origin } : {}) };
     }
     if (this.startBuiltIn === undefined) throw new RunnerNeeded();
     this.builtIn ??= this.startBuiltIn(this.log);

@@ -51,11 +51,20 @@ export function describeProblem(status: number, problem: ProblemDocumentLike): s
   return parts.join('\n');
 }
 
-export function describeRunnerError(error: RunnerError, url: string): string {
+const VSCODE_CDN = /^https:\/\/[^/]+\.vscode-cdn\.net$/;
+
+/** `origin`: the page's, when the request came from a browser. */
+export function describeRunnerError(error: RunnerError, url: string, origin?: string): string {
   switch (error.kind) {
     case 'problem':
       return describeProblem(error.status, error.problem);
     case 'unreachable':
+      // A browser tells a refused cross-origin answer from no answer in no way a script can read.
+      if (origin !== undefined) {
+        // vscode.dev and github.dev give each session another subdomain: only the pattern lasts.
+        const allow = VSCODE_CDN.test(origin) ? `'https://*.vscode-cdn.net'\` (vscode.dev and github.dev run extensions on a new subdomain of it each session)` : `${origin}\``;
+        return `The runner at ${url} cannot be reached from this page, origin ${origin} (${error.message}): it is not running there, or it does not allow this origin. Start it with \`mthds serve --allow-origin ${allow}, and check \`mthds.runner.url\`.`;
+      }
       return `The runner at ${url} cannot be reached (${error.message}). Check \`mthds.runner.url\`, or leave it empty to use the built-in runner.`;
     case 'timeout':
       return `The runner at ${url} did not answer within ${Math.round(error.timeoutMs / 1000)} s (\`mthds.runner.timeoutMs\`).`;
