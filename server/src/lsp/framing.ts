@@ -5,7 +5,10 @@
 // is no message boundary, so the server would stay alive and never answer again. The server exits
 // instead (lsp/main.ts) and the client starts it again. A body is copied once, when its last byte
 // arrives (a chunk holding a whole body lends it without a copy), so a 50 MB message costs one
-// copy of 50 MB, not one per chunk.
+// copy of 50 MB, not one per chunk; `TextFrameReader` decodes the UTF-8 of a body spread over
+// chunks as they arrive instead, so that little is left to do once its last byte is read.
+
+import { StringDecoder } from 'node:string_decoder';
 
 /** The longest header part accepted (bytes): real headers are two short lines. */
 export const MAX_HEADER_BYTES = 8192;
@@ -14,12 +17,13 @@ export const MAX_CONTENT_BYTES = 512 * 1024 * 1024;
 
 const CR = 13;
 const LF = 10;
+const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 
-export class FrameReader {
+export class FrameReader<Body = Uint8Array> {
   /** Bytes still to read of the current message's content (-1: reading a header). */
   private remaining = -1;
   /** The parts of the current body read so far. */
-  private parts: Uint8Array[] = [];
+  protected parts: Uint8Array[] = [];
   /** The header bytes read so far. */
   private header: number[] = [];
   /** Bytes of the stream before the current chunk (for the fault's position). */
@@ -30,17 +34,29 @@ export class FrameReader {
    * Reads the next chunk of the stream, handing each complete body to `onBody` in order; returns
    * the fault's description once the framing breaks (and for every chunk after), else undefined.
    */
-  push(chunk: Uint8Array, onBody: (body: Uint8Array) => void = () => undefined): string | undefined {
+  push(chunk: Uint8Array, onBody: (body: Body) => void = () => undefined): string | undefined {
     if (this.fault !== undefined) return this.fault;
     let i = 0;
     while (i < chunk.length) {
       if (this.remaining >= 0) {
         const take = Math.min(this.remaining, chunk.length - i);
-        if (take > 0) this.parts.push(chunk.subarray(i, i + take));
+        if (take > 0) this.bodyPart(chunk.subarray(i, i + take), take === this.remaining);
         this.remaining -= take;
         i += take;
         if (this.remaining === 0) this.endBody(onBody);
         continue;
+      }
+      // A header whole within the chunk is found at once; one cut by the chunk's end byte by byte.
+      if (this.header.length === 0) {
+        const end = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).indexOf(HEADER_END, i);
+        if (end >= 0 && end - i <= MAX_HEADER_BYTES) {
+          const parsed = parseHeader(chunk.subarray(i, end));
+          if (typeof parsed === 'string') return this.broken(`${parsed} (the header at byte ${this.offset + i})`);
+          i = end + 4;
+          this.remaining = parsed;
+          if (parsed === 0) this.endBody(onBody);
+          continue;
+        }
       }
       this.header.push(chunk[i]!);
       i += 1;
@@ -60,11 +76,22 @@ export class FrameReader {
     return undefined;
   }
 
-  private endBody(onBody: (body: Uint8Array) => void): void {
+  /** Keeps a part of the current body (`last`: the part that ends it). */
+  protected bodyPart(part: Uint8Array, last: boolean): void {
+    void last;
+    this.parts.push(part);
+  }
+
+  /** The current body, whole, and the reader ready for the next one. */
+  protected takeBody(): Body {
     const parts = this.parts;
     this.parts = [];
+    return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)) as Body;
+  }
+
+  private endBody(onBody: (body: Body) => void): void {
     this.remaining = -1;
-    onBody(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+    onBody(this.takeBody());
   }
 
   private broken(fault: string): string {
@@ -74,8 +101,31 @@ export class FrameReader {
   }
 }
 
+/** A frame reader whose bodies are text: the UTF-8 of a body cut by chunks is decoded chunk by chunk as it arrives. */
+export class TextFrameReader extends FrameReader<string> {
+  private decoder = new StringDecoder('utf8');
+  private text = '';
+
+  protected override bodyPart(part: Uint8Array, last: boolean): void {
+    // A body within one chunk is decoded in one go when it ends; only the others in pieces.
+    if (last && this.text === '' && this.parts.length === 0) this.parts.push(part);
+    else this.text += this.decoder.write(part);
+  }
+
+  protected override takeBody(): string {
+    if (this.parts.length > 0) {
+      const [part] = this.parts;
+      this.parts = [];
+      return Buffer.from(part!.buffer, part!.byteOffset, part!.byteLength).toString('utf8');
+    }
+    const text = this.text + this.decoder.end();
+    this.text = '';
+    return text;
+  }
+}
+
 /** The content length of a header part (its lines without the empty line), or what is wrong with it. */
-export function parseHeader(bytes: number[]): number | string {
+export function parseHeader(bytes: number[] | Uint8Array): number | string {
   const text = Buffer.from(bytes).toString('latin1');
   let length: number | undefined;
   for (const line of text.split('\r\n')) {

@@ -4,6 +4,7 @@
 import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageWriter, type Connection, type ConnectionOptions } from 'vscode-languageserver/node.js';
 import { guardTransport, ProtocolGuard } from './protocolGuard.js';
 import { MessageTurns } from './messageTurns.js';
+import { passingReader } from './passingQueue.js';
 import { StdinReader } from './stdinReader.js';
 import { startServer } from './server.js';
 import { collectStartupGarbage, tuneHeap } from '../heap.js';
@@ -74,7 +75,9 @@ if (args.includes('--node-ipc')) process.on('message', () => turns.arrived());
 
 /**
  * The connection over the transport of the command line. Over stdio and Node IPC the messages go
- * through the protocol guard (protocolGuard.ts); over stdio the framing is watched too (framing.ts).
+ * through the protocol guard (protocolGuard.ts), then wait their turn in a queue that lets a request
+ * about one document pass other documents' notifications (passingQueue.ts); over stdio they are
+ * read and framed on a thread of their own (stdinReader.ts, framing.ts).
  * Sockets and pipes are left to the library as they are.
  */
 function connect(): Connection {
@@ -86,16 +89,20 @@ function connect(): Connection {
         process.exit(3);
       },
       end: () => process.exit(guard.shutDown ? 0 : 1),
+      failed: (reason) => {
+        process.stderr.write(`mthds-language-server: the thread reading stdin failed: ${reason}\n`);
+        process.exit(1);
+      },
       arrived: () => turns.arrived(),
     });
     // The library's console patch is for the stdio it opens itself: here stdout carries the protocol.
     for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = (...parts: unknown[]) => console.error(...parts);
     const guarded = guardTransport(reader, new StreamMessageWriter(process.stdout), guard);
-    return createConnection(ProposedFeatures.all, guarded.reader, guarded.writer, options);
+    return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
   }
   if (args.includes('--node-ipc')) {
     const guarded = guardTransport(new IPCMessageReader(process), new IPCMessageWriter(process), guard);
-    return createConnection(ProposedFeatures.all, guarded.reader, guarded.writer, options);
+    return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
   }
   return createConnection(ProposedFeatures.all, options);
 }

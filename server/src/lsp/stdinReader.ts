@@ -13,6 +13,8 @@ export interface StdinReaderEvents {
   fault(fault: string): void;
   /** The input ended. */
   end(): void;
+  /** The reading thread failed (its file missing beside server.js, a fault of its own): nothing more is read. */
+  failed(reason: string): void;
   /** Messages arrived (before they are handed to the connection). */
   arrived?(): void;
 }
@@ -28,7 +30,7 @@ export class StdinReader extends AbstractMessageReader implements MessageReader 
     // The worker keeps the process alive as stdin did: the end of the input (or `exit`) ends it.
     this.worker = new Worker(workerUrl);
     this.worker.on('message', (event: StdinEvent) => this.receive(event));
-    this.worker.on('error', (error) => this.fireError(error));
+    this.worker.on('error', (error) => this.events.failed(error.message));
   }
 
   listen(callback: DataCallback): Disposable {

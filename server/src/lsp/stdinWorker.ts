@@ -7,7 +7,8 @@ import { fstatSync, createReadStream } from 'node:fs';
 import { Socket } from 'node:net';
 import { parentPort } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
-import { FrameReader } from './framing.js';
+import { TextFrameReader } from './framing.js';
+import { KnownRequests } from './knownRequests.js';
 import type { StdinEvent } from './stdinEvents.js';
 
 const port = parentPort;
@@ -22,13 +23,15 @@ function openStdin(): Readable {
   return createReadStream('', { fd: 0, autoClose: false });
 }
 
-const frames = new FrameReader();
+const frames = new TextFrameReader();
+const requests = new KnownRequests();
 const input = openStdin();
 input.on('data', (chunk: Buffer) => {
   let batch: unknown[] = [];
   const fault = frames.push(chunk, (body) => {
     try {
-      batch.push(JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')));
+      const message: unknown = JSON.parse(body);
+      if (requests.passes(message)) batch.push(message);
     } catch (error) {
       // The frame held, so the next message is read as usual: the connection logs this one.
       if (batch.length > 0) post({ kind: 'messages', messages: batch });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, type Message } from 'vscode-languageserver';
-import { FrameReader, MAX_HEADER_BYTES, parseHeader } from '../../../server/src/lsp/framing.js';
+import { FrameReader, TextFrameReader, MAX_HEADER_BYTES, parseHeader } from '../../../server/src/lsp/framing.js';
 import { ProtocolGuard } from '../../../server/src/lsp/protocolGuard.js';
 
 const frame = (body: string): Buffer => Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -33,6 +33,17 @@ describe('FrameReader', () => {
     const bodies = ['{"a":1}', '{"é":"ü","t":"' + 'x'.repeat(300) + '"}', '', '{}', '{"last":"€"}'];
     const stream = Buffer.concat([...bodies.slice(0, 3).map(frame), Buffer.from('Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n'), ...bodies.slice(3).map(frame)]);
     for (let size = 1; size <= stream.length + 1; size++) expect(read(stream, size)).toEqual({ bodies });
+  });
+
+  it('decodes the text of each body, characters of several bytes cut at any byte', () => {
+    const bodies = ['{"t":"é€😀 ' + 'ü'.repeat(50) + '"}', '', '{"a":"plain"}', '{"z":"𝄞"}'];
+    const stream = Buffer.concat(bodies.map(frame));
+    for (let size = 1; size <= stream.length + 1; size++) {
+      const reader = new TextFrameReader();
+      const got: string[] = [];
+      for (let i = 0; i < stream.length; i += size) expect(reader.push(stream.subarray(i, i + size), (body) => got.push(body))).toBeUndefined();
+      expect(got).toEqual(bodies);
+    }
   });
 
   it('names the fault and its byte', () => {
