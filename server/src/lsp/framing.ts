@@ -114,9 +114,9 @@ export class TextFrameReader extends FrameReader<string> {
 
   protected override takeBody(): string {
     if (this.parts.length > 0) {
-      const [part] = this.parts;
+      const part = this.parts[0]!;
       this.parts = [];
-      return Buffer.from(part!.buffer, part!.byteOffset, part!.byteLength).toString('utf8');
+      return (Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength)).toString('utf8');
     }
     const text = this.text + this.decoder.end();
     this.text = '';
@@ -126,6 +126,8 @@ export class TextFrameReader extends FrameReader<string> {
 
 /** The content length of a header part (its lines without the empty line), or what is wrong with it. */
 export function parseHeader(bytes: number[] | Uint8Array): number | string {
+  const common = commonHeader(bytes);
+  if (common !== undefined) return common;
   const text = Buffer.from(bytes).toString('latin1');
   let length: number | undefined;
   for (const line of text.split('\r\n')) {
@@ -140,4 +142,20 @@ export function parseHeader(bytes: number[] | Uint8Array): number | string {
   }
   if (length === undefined) return 'a header without Content-Length';
   return length;
+}
+
+const COMMON = 'Content-Length: ';
+
+/** The length of the header every client writes, `Content-Length: N` alone, read without decoding it; undefined for any other. */
+function commonHeader(bytes: number[] | Uint8Array): number | undefined {
+  const n = bytes.length;
+  if (n <= COMMON.length || n > COMMON.length + 9) return undefined;
+  for (let i = 0; i < COMMON.length; i++) if (bytes[i] !== COMMON.charCodeAt(i)) return undefined;
+  let length = 0;
+  for (let i = COMMON.length; i < n; i++) {
+    const digit = bytes[i]! - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    length = length * 10 + digit;
+  }
+  return length <= MAX_CONTENT_BYTES ? length : undefined;
 }

@@ -78,6 +78,10 @@ describe('FrameReader', () => {
   it('parses a header part', () => {
     expect(parseHeader([...Buffer.from('content-length:  12 ')])).toBe(12);
     expect(parseHeader([...Buffer.from('Content-Length: -1')])).toMatch(/not a number/);
+    expect(parseHeader(Buffer.from('Content-Length: 4096'))).toBe(4096);
+    expect(parseHeader(Buffer.from('Content-Length: 999999999'))).toMatch(/more than/);
+    expect(parseHeader(Buffer.from('Content-Length: 12a'))).toMatch(/not a number/);
+    expect(parseHeader(Buffer.from('Content-Length: 12\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8'))).toBe(12);
   });
 });
 
