@@ -15,7 +15,9 @@
 //   util/ and the root files (version.ts, heap.ts) are shared by every layer and import no layer.
 //
 // client/ (the VS Code extension) may import only the pure graph drawing of the server
-// (ide/graphLayout.ts, ide/graphSvg.ts, util/markup.ts); the server never imports the client.
+// (ide/graphLayout.ts, ide/graphSvg.ts, util/markup.ts), the protocol's wire types and the names of
+// the language's files and skipped folders (language/spec/folders.ts, manifest.ts); the server
+// never imports the client.
 
 const SRC = '^server/src/';
 const LAYERS = ['syntax', 'registry', 'protocol', 'language', 'check', 'format', 'ide', 'workspace', 'runner', 'lsp', 'cli'];
@@ -89,9 +91,9 @@ module.exports = {
     {
       name: 'client-only-pure-server-drawing',
       severity: 'error',
-      comment: 'The extension is a separate bundle: of the server, it imports only the pure graph drawing and the wire types of the protocol.',
+      comment: 'The extension is a separate bundle: of the server, it imports only the pure graph drawing, the wire types of the protocol and the file and folder names of the language.',
       from: { path: '^client/' },
-      to: { path: '^server/', pathNot: '^server/src/(ide/graph(Layout|Svg)|util/markup|protocol/(types|browserFiles))\.ts$' },
+      to: { path: '^server/', pathNot: '^server/src/(ide/graph(Layout|Svg)|util/markup|protocol/(types|browserFiles)|language/spec/(folders|manifest))\.ts$' },
     },
   ],
   options: {

@@ -10,6 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingForBrowser, openWorkerPage, REPO, type WorkerPage } from './browser/workerPage.js';
+import { holdsReadableMethods, TOOLS_FOLDER } from '../../server/src/language/spec/folders.js';
 
 const missing = missingForBrowser('browser.test.ts');
 
@@ -18,7 +19,14 @@ const uriOf = (rel: string): string => `${ROOT}/${rel}`;
 
 /** What harness.html puts on the page's global object. */
 interface Harness {
-  lsp: { start(): number; request(method: string, params: unknown): Promise<unknown>; notify(method: string, params: unknown): void; diagnostics: Record<string, Diagnostic[] | undefined> };
+  lsp: {
+    start(): number;
+    request(method: string, params: unknown): Promise<unknown>;
+    notify(method: string, params: unknown): void;
+    diagnostics: Record<string, Diagnostic[] | undefined>;
+    log: string[];
+    shown: Array<{ type: number; message: string }>;
+  };
 }
 
 interface Diagnostic {
@@ -32,6 +40,25 @@ function exampleFiles(): Array<{ uri: string; text: string }> {
   const out: Array<{ uri: string; text: string }> = [];
   const examples = path.join(REPO, 'examples');
   for (const dir of readdirSync(examples)) for (const name of readdirSync(path.join(examples, dir))) out.push({ uri: uriOf(`${dir}/${name}`), text: readFileSync(path.join(examples, dir, name), 'utf8') });
+  return out;
+}
+
+/**
+ * The dependency fixture's project (an app naming a package by address, the package installed in
+ * `.mthds/methods/`) as the client sends it below `rel`: the files its walk reads (the shared rule
+ * of the skipped folders), `installed` false leaving the installed methods out.
+ */
+function projectFiles(rel: string, installed: boolean): Array<{ uri: string; text: string }> {
+  const root = path.join(REPO, 'test/fixtures/dependencies/installed/project');
+  const out: Array<{ uri: string; text: string }> = [];
+  const walk = (dir: string, segments: string[]): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (holdsReadableMethods(segments.at(-1), entry.name)) walk(path.join(dir, entry.name), [...segments, entry.name]);
+      } else if (installed || !segments.includes(TOOLS_FOLDER)) out.push({ uri: uriOf([rel, ...segments, entry.name].join('/')), text: readFileSync(path.join(dir, entry.name), 'utf8') });
+    }
+  };
+  walk(root, []);
   return out;
 }
 
@@ -57,6 +84,7 @@ describe.skipIf(missing.length > 0)('the language server in a browser worker', (
       workspaceFolders: [{ uri: ROOT, name: 'methods' }],
       capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { completion: { completionItem: { snippetSupport: true } } } },
       initializationOptions: { diagnostics: { debounceMs: 0 } },
+      trace: 'verbose',
     });
     expect(init.capabilities).toHaveProperty('completionProvider');
     await notify('initialized', {});
@@ -121,9 +149,59 @@ describe.skipIf(missing.length > 0)('the language server in a browser worker', (
     expect(after.map((d) => d.code)).toContain('method.concept_unresolved');
   });
 
+  it('resolves a package installed in the workspace (.mthds/methods/) as the desktop does, and says one that is not is unreachable', async () => {
+    const installed = projectFiles('installed', true);
+    expect(installed.map((f) => f.uri)).toContain(uriOf('installed/.mthds/methods/textkit/textkit.mthds'));
+    await notify('mthds/files', { changes: [...installed, ...projectFiles('absent', false)] });
+    const app = uriOf('installed/app/main.mthds');
+    const text = readFileSync(path.join(REPO, 'test/fixtures/dependencies/installed/project/app/main.mthds'), 'utf8');
+    await notify('textDocument/didOpen', { textDocument: { uri: app, languageId: 'mthds', version: 1, text } });
+    expect(await diagnosticsOf(app, 'd.length === 0')).toEqual([]);
+    const line = text.split('\n').findIndex((l) => l.includes('textkit.digest'));
+    // The pipe was read from the installed package: its hover gives its description.
+    const hover = await request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: app }, position: { line, character: text.split('\n')[line]!.indexOf('digest') + 2 } });
+    expect(hover?.contents.value).toContain('Digests a text');
+
+    const absent = uriOf('absent/app/main.mthds');
+    const warned = await diagnosticsOf(absent, "d.some((x) => x.code === 'mthdsls.client.packages_unreachable')");
+    expect(warned.map((d) => d.code)).toEqual(['mthdsls.client.packages_unreachable']);
+    expect(warned[0]!.message).toContain('github.com/acme/tools/textkit');
+  });
+
+  it('warns, as the desktop does at its bound, when the client says its walk stopped at the bound', async () => {
+    await notify('mthds/files', { changes: [], bound: { folder: ROOT, limit: 5000, counted: 'method files' } });
+    await worker.page.waitForFunction(() => (globalThis as unknown as Harness).lsp.shown.some((m) => m.message.includes('holds more than')), undefined, { timeout: 30_000 });
+    const shown = await worker.page.evaluate(() => (globalThis as unknown as Harness).lsp.shown.filter((m) => m.message.includes('holds more than')));
+    expect(shown).toEqual([
+      { type: 2, message: `mthds: the workspace folder ${ROOT} holds more than 5000 method files; only the first 5000 are checked, and references to what was not read may show as unresolved` },
+    ]);
+  });
+
+  it('runs no warm-up by default: the first diagnostics do not wait for it', async () => {
+    const log = await worker.page.evaluate(() => (globalThis as unknown as Harness).lsp.log);
+    expect(log.filter((line) => line.startsWith('mthds: warmed up'))).toEqual([]);
+  });
+
   it('says that a runner is needed when none is configured', async () => {
     const answer = await request<{ ok: boolean; message?: string }>('workspace/executeCommand', { command: 'mthds.runner.version', arguments: [] });
     expect(answer.ok).toBe(false);
     expect(answer.message).toMatch(/A runner is needed.*mthds\.runner\.url/);
   });
+});
+
+describe.skipIf(missing.length > 0)('the browser worker asked for a warm-up', () => {
+  it('runs it before answering initialize, as the desktop does (the trace says so)', async () => {
+    const page = await openWorkerPage();
+    try {
+      const log = await page.page.evaluate(async (root) => {
+        const lsp = (globalThis as unknown as Harness).lsp;
+        lsp.start();
+        await lsp.request('initialize', { processId: null, rootUri: root, capabilities: {}, initializationOptions: { diagnostics: { warmUpMs: 50 } }, trace: 'verbose' });
+        return lsp.log;
+      }, ROOT);
+      expect(log.some((line) => /^mthds: warmed up the keystroke path with \d+ keystrokes/.test(line))).toBe(true);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });

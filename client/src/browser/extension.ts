@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser.js';
 import { CLIENT_COMMANDS, LANGUAGE_ID, MANIFEST_LANGUAGE_ID, SERVER_COMMANDS } from '../commands.js';
 import { configurationMiddleware, promptForToken, TokenStore } from '../token.js';
-import { FILES_NOTIFICATION, type FileChange } from '../../../server/src/protocol/browserFiles.js';
+import { FILES_NOTIFICATION, type FileChange, type FilesParams, type WalkBound } from '../../../server/src/protocol/browserFiles.js';
 import { readWorkspace, watchWorkspace } from './workspaceFiles.js';
 const RUNNER_COMMANDS = new Set<string>(Object.values(SERVER_COMMANDS));
 
@@ -35,20 +35,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const log = (line: string): void => output.appendLine(line);
   const folders = (): vscode.Uri[] => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri);
-  const send = (changes: FileChange[]): void => {
-    if (changes.length > 0 && client?.isRunning()) void client.sendNotification(FILES_NOTIFICATION, { changes });
+  const send = (changes: FileChange[], bound?: WalkBound): void => {
+    const params: FilesParams = bound ? { changes, bound } : { changes };
+    if ((changes.length > 0 || bound) && client?.isRunning()) void client.sendNotification(FILES_NOTIFICATION, params);
+  };
+  /** Walks folders and sends what it read, with the bound where the walk stopped at it. */
+  const sendWalk = async (from: readonly vscode.Uri[]): Promise<void> => {
+    let bound: WalkBound | undefined;
+    const changes = await readWorkspace(from, log, (stop) => (bound = stop));
+    send(changes, bound);
   };
   /** A worker and its client; the workspace's files sent once it runs. */
   const start = async (): Promise<void> => {
     const worker = new BrowserWorker(vscode.Uri.joinPath(context.extensionUri, 'server', 'dist', 'browser.js').toString(true));
     client = new LanguageClient('mthds', 'MTHDS Language Server', clientOptions, worker);
     await client.start();
-    send(await readWorkspace(folders(), log));
+    await sendWalk(folders());
   };
   context.subscriptions.push(watchWorkspace(send));
   await start();
   context.subscriptions.push(
-    vscode.workspace.onDidChangeWorkspaceFolders(async (event) => send(await readWorkspace(event.added.map((f) => f.uri), log))),
+    vscode.workspace.onDidChangeWorkspaceFolders((event) => sendWalk(event.added.map((f) => f.uri))),
     vscode.commands.registerCommand(CLIENT_COMMANDS.setToken, async () => {
       if (await promptForToken(tokens)) await client?.sendNotification('workspace/didChangeConfiguration', { settings: null });
     }),

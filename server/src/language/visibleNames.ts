@@ -4,6 +4,7 @@
 // check after a keystroke read again only the edited domain's names.
 
 import { LRUCache } from 'lru-cache';
+import { lazy } from '../util/lazy.js';
 import { NameIndex, suggestionsCold } from '../util/suggest.js';
 import type { Bundle } from './model.js';
 import { NATIVE_CONCEPTS } from './spec/natives.js';
@@ -21,15 +22,15 @@ const ownPipeIndexes = new ObjectCache<Bundle, { table: ReadonlyMap<string, unkn
 // The latest index of each domain's names: a new version of a table with the same names (a
 // keystroke in a pipe of the domain) shares it, and the answers it keeps. Bounded: a runner checks
 // bundles of ever new domains, and a workspace past the bound only builds an index again.
-const latest = new LRUCache<string, NameIndex>({ max: 4096 });
+const latest = lazy(() => new LRUCache<string, NameIndex>({ max: 4096 }));
 
 function indexOf(cache: ObjectCache<ReadonlyMap<string, unknown>, NameIndex>, table: ReadonlyMap<string, unknown>, key: string, names: () => string[]): NameIndex {
   let index = cache.get(table);
   if (!index) {
     const list = names();
-    const previous = latest.get(key);
+    const previous = latest().get(key);
     index = previous?.holds(list) ? previous : NameIndex.after(previous, list);
-    latest.set(key, index);
+    latest().set(key, index);
     cache.set(table, index);
   }
   return index;

@@ -18,7 +18,7 @@ installImmediate();
 const fs = new MemoryFileSystem();
 const connection = createConnection(new BrowserMessageReader(self), new BrowserMessageWriter(self));
 const origin = (globalThis as { origin?: unknown }).origin;
-const server = startServer(connection, { host: { fs, uris: browserUris, env: {}, watchFiles: false, ...(typeof origin === 'string' ? { origin } : {}) } });
+const server = startServer(connection, { host: { fs, uris: browserUris, env: {}, watchFiles: false, defaultWarmUpMs: 0, ...(typeof origin === 'string' ? { origin } : {}) } });
 
 connection.onNotification(FILES_NOTIFICATION, (params: FilesParams) => {
   const changes: Array<{ uri: string; type: FileChangeType }> = [];
@@ -39,6 +39,7 @@ connection.onNotification(FILES_NOTIFICATION, (params: FilesParams) => {
     changes.push({ uri: change.uri, type: existed ? FileChangeType.Changed : FileChangeType.Created });
   }
   server.filesChanged(changes);
+  if (params.bound) server.walkBounded(params.bound);
 });
 
 /**

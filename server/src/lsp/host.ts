@@ -47,4 +47,10 @@ export interface ServerHost {
   builtInModels?: () => ModelCatalog;
   /** Whether the server registers file watchers with the client (the browser's client sends its files itself). */
   watchFiles: boolean;
+  /**
+   * The warm-up's budget (ms) when the client sets none (`diagnostics.warmUpMs`); the desktop's
+   * default when absent. The browser's worker sets 0: its warm-up would delay the first
+   * diagnostics by its whole budget for keystrokes that gain little from it (bench/README.md).
+   */
+  defaultWarmUpMs?: number;
 }

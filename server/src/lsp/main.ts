@@ -7,7 +7,7 @@ import { MessageTurns } from './messageTurns.js';
 import { passingReader } from './passingQueue.js';
 import { StdinReader } from './stdinReader.js';
 import { startServer } from './server.js';
-import { collectStartupGarbage, tuneHeap } from '../heap.js';
+import { collectStartupGarbage } from '../heap.js';
 import { VERSION } from '../version.js';
 import { nodeHost } from './nodeHost.js';
 
@@ -52,7 +52,7 @@ if (args.includes('--version') || args.includes('-v')) {
   process.exit(0);
 }
 
-tuneHeap();
+// The heap's long-lived growth factor is set once the start-up check has ended (heap.ts).
 
 const transports = ['--stdio', '--node-ipc', '--socket=', '--pipe=', '--clientProcessId'];
 if (!args.some((a) => transports.some((t) => a.startsWith(t)))) {

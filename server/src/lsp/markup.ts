@@ -5,6 +5,7 @@
 // them rather than by patterns.
 
 import MarkdownIt, { type Token } from 'markdown-it';
+import { lazy } from '../util/lazy.js';
 import type { ClientCapabilities, MarkupContent } from 'vscode-languageserver';
 
 export type MarkupFormat = 'markdown' | 'plaintext';
@@ -36,7 +37,8 @@ export function markup(markdown: string, format: MarkupFormat): MarkupContent {
   return format === 'markdown' ? { kind: 'markdown', value: markdown } : { kind: 'plaintext', value: plainText(markdown) };
 }
 
-const parser = new MarkdownIt({ html: false, linkify: false });
+/** Made on the first plain-text rendering (constructing it compiles link patterns it never uses here). */
+const parser = lazy(() => new MarkdownIt({ html: false, linkify: false }));
 /** Completion lists render the same spec documentation many times. */
 const rendered = new Map<string, string>();
 const CACHE_LIMIT = 2000;
@@ -50,7 +52,7 @@ export function renderedAlready(markdown: string): boolean {
 export function plainText(markdown: string): string {
   let text = rendered.get(markdown);
   if (text === undefined) {
-    text = blocks(parser.parse(markdown, {})).join('\n\n');
+    text = blocks(parser().parse(markdown, {})).join('\n\n');
     if (rendered.size >= CACHE_LIMIT) rendered.clear();
     rendered.set(markdown, text);
   }

@@ -12,11 +12,12 @@ import { FolderScans } from './folderScans.js';
 import { oneTurn } from './messageTurns.js';
 import { registerRoutes, served, serverCapabilities } from './routes.js';
 import { ServerState, WATCHED_GLOBS, type ServerOptions } from './serverState.js';
-import { readSettings } from './settings.js';
+import { DEFAULT_SETTINGS, readSettings } from './settings.js';
 import { checkWorkspace } from './startupCheck.js';
 import { warmUp } from './warmUp.js';
 import { VERSION } from '../version.js';
 import { watchedFilesChanged } from './documentEvents.js';
+import { boundMessage, type BoundedWalk } from './walkBound.js';
 
 export { DOCUMENT_SELECTOR, LANGUAGE_ID, type ServerOptions } from './serverState.js';
 
@@ -31,12 +32,23 @@ export function initialFolders(params: InitializeParams, uriToFile: (uri: string
 /** What the host tells the server besides LSP: files that changed where it reads them (the browser's client sends them). */
 export interface StartedServer {
   filesChanged(changes: DidChangeWatchedFilesParams['changes']): void;
+  /** The host's own walk of a workspace folder stopped at its bound (the browser's client). */
+  walkBounded(walk: BoundedWalk): void;
 }
 
 export function startServer(connection: Connection, options: ServerOptions): StartedServer {
   const state = new ServerState(connection, options);
   const handlers = served(state);
   const pause = state.pause ?? oneTurn;
+  const toldBounds = new Set<string>();
+  /** A walk of a workspace folder stopped at its bound: said once per folder and bound. */
+  const tellBound = (walk: BoundedWalk): void => {
+    const message = boundMessage(walk);
+    if (toldBounds.has(message)) return;
+    toldBounds.add(message);
+    state.log(message);
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+  };
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     state.capabilities = params.capabilities;
@@ -45,18 +57,15 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
     const watchers = !options.host.watchFiles || capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     const session = new Session({ fs: options.host.fs, folders: initialFolders(params, state.uriToFile), validateDisk: !watchers });
     state.session = session;
-    state.initSettings = readSettings(params.initializationOptions);
+    const warmUpMs = options.host.defaultWarmUpMs;
+    state.initSettings = readSettings(params.initializationOptions, warmUpMs === undefined ? DEFAULT_SETTINGS : { ...DEFAULT_SETTINGS, diagnostics: { ...DEFAULT_SETTINGS.diagnostics, warmUpMs } });
     state.settings = state.initSettings;
     state.applyPackageSettings();
     const pull = capabilities.textDocument?.diagnostic !== undefined;
     state.scans = new FolderScans(session, {
       pause,
       maxFiles: () => state.settings.workspace.maxFiles,
-      truncated: (folder, maxFiles) => {
-        const message = `mthds: the workspace folder ${folder} holds more than ${maxFiles} files; only the method files among the first ${maxFiles} are checked (setting mthds.workspace.maxFiles)`;
-        state.log(message);
-        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
-      },
+      truncated: (folder, maxFiles) => tellBound({ folder, limit: maxFiles, counted: 'files', setting: 'mthds.workspace.maxFiles' }),
     });
     state.diagnostics = new Diagnostics(connection, session, state.locator, {
       ...(options.host.dryRun ? { dryRun: options.host.dryRun } : {}),
@@ -104,5 +113,5 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
 
   registerRoutes(connection, handlers, false);
   connection.listen();
-  return { filesChanged: (changes) => watchedFilesChanged(state, { changes }) };
+  return { filesChanged: (changes) => watchedFilesChanged(state, { changes }), walkBounded: tellBound };
 }

@@ -8,6 +8,7 @@
 // path. test/unit/registry/examples.test.ts writes each example to disk and checks it the way
 // `mthds check` does: the fault raises exactly its code, the fixed snippet raises nothing.
 
+import { lazy } from '../util/lazy.js';
 import type { RegistryCode } from './codes.js';
 
 export interface ExampleFile {
@@ -132,7 +133,8 @@ output = "Text"
 prompt = "Summarize $text"
 `;
 
-const EXAMPLES: { readonly [C in RegistryCode]?: CodeExample } = {
+/** Made on first use: each example's fixed file is computed, work that start-up has no need of. */
+const EXAMPLES = lazy((): { readonly [C in RegistryCode]?: CodeExample } => ({
   'method.syntax': example('A table header misses its closing bracket; close it.', 'main.mthds', notes(SUMMARIZE.replace('[pipe.summarize]', '[pipe.summarize')), [['[pipe.summarize\n', '[pipe.summarize]\n']]),
   'method.schema_violation': example(
     'A PipeLLM names its system prompt `system`, a key the pipe does not have; the key is `system_prompt`.',
@@ -433,7 +435,7 @@ steps = [{ pipe = "summarize", result = "summary" }]
 ${SUMMARIZE.replace('{ text = "Text" }', '{ text = "Text!" }')}`),
     [['"Text!"', '"Text"']],
   ),
-};
+}));
 
 /**
  * The method codes no file shows, each with the reason in one line (docs/errors.md prints it in
@@ -456,10 +458,11 @@ export function noExampleReason(code: string): string | undefined {
 
 /** The example of a code, when the registry has one. */
 export function exampleOf(code: string): CodeExample | undefined {
-  return Object.hasOwn(EXAMPLES, code) ? EXAMPLES[code as RegistryCode] : undefined;
+  const examples = EXAMPLES();
+  return Object.hasOwn(examples, code) ? examples[code as RegistryCode] : undefined;
 }
 
 /** The codes that have an example, in no particular order. */
 export function exampleCodes(): RegistryCode[] {
-  return Object.keys(EXAMPLES) as RegistryCode[];
+  return Object.keys(EXAMPLES()) as RegistryCode[];
 }

@@ -5,7 +5,7 @@
 // always equals the search made afresh over the same indexes (test/unit/util/keptSuggestions.test.ts).
 
 import { LRUCache } from 'lru-cache';
-import { addedNear, best, byRank, NameIndex, removedBy, scoredAmong, type Change, type Scored } from './suggest.js';
+import { addedNear, bestAmong, byRank, NameIndex, removedBy, type Change, type Scored } from './suggest.js';
 
 /** How many candidates beyond the answer are kept, so that a removed suggestion has a successor at hand. */
 const SPARE = 11;
@@ -31,9 +31,8 @@ export function suggestKept(name: string, indexes: readonly NameIndex[], scope: 
   const room = max + spare;
   const known = answers.get(key);
   if (known && update(known, name, indexes, room) && (known.complete || known.kept.length >= max)) return known.kept.slice(0, max).map((s) => s.candidate);
-  const all = scoredAmong(name, indexes);
-  const kept = best(all, room);
-  answers.set(key, { ids: indexes.map((i) => i.id), kept, complete: all.length <= room });
+  const { kept, complete } = bestAmong(name, indexes, room);
+  answers.set(key, { ids: indexes.map((i) => i.id), kept, complete });
   return kept.slice(0, max).map((s) => s.candidate);
 }
 

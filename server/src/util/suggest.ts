@@ -60,6 +60,58 @@ export function scoredAmong(name: string, indexes: readonly NameIndex[]): Scored
 }
 
 /**
+ * The first `room` candidates of the indexes' names near `name`, in rank order: what
+ * `best(scoredAmong(name, indexes), room)` gives, without scoring every candidate the bigram bound
+ * lets through. Each candidate gets a lower bound of its score from the bigrams it shares with
+ * `name` (`NameIndex.bounded`); candidates are scored by increasing bound, and the search stops
+ * once `room` candidates score no more than every bound still unscored. Names of one shape
+ * (generated codes, numbered variants) are within the distance limit of hundreds of others: a
+ * branch switch asking 1,750 new names scored about 1,700 candidates each, where the answer reads
+ * the 16 nearest. `complete` when the candidates found are all there are (when the search stopped
+ * early it is false: the answer is the ranking's start, which is what kept answers need).
+ */
+export function bestAmong(name: string, indexes: readonly NameIndex[], room: number): { kept: Scored[]; complete: boolean } {
+  const lower = name.toLowerCase();
+  // Per half point of bound, the candidates with it: (position of the index, position in it, bound of the whole name's distance).
+  const buckets: number[][] = [];
+  for (let ip = 0; ip < indexes.length; ip++) indexes[ip]!.bounded(name, lower, ip, buckets);
+  const kept: Scored[] = [];
+  let scored = 0;
+  let seen: Set<string> | undefined;
+  let lastKey = buckets.length - 1;
+  while (lastKey >= 0 && buckets[lastKey] === undefined) lastKey--;
+  for (let key = 0; key <= lastKey; key++) {
+    const bucket = buckets[key];
+    if (bucket === undefined) continue;
+    for (let i = 0; i < bucket.length; i += 3) {
+      const s = indexes[bucket[i]!]!.scoreAt(bucket[i + 1]!, name, lower, bucket[i + 2]!);
+      if (!s) continue;
+      // A name in several indexes (a native concept the domain declares too) is offered once.
+      if (indexes.length > 1) {
+        seen ??= new Set();
+        if (seen.has(s.candidate)) continue;
+        seen.add(s.candidate);
+      }
+      scored++;
+      insertRanked(kept, s, room);
+    }
+    // Every candidate left has a bound over key / 2, so a score over it: none can rank before the last kept.
+    const last = kept[room - 1];
+    if (last !== undefined && last.score <= key / 2 && key < lastKey) return { kept, complete: false };
+  }
+  return { kept, complete: scored <= room };
+}
+
+/** Puts `s` at its place in `out` (ranked, `max` at most), as `best` does. */
+function insertRanked(out: Scored[], s: Scored, max: number): void {
+  if (max <= 0 || (out.length === max && byRank(s, out[max - 1]!) >= 0)) return;
+  let at = out.length;
+  while (at > 0 && byRank(s, out[at - 1]!) < 0) at--;
+  out.splice(at, 0, s);
+  if (out.length > max) out.pop();
+}
+
+/**
  * Whether `candidate` may be among the suggestions for `name` (it is `name`, or near enough to be
  * scored): a name declared or removed that is not can change no suggestion for it.
  */
@@ -98,14 +150,7 @@ function ranked(scored: readonly Scored[], max: number): string[] {
  */
 export function best(scored: readonly Scored[], max: number): Scored[] {
   const out: Scored[] = [];
-  if (max <= 0) return out;
-  for (const s of scored) {
-    if (out.length === max && byRank(s, out[max - 1]!) >= 0) continue;
-    let at = out.length;
-    while (at > 0 && byRank(s, out[at - 1]!) < 0) at--;
-    out.splice(at, 0, s);
-    if (out.length > max) out.pop();
-  }
+  for (const s of scored) insertRanked(out, s, max);
   return out;
 }
 
@@ -114,17 +159,23 @@ function limitOf(n: number, local: number): number {
   return Math.max(2, Math.floor(Math.max(n, local) / 3));
 }
 
-/** The candidate's score for `name`, or undefined when it is too far. */
-function scoreOf(name: string, lower: string, f: Forms): Scored | undefined {
+/**
+ * The candidate's score for `name`, or undefined when it is too far. `wholeAtLeast`: a lower bound
+ * of the whole name's distance (a qualified candidate's), which spares computing it when the
+ * code's distance is already no more.
+ */
+function scoreOf(name: string, lower: string, f: Forms, wholeAtLeast = 0): Scored | undefined {
   if (f.candidate === name) return undefined;
   const { local, localLower, candidate } = f;
   const limit = limitOf(name.length, local.length);
   const contains = local.length >= 4 && (lower.includes(localLower) || localLower.includes(lower));
   // Both distances capped at limit + 1: the score is exact up to the limit, and above it only
   // "too far" matters (a containing candidate then scores the limit itself).
-  const whole = local.length === candidate.length ? undefined : boundedDistance(lower, f.lower, limit);
-  const ofLocal = boundedDistance(lower, localLower, limit) + 0.5;
-  const d = whole === undefined ? ofLocal - 0.5 : Math.min(whole, ofLocal);
+  let d = boundedDistance(lower, localLower, limit);
+  if (local.length !== candidate.length) {
+    d += 0.5;
+    if (wholeAtLeast < d) d = Math.min(d, boundedDistance(lower, f.lower, limit));
+  }
   if (d <= limit || contains) return { candidate, score: contains ? Math.min(d, limit) : d };
   return undefined;
 }
@@ -171,7 +222,7 @@ export function suggestionsCold(): boolean {
 }
 
 /**
- * Runs lookups as a check makes them (`suggestAmong` over one index per domain) on indexes of
+ * Runs lookups as a check makes them (`bestAmong` over one index per domain, as kept suggestions ask) on indexes of
  * `names` made for the purpose, grouped by their domain (the part before the last dot), with typos
  * of them, until the lookup's code is no longer cold (at most four lookups a name): the language
  * server's warm-up does it at start-up, so that the first lookups of a session (and the
@@ -186,7 +237,7 @@ export function* warmSuggestionsSteps(names: readonly string[]): Generator<void,
   for (let i = 0; suggestionsCold() && i < names.length * 4; i++) {
     const name = names[(i * 7919) % names.length]!;
     // A typo of a code, a new one each time: no index has its answer yet.
-    suggestAmong(`X${i}${name.slice(name.lastIndexOf('.') + 2)}`, indexes);
+    bestAmong(`X${i}${name.slice(name.lastIndexOf('.') + 2)}`, indexes, 16);
     yield;
   }
 }
@@ -216,6 +267,9 @@ export class NameIndex {
   private postings: Map<number, number[]> | undefined;
   private commonWhole: Uint32Array | undefined;
   private commonLocal: Uint32Array | undefined;
+  /** What `bounds` gives, made at the first query. */
+  private boundArray: Float64Array | undefined;
+  private wholeBoundArray: Float64Array | undefined;
 
   /** Per entry, what the bigram bound reads: the code's length, its and the whole name's lower-case lengths, whether qualified. */
   private readonly localLengths: Uint32Array;
@@ -308,43 +362,71 @@ export class NameIndex {
 
   private query(name: string, cap = Infinity): Scored[] {
     const lower = name.toLowerCase();
+    const { bound, whole } = this.bounds(name, lower);
+    const out: Scored[] = [];
+    for (let at = 0; at < this.entries.length; at++) {
+      if (!(bound[at]! <= cap)) continue;
+      const s = scoreOf(name, lower, this.entries[at]!, whole[at]);
+      if (s && s.score <= cap) out.push(s);
+    }
+    return out;
+  }
+
+  /**
+   * Adds each entry that may score for `name` to `buckets`, at twice its bound (`bounds`), as the
+   * triple (`ip`, its position, the bound of its whole name's distance).
+   */
+  bounded(name: string, lower: string, ip: number, buckets: number[][]): void {
+    const { bound, whole } = this.bounds(name, lower);
+    for (let at = 0; at < this.entries.length; at++) {
+      const b = bound[at]!;
+      if (b !== Infinity) (buckets[b * 2] ??= []).push(ip, at, whole[at]!);
+    }
+  }
+
+  /**
+   * Per entry, a lower bound of its score for `name`, or Infinity when it cannot score; and of a
+   * qualified entry's whole name's distance. An edit changes two bigrams at most, and a length
+   * difference costs one edit each: strings sharing `s` bigrams are at least
+   * max((max(|a|, |b|) - 1 - s) / 2, ||a| - |b||) apart (the q-gram lemma). A qualified name's
+   * score is the lesser of its whole distance and its code's plus half a point. Past its limit,
+   * only a name containing `name` (or contained in it) scores, the limit at most: a contained
+   * string shares all its bigrams, so containing is tested only then. Never Infinity for a name
+   * `scoreOf` would score. Read from typed arrays: the loop runs over every name of every index
+   * asked. Both arrays are the index's own, valid until its next query.
+   */
+  private bounds(name: string, lower: string): { bound: Float64Array; whole: Float64Array } {
     const common = this.commonBigrams(lower);
     scoredSoFar += this.entries.length;
-    const out: Scored[] = [];
+    const bound = (this.boundArray ??= new Float64Array(this.entries.length));
+    const wholeBound = (this.wholeBoundArray ??= new Float64Array(this.entries.length));
     const n = name.length;
     const m = lower.length;
     for (let at = 0; at < this.entries.length; at++) {
-      // Whether the name may score at all, by the bigrams it shares with the query: an edit
-      // changes two bigrams at most, so strings within an edit distance k share at least
-      // max(|a|, |b|) - 1 - 2k of them (q-gram lemma); a name sharing fewer is too far both whole
-      // and by its code (qualified, the code's distance counts half a point more: kept at
-      // limit - 1 at most), unless it contains the name or is contained in it (a string contained
-      // in another shares all its bigrams with it: only then is containing tested). Never false
-      // for a name `scoreOf` would score. Read from typed arrays: the loop runs over every name
-      // of every index asked. Under a `cap`, the distances kept are at most the cap (the code's,
-      // qualified, half a point less).
       const local = this.localLengths[at]!;
       const lowerLocal = this.lowerLocalLengths[at]!;
       const shared = common.local[at]!;
       const longest = n > local ? n : local;
       const limit = longest >= 9 ? Math.floor(longest / 3) : 2;
-      const qualified = this.qualified[at] === 1;
-      const kWhole = Math.min(limit, Math.floor(cap));
-      const kLocal = qualified ? Math.min(limit - 1, Math.floor(cap - 0.5)) : kWhole;
-      let may = shared >= (m > lowerLocal ? m : lowerLocal) - 1 - 2 * kLocal;
-      if (!may && qualified) {
-        const lowerWhole = this.lowerLengths[at]!;
-        may = common.whole[at]! >= (m > lowerWhole ? m : lowerWhole) - 1 - 2 * kWhole;
-      }
-      if (!may && local >= 4 && shared >= (m < lowerLocal ? m : lowerLocal) - 1) {
+      let b = lowerBound(m, lowerLocal, shared);
+      const whole = this.qualified[at] === 1 ? lowerBound(m, this.lowerLengths[at]!, common.whole[at]!) : 0;
+      if (this.qualified[at] === 1) b = Math.min(b + 0.5, whole);
+      if (b > limit) {
         const f = this.entries[at]!;
-        may = lower.includes(f.localLower) || f.localLower.includes(lower);
+        b = local >= 4 && shared >= (m < lowerLocal ? m : lowerLocal) - 1 && (lower.includes(f.localLower) || f.localLower.includes(lower)) ? limit : Infinity;
       }
-      if (!may) continue;
-      const s = scoreOf(name, lower, this.entries[at]!);
-      if (s && s.score <= cap) out.push(s);
+      bound[at] = b;
+      wholeBound[at] = whole;
     }
-    return out;
+    return { bound, whole: wholeBound };
+  }
+
+  /**
+   * The score of the entry at `at` for `name` (`lower`: its lower case), or undefined when too far;
+   * `wholeAtLeast` as `bounded` found it.
+   */
+  scoreAt(at: number, name: string, lower: string, wholeAtLeast: number): Scored | undefined {
+    return scoreOf(name, lower, this.entries[at]!, wholeAtLeast);
   }
 
   /**
@@ -373,6 +455,13 @@ export class NameIndex {
 }
 
 let nextIndexId = 1;
+
+/** A lower bound of the edit distance of strings of lengths `a` and `b` sharing `shared` bigrams. */
+function lowerBound(a: number, b: number, shared: number): number {
+  const byGrams = Math.ceil(((a > b ? a : b) - 1 - shared) / 2);
+  const byLengths = a > b ? a - b : b - a;
+  return byGrams > byLengths ? byGrams : byLengths > 0 ? byLengths : 0;
+}
 
 /** What an index adds and removes from an ancestor (numbered `id`). */
 export interface Change {

@@ -19,6 +19,12 @@
 // address), each saying where the package was looked for: method.dependency_missing (not_found,
 // no_matching_version, cycle) and method.dependency_invalid (a file of the dependency that is not
 // UTF-8 or does not parse).
+//
+// Where the file system holds only the workspace (a browser, whose client sends the workspace's
+// method files and its installed methods, `.mthds/methods/`), packages are looked for the same way
+// in what it holds; what would be looked for in the package store or the home folder, and a path
+// outside the workspace, is unreachable there: one mthdsls.client.packages_unreachable finding
+// names it all, never a missing dependency.
 
 import path from 'node:path';
 import type { DependencyDecl, Manifest } from '../language/manifest.js';
@@ -172,6 +178,11 @@ export class PackageCache {
 
 const INDEX_TTL_MS = 2000;
 
+/** Whether `dir` is one of `folders` or below one. */
+function isInside(dir: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => dir === folder || dir.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep));
+}
+
 /** The identity references use for a package: `package.address + "/" + package.name`. */
 export function packageIdentity(manifest: Manifest | undefined): string | undefined {
   const address = manifest?.address?.value;
@@ -231,8 +242,11 @@ function loadPackage(fs: FileSystem, dir: string, cache: PackageCache): Loaded {
  */
 export function resolveDependencies(tree: MethodTree, options: DependencyOptions): Finding[] {
   const fs = options.fs;
-  if (!fs.packagesReachable) return unreachableDependencies(tree);
-  const store = options.packagesDir ?? defaultPackagesDir(fs);
+  const reachable = fs.packagesReachable;
+  /** What the file system cannot reach (reachable false): named in one finding. */
+  const unreachable: AddressSite[] = [];
+  // Where only the workspace is held there is no store (nor an environment to name it).
+  const store = reachable ? (options.packagesDir ?? defaultPackagesDir(fs)) : '';
   const cache = options.cache ?? new PackageCache();
   const out: Finding[] = [];
   const deps = new Map<string, DependencyPackage>();
@@ -265,6 +279,10 @@ export function resolveDependencies(tree: MethodTree, options: DependencyOptions
           continue;
         }
         const dir = path.resolve(manifestDir, decl.path.value);
+        if (!isDirectory(fs, dir) && !reachable && !isInside(dir, options.workspace ?? [])) {
+          unreachable.push({ address: decl.alias, file: manifest.file, range: decl.aliasRange });
+          continue;
+        }
         if (!isDirectory(fs, dir)) {
           const f = makeFinding('method.dependency_missing', { kind: 'package', name: decl.alias, reason: 'not_found' }, manifest.file, decl.path.range);
           f.message = `${f.message} (looked for the folder ${dir}: there is none)`;
@@ -272,7 +290,10 @@ export function resolveDependencies(tree: MethodTree, options: DependencyOptions
           continue;
         }
         addLoaded(decl.alias, loadPackage(fs, dir, cache), { ...(decl.address ? { address: decl.address.value } : {}) }, { file: manifest.file, range: decl.aliasRange });
-      } else if (decl.address && decl.version) remote.push(decl);
+      } else if (decl.address && decl.version) {
+        if (reachable) remote.push(decl);
+        else unreachable.push({ address: decl.alias, file: manifest.file, range: decl.aliasRange });
+      }
     }
     const selected = selectRemote(fs, manifest, remote, store, cache, out, options.storeLabel);
     for (const decl of remote) {
@@ -300,16 +321,22 @@ export function resolveDependencies(tree: MethodTree, options: DependencyOptions
     const found = findAddressed(tree, site.address, store, cache, options);
     if (found.dir !== undefined) {
       const decl = found.version !== undefined ? { address: site.address, version: found.version } : { address: site.address };
-      addLoaded(site.address, loadPackage(fs, found.dir, cache), decl, { file: site.bundle.file, range: site.range });
+      addLoaded(site.address, loadPackage(fs, found.dir, cache), decl, { file: site.file, range: site.range });
       continue;
     }
     deps.set(site.address, { prefix: site.address, address: site.address, tree: MISSING });
-    const f = makeFinding('method.dependency_missing', { kind: 'package', name: site.address, reason: 'not_found' }, site.bundle.file, site.range);
+    if (!reachable) {
+      unreachable.push(site);
+      continue;
+    }
+    const f = makeFinding('method.dependency_missing', { kind: 'package', name: site.address, reason: 'not_found' }, site.file, site.range);
     f.message = `${f.message} (looked in ${found.looked.join('; ')})`;
     out.push(f);
   }
   for (const [prefix, dep] of deps) if (dep.tree === MISSING) deps.delete(prefix);
   if (deps.size > 0) tree.dependencies = deps;
+  const first = unreachable[0];
+  if (first) out.push(makeFinding('mthdsls.client.packages_unreachable', { packages: [...new Set(unreachable.map((u) => u.address))] }, first.file, first.range, { severity: 'warning' }));
   return out;
 }
 
@@ -341,13 +368,18 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
   if (sibling !== undefined) return { dir: sibling, looked };
   const library = inFolders(options.libraries ?? [], 'the library folders');
   if (library !== undefined) return { dir: library, looked };
-  if (local && tree.root !== '' && /^[A-Za-z0-9._-]+$/.test(name) && name !== '.' && name !== '..') {
+  const byName = local && tree.root !== '' && /^[A-Za-z0-9._-]+$/.test(name) && name !== '.' && name !== '..';
+  if (byName) {
     looked.push(`.mthds/methods/${name} in ${own} and every folder above it`);
     for (let current = own; ; current = path.dirname(current)) {
       const dir = installed(current);
       if (dir !== undefined) return { dir, looked };
       if (path.dirname(current) === current) break;
     }
+  }
+  // The home folder and the package store: out of reach where only the workspace is held.
+  if (!options.fs.packagesReachable) return { looked };
+  if (byName) {
     const home = options.home ?? options.fs.home() ?? '/';
     looked.push(path.join(home, '.mthds', 'methods', name));
     const dir = installed(home);
@@ -358,20 +390,6 @@ function findAddressed(tree: MethodTree, address: string, store: string, cache: 
   const version = folder ? newestVersion(installedVersions(options.fs, store, address)) : undefined;
   if (folder && version !== undefined) return { dir: path.join(folder, version), version, looked };
   return { looked };
-}
-
-/**
- * Where no package can be read (a browser): one finding for the tree naming every dependency and
- * package address it uses, on the first place that names one, and nothing resolved.
- */
-function unreachableDependencies(tree: MethodTree): Finding[] {
-  const declared = tree.manifest?.dependencies ?? [];
-  const sites = addressSites(tree.bundles);
-  const names = [...new Set([...declared.map((d) => d.alias), ...sites.map((s) => s.address)])];
-  if (names.length === 0) return [];
-  const first = declared[0];
-  const anchor = first && tree.manifest ? { file: tree.manifest.file, range: first.aliasRange } : { file: sites[0]!.bundle.file, range: sites[0]!.range };
-  return [makeFinding('mthdsls.client.packages_unreachable', { packages: names }, anchor.file, anchor.range, { severity: 'warning' })];
 }
 
 // A placeholder while collecting address sites, so that each missing address is reported once.
@@ -447,7 +465,7 @@ function selectRemote(fs: FileSystem, manifest: Manifest, roots: readonly Depend
 
 interface AddressSite {
   address: string;
-  bundle: Bundle;
+  file: string;
   range: Range;
 }
 
@@ -459,7 +477,7 @@ function addressSites(bundles: readonly Bundle[]): AddressSite[] {
     for (const { prefix, range } of prefixedRefs(bundle)) {
       if (!prefix.includes('/') || seen.has(prefix)) continue;
       seen.add(prefix);
-      out.push({ address: prefix, bundle, range });
+      out.push({ address: prefix, file: bundle.file, range });
     }
   }
   return out;

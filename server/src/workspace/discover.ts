@@ -4,17 +4,12 @@
 import path from 'node:path';
 import type { FileSystem } from './fileSystem.js';
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
+import { SKIPPED_FOLDERS } from '../language/spec/folders.js';
 import { runSteps } from '../util/steps.js';
 
 export const BUNDLE_EXTENSION = '.mthds';
-/**
- * Folders never searched for method files. `.mthds` holds installed methods and packages: they are
- * dependencies, found by workspace/dependencies.ts, never part of the user's own tree.
- */
 /** The most files a method tree holds (a package with more is refused); also the bound of a workspace folder's walk. */
 export const MAX_PACKAGE_FILES = 100_000;
-
-export const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'venv', '.mthds']);
 
 /** The folder of the nearest METHODS.toml at or above `dir`, stopping at a repository root. */
 export function findPackageRoot(fs: FileSystem, dir: string): string | undefined {
@@ -104,7 +99,7 @@ export function* walkFilesSteps(fs: FileSystem, root: string, options: { limit?:
         continue;
       }
       if (entry.kind === 'directory') {
-        if (SKIPPED_DIRS.has(entry.name)) continue;
+        if (SKIPPED_FOLDERS.has(entry.name)) continue;
         if (options.stopAt?.(full)) stopped.push(full);
         else yield* walk(full, depth + 1);
       } else if (entry.kind === 'file') {

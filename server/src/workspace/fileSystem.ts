@@ -37,7 +37,11 @@ export interface FileSystem {
   readMethodFile(path: string): ReadResult;
   /** The user's home folder (installed methods, the package store); undefined where there is none. */
   home(): string | undefined;
-  /** True when dependency packages (the store, local paths) can be read from this file system. */
+  /**
+   * False where the file system holds only the workspace (the browser's): the package store, the
+   * home folder and paths outside the workspace cannot be read, and what would be looked for there
+   * is unreachable, not missing.
+   */
   readonly packagesReachable: boolean;
 }
 

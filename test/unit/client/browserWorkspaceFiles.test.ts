@@ -94,11 +94,46 @@ describe('readWorkspace over a virtual file system', () => {
     expect(log).not.toHaveBeenCalled();
   });
 
-  it('never enters the skipped folders, even nested', async () => {
+  it('never enters the skipped folders, even nested (of .mthds, it lists only what it holds, for its installed methods)', async () => {
     repository();
     await readWorkspace([root()], vi.fn());
-    expect(listed().sort()).toEqual([ROOT, at('empty'), at('pkg'), at('pkg/deep'), at('pkg/deep/er')]);
+    expect(listed().sort()).toEqual([ROOT, at('.mthds'), at('empty'), at('pkg'), at('pkg/deep'), at('pkg/deep/er')]);
     expect(read().some((u) => /\/(\.git|node_modules|\.mthds|\.venv)\//.test(u))).toBe(false);
+  });
+
+  it('reads the methods installed in the workspace (.mthds/methods/, at any depth) and nothing else of .mthds', async () => {
+    repository();
+    file('.mthds/methods/scoring/METHODS.toml', '[package]\nname = "scoring"\n');
+    file('.mthds/methods/scoring/scoring.mthds', 'domain = "scoring"\n');
+    file('.mthds/methods/scoring/node_modules/x.mthds', 'skipped');
+    file('.mthds/packages/github.com/acme/x/1.0.0/x.mthds', 'skipped');
+    file('pkg/.mthds/methods/local/local.mthds', 'domain = "local"\n');
+    file('pkg/.mthds/cache/c.mthds', 'skipped');
+    file('methods/plain.mthds', 'domain = "plain"\n');
+    const log = vi.fn();
+    const changes = await readWorkspace([root()], log);
+    expect(byUri(changes)).toEqual(byUri([
+      ...EXPECTED,
+      { uri: at('.mthds/methods/scoring/METHODS.toml'), text: '[package]\nname = "scoring"\n' },
+      { uri: at('.mthds/methods/scoring/scoring.mthds'), text: 'domain = "scoring"\n' },
+      { uri: at('pkg/.mthds/methods/local/local.mthds'), text: 'domain = "local"\n' },
+      { uri: at('methods/plain.mthds'), text: 'domain = "plain"\n' },
+    ]));
+    expect(listed()).not.toContain(at('.mthds/packages'));
+    expect(listed()).not.toContain(at('.mthds/installed'));
+    expect(listed()).not.toContain(at('pkg/.mthds/cache'));
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('counts the installed methods in its bound like any method file', async () => {
+    fileSystem.add(ROOT, FileType.Directory);
+    for (let i = 0; i < 5_000; i++) file(`many/f${i}.mthds`, 'x');
+    file('zz/.mthds/methods/late/late.mthds', 'never read');
+    const bound = vi.fn();
+    const changes = await readWorkspace([root()], vi.fn(), bound);
+    expect(changes).toHaveLength(5_000);
+    expect(read()).not.toContain(at('zz/.mthds/methods/late/late.mthds'));
+    expect(bound).toHaveBeenCalledWith({ folder: ROOT, limit: 5_000, counted: 'method files' });
   });
 
   it('does not follow symbolic links, to folders or to files', async () => {
@@ -212,12 +247,24 @@ describe('watchWorkspace', () => {
     const send = vi.fn();
     watchWorkspace(send);
     file('node_modules/dep/dep.mthds', 'domain = "dep"\n');
-    file('.mthds/methods/lib/lib.mthds', 'domain = "lib"\n');
+    file('.mthds/installed/lib/lib.mthds', 'domain = "lib"\n');
+    file('.mthds/methods/lib/.git/hook.mthds', 'domain = "hook"\n');
     watchers[0]!.create.fire(Uri.parse(at('node_modules/dep/dep.mthds')));
-    watchers[0]!.change.fire(Uri.parse(at('.mthds/methods/lib/lib.mthds')));
+    watchers[0]!.change.fire(Uri.parse(at('.mthds/installed/lib/lib.mthds')));
+    watchers[0]!.change.fire(Uri.parse(at('.mthds/methods/lib/.git/hook.mthds')));
     watchers[0]!.delete.fire(Uri.parse(at('.git/x.mthds')));
     await settle();
     expect(send).not.toHaveBeenCalled();
+  });
+
+  it('sends the changes of the methods installed in the workspace, as the walk reads them', async () => {
+    const send = vi.fn();
+    watchWorkspace(send);
+    file('.mthds/methods/lib/lib.mthds', 'domain = "lib"\n');
+    watchers[0]!.change.fire(Uri.parse(at('.mthds/methods/lib/lib.mthds')));
+    await settle();
+    watchers[0]!.delete.fire(Uri.parse(at('pkg/.mthds/methods/lib/METHODS.toml')));
+    expect(send.mock.calls).toEqual([[[{ uri: at('.mthds/methods/lib/lib.mthds'), text: 'domain = "lib"\n' }]], [[{ uri: at('pkg/.mthds/methods/lib/METHODS.toml'), deleted: true }]]]);
   });
 
   it('sends nothing for a created file that is gone before it is read (its deletion follows)', async () => {
@@ -268,6 +315,16 @@ describe('the browser extension', () => {
     events.foldersChanged.fire({ added: [{ uri: Uri.parse('vscode-vfs://github/owner/second') }], removed: [] });
     await settle();
     expect(files().at(-1)).toEqual([{ uri: 'vscode-vfs://github/owner/second/s.mthds', text: 'domain = "s"\n' }]);
+  });
+
+  it('tells the worker where its walk stopped at the bound, with the files read before', async () => {
+    fileSystem.add(ROOT, FileType.Directory);
+    for (let i = 0; i < 5_001; i++) file(`many/f${String(i).padStart(5, '0')}.mthds`, 'x');
+    await start();
+    expect(sent).toHaveLength(1);
+    const params = sent[0]!.params as FilesParams;
+    expect(params.changes).toHaveLength(5_000);
+    expect(params.bound).toEqual({ folder: ROOT, limit: 5_000, counted: 'method files' });
   });
 
   it('sends no empty notification for a workspace without method files', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { distance } from 'fastest-levenshtein';
 import { describe, expect, it } from 'vitest';
-import { boundedDistance, NameIndex, suggest, suggestAmong } from '../../../server/src/util/suggest.js';
+import { best, bestAmong, boundedDistance, NameIndex, scoredAmong, suggest, suggestAmong } from '../../../server/src/util/suggest.js';
 
 /** The ranking as it was defined before the distance was bounded: two full distances per candidate. */
 function reference(name: string, candidates: Iterable<string>, max = 5): string[] {
@@ -19,6 +19,21 @@ function reference(name: string, candidates: Iterable<string>, max = 5): string[
     .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
     .slice(0, max)
     .map((s) => s.candidate);
+}
+
+/** What `run` returns, and how many candidates it scored (`NameIndex.scoreAt` calls). */
+function scoreCalls<T>(run: () => T): { result: T; calls: number } {
+  const original = NameIndex.prototype.scoreAt;
+  let calls = 0;
+  NameIndex.prototype.scoreAt = function (this: NameIndex, ...args: Parameters<NameIndex['scoreAt']>) {
+    calls++;
+    return original.apply(this, args);
+  };
+  try {
+    return { result: run(), calls };
+  } finally {
+    NameIndex.prototype.scoreAt = original;
+  }
 }
 
 const word = fc.stringMatching(/^[a-zA-Z_.]{0,14}$/);
@@ -102,6 +117,39 @@ describe('NameIndex', () => {
       ),
       { seed: 31, numRuns: 2000 },
     );
+  });
+
+  it('gives the best candidates by their bounds as the ranking of every candidate does', () => {
+    // Numbered names of one shape (a branch switch's): hundreds within the limit of each other, so
+    // that the search stops early; and random names, so that it often goes through every bound.
+    const numbered = fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 400 }), fc.constantFrom('Item', 'Report', 'Note', 'item')).map(([d, i, k]) => `d${d}.B${i}${k}`);
+    const any = fc.oneof(numbered, numbered.map((n) => n.slice(n.indexOf('.') + 1)), code, qualified);
+    fc.assert(
+      fc.property(any, fc.array(fc.array(any, { maxLength: 60 }), { maxLength: 4 }), fc.integer({ min: 0, max: 17 }), (name, groups, room) => {
+        const indexes = groups.map((g) => new NameIndex(g));
+        const all = scoredAmong(name, indexes);
+        const { kept, complete } = bestAmong(name, indexes, room);
+        expect(kept).toEqual(best(all, room));
+        // Complete: nothing was left out; else the answer is full (the ranking's first `room`).
+        if (complete) expect(all.length).toBeLessThanOrEqual(room);
+        else expect(kept.length).toBe(room);
+      }),
+      { seed: 47, numRuns: 3000 },
+    );
+  });
+
+  it('scores a few candidates of a name among hundreds of its numbered neighbours', () => {
+    // A branch switch's names: one index per domain, as a tree's tables give them.
+    const names = Array.from({ length: 2000 }, (_, i) => `d${i % 100}.B${i}${i % 2 === 0 ? 'Report' : 'Item'}`);
+    const indexes = Array.from({ length: 100 }, (_, d) => new NameIndex(names.filter((_, i) => i % 100 === d)));
+    for (const name of ['d7.B1007Item', 'd38.B1438Report', 'B1437Item']) {
+      const all = scoredAmong(name, indexes);
+      // Hundreds are within the limit; the best 16 are read from far fewer.
+      expect(all.length).toBeGreaterThan(250);
+      const scored = scoreCalls(() => bestAmong(name, indexes, 16));
+      expect(scored.result.kept).toEqual(best(all, 16));
+      expect(scored.calls).toBeLessThan(all.length / 4);
+    }
   });
 
   it('under a cap, gives exactly the near names scoring the cap at most', () => {

@@ -106,3 +106,66 @@ describe('dependencies where no package can be read', () => {
     expect(codes).not.toContain('mthdsls.client.packages_unreachable');
   });
 });
+
+describe('dependencies installed in the workspace, where nothing else can be read', () => {
+  const FIXTURE = path.resolve(__dirname, '../../fixtures/dependencies/installed/project');
+  const APP = '/ws/app/main.mthds';
+  /** The fixture's project (an app and the textkit methods installed in `.mthds/methods/`) in memory under /ws. */
+  function installedInMemory(options: { installed: boolean }): MemoryFileSystem {
+    const fs = new MemoryFileSystem();
+    const copy = (dir: string, rel: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        if (!options.installed && relPath.startsWith('.mthds/methods/textkit')) continue;
+        if (entry.isDirectory()) copy(path.join(dir, entry.name), relPath);
+        else fs.write(`/ws/${relPath}`, readFileSync(path.join(dir, entry.name), 'utf8'));
+      }
+    };
+    copy(FIXTURE, '');
+    return fs;
+  }
+  const findingsOf = (fs: MemoryFileSystem): ReturnType<Session['check']>['findings'] => {
+    const session = new Session({ fs, folders: ['/ws'] });
+    const id = session.scanWorkspace().find((t) => t.root === '/ws/app')!;
+    return session.check(id).findings;
+  };
+
+  it('resolve a reference by address as on the desktop: no unreachable warning, and a wrong pipe of the package is an error', () => {
+    const fs = installedInMemory({ installed: true });
+    const codes = [...findingsOf(fs).values()].flat().map((f) => f.code);
+    expect(codes).not.toContain('mthdsls.client.packages_unreachable');
+    expect(codes).not.toContain('method.dependency_missing');
+    expect(codes.filter((c) => !c.startsWith('mthdsls.lint'))).toEqual([]);
+    // The package was really read: a pipe it does not export is refused.
+    fs.write(APP, readFileSync(path.join(FIXTURE, 'app/main.mthds'), 'utf8').replace('textkit.digest', 'textkit.internal_helper'));
+    const refused = [...findingsOf(fs).values()].flat().filter((f) => f.severity === 'error');
+    expect(refused.map((f) => f.code)).toHaveLength(1);
+    expect(refused[0]!.file).toBe(APP);
+  });
+
+  it('say a package installed nowhere in the workspace is unreachable (the home folder and the store are out of reach), never missing', () => {
+    const all = [...findingsOf(installedInMemory({ installed: false })).values()].flat();
+    expect(all.map((f) => f.code)).not.toContain('method.dependency_missing');
+    const unreachable = all.filter((f) => f.code === 'mthdsls.client.packages_unreachable');
+    expect(unreachable).toHaveLength(1);
+    expect(unreachable[0]).toMatchObject({ file: APP, severity: 'warning', params: { packages: ['github.com/acme/tools/textkit'] } });
+    expect(all.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
+  it('read a path dependency inside the workspace; one outside it is unreachable, one missing inside it is missing', () => {
+    const PATH_FIXTURE = path.resolve(__dirname, '../../fixtures/dependencies/path');
+    const text = (rel: string): string => readFileSync(path.join(PATH_FIXTURE, rel), 'utf8');
+    const codesWith = (dep: string): string[] => {
+      const fs = new MemoryFileSystem([
+        ['/ws/app/METHODS.toml', text('app/METHODS.toml').replace('"../textkit"', `"${dep}"`)],
+        ['/ws/app/main.mthds', text('app/main.mthds')],
+        ['/ws/textkit/METHODS.toml', text('textkit/METHODS.toml')],
+        ['/ws/textkit/textkit.mthds', text('textkit/textkit.mthds')],
+      ]);
+      return [...findingsOf(fs).values()].flat().filter((f) => f.severity === 'error' || f.severity === 'warning').map((f) => f.code);
+    };
+    expect(codesWith('../textkit')).toEqual([]);
+    expect(codesWith('../../elsewhere/textkit')).toEqual(['mthdsls.client.packages_unreachable']);
+    expect(codesWith('../nothing')).toEqual(['method.dependency_missing']);
+  });
+});

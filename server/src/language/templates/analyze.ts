@@ -5,6 +5,7 @@
 
 import { parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
+import { lazy } from '../../util/lazy.js';
 import { collectShorthandUses, preprocessShorthands, type ShorthandUse } from './preprocess.js';
 import { detached } from '../../util/detached.js';
 import { SecondSight } from './admission.js';
@@ -61,17 +62,17 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
   if (options.shorthands && !options.expression && !hasBrace(template)) {
     // Looked up by the text itself: an editor's parse shares the string of every prompt it did not
     // touch, so its hash is computed once, not at every check.
-    const kept = shorthandAnalyses.get(template);
+    const kept = shorthandAnalyses().get(template);
     if (kept) return kept;
     if (template.length > MAX_KEPT || !shorthandSeen.admit('', template)) return shorthandAnalysis(template);
     const own = detached(template);
     const analysis = shorthandAnalysis(own);
     for (const read of analysis.reads) Object.freeze(read.path);
     deepFreeze(analysis);
-    shorthandAnalyses.set(own, analysis);
+    shorthandAnalyses().set(own, analysis);
     return analysis;
   }
-  const cached = analyses.get(`${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${template}`);
+  const cached = analyses().get(`${options.shorthands ? 1 : 0}${options.expression ? 1 : 0}${template}`);
   if (cached) return cached;
   // What the cache keeps (the key, the analysis's strings) must not hold the bundle's text.
   const own = detached(template);
@@ -80,7 +81,7 @@ export function analyzeTemplate(template: string, options: AnalyzeOptions): Temp
   // Shared by every caller that analyzes the same text: frozen so that none can change another's.
   for (const read of analysis.reads) Object.freeze(read.path);
   deepFreeze(analysis);
-  if (key.length <= MAX_KEPT) analyses.set(key, analysis);
+  if (key.length <= MAX_KEPT) analyses().set(key, analysis);
   return analysis;
 }
 
@@ -108,20 +109,20 @@ const MAX_KEPT = 1_000_000;
  * Analyses of the templates that hold Jinja, by text and dialect: a distinct template is tokenized,
  * parsed and walked once, however many bundles and checks read it. Bounded in entries and characters.
  */
-const analyses = new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_a, key) => key.length });
+const analyses = lazy(() => new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_a, key) => key.length }));
 
 /**
  * Analyses of the templates without Jinja (most prompts), by text, kept from the second time a
  * text is analysed (see admission.ts: /validate of distinct bundles brings prompts never seen
  * again). Kept apart from `analyses`, whose keys carry the dialect.
  */
-const shorthandAnalyses = new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 4_000_000, sizeCalculation: (_a, key) => key.length + 1 });
+const shorthandAnalyses = lazy(() => new LRUCache<string, TemplateAnalysis>({ max: 20_000, maxSize: 4_000_000, sizeCalculation: (_a, key) => key.length + 1 }));
 const shorthandSeen = new SecondSight(100_000);
 
 /** Forgets every analysis (a from-scratch analysis follows). */
 export function clearAnalysisCache(): void {
-  analyses.clear();
-  shorthandAnalyses.clear();
+  analyses().clear();
+  shorthandAnalyses().clear();
   shorthandSeen.clear();
 }
 

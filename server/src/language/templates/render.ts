@@ -9,6 +9,7 @@
 
 import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
 import { LRUCache } from 'lru-cache';
+import { lazy } from '../../util/lazy.js';
 import { SecondSight } from './admission.js';
 import { escapeMarkup } from '../../util/markup.js';
 import type { TemplateCategory } from '../spec/values.js';
@@ -133,7 +134,7 @@ export function plainOf(rv: RuntimeValue | undefined): unknown {
 // Compiled programs by source and dialect (category, shorthands): each distinct template is parsed
 // and rewritten once, however many bundles and renders use it. Least recently used first out,
 // bounded in entries and in characters, since one template may be as large as a bundle.
-const programCache = new LRUCache<string, Compiled>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_compiled, key) => key.length });
+const programCache = lazy(() => new LRUCache<string, Compiled>({ max: 20_000, maxSize: 8_000_000, sizeCalculation: (_compiled, key) => key.length }));
 /** Templates compiled once: the second compile of one is kept (admission.ts). */
 const programsSeen = new SecondSight(100_000);
 
@@ -146,7 +147,7 @@ interface Compiled {
 
 /** Forgets every compiled program and the root environment (a from-scratch render follows). */
 export function clearRenderCaches(): void {
-  programCache.clear();
+  programCache().clear();
   programsSeen.clear();
   root = undefined;
 }
@@ -158,7 +159,7 @@ export function parseTemplate(source: string, category: TemplateCategory, shorth
 
 function compile(template: string, category: TemplateCategory, shorthands: boolean): Compiled {
   const dialect = `${category}\u0000${shorthands ? 1 : 0}\u0000`;
-  const cached = programCache.get(`${dialect}${template}`);
+  const cached = programCache().get(`${dialect}${template}`);
   if (cached) return cached;
   const keep = programsSeen.admit(dialect, template);
   // What the cache keeps (the key, the program's strings) must not hold the bundle's text.
@@ -192,7 +193,7 @@ function compile(template: string, category: TemplateCategory, shorthands: boole
     compiled = { program, plan: planOf(program) };
   }
   // A template past a quarter of the bound would evict most others: it is compiled each time.
-  if (keep && key.length <= 2_000_000) programCache.set(key, compiled);
+  if (keep && key.length <= 2_000_000) programCache().set(key, compiled);
   return compiled;
 }
 
