@@ -28,6 +28,7 @@ interface Manifest {
   icon?: string;
   main: string;
   browser: string;
+  type?: string;
   engines: { vscode: string };
   activationEvents: string[];
   scripts: Record<string, string>;
@@ -153,7 +154,10 @@ describe('the .vsix', () => {
   it('holds every file its manifest points to', () => {
     const pointed = [manifest.main, manifest.browser, ...manifest.contributes.grammars.map((g) => g.path), ...manifest.contributes.languages.flatMap((l) => (l.configuration ? [l.configuration] : []))];
     for (const p of pointed) expect([...files.keys()], p).toContain(`extension/${path.posix.normalize(p)}`);
-    // The client bundle is CommonJS in a folder that says so (the root package is "type": "module").
+    // The client bundles are CommonJS, in a folder that says so. The manifest says no "type": VS
+    // Code would take its entries for ES modules under "type": "module", and its web worker
+    // extension host loads none (the browser entry would not start there).
+    expect(manifest.type).toBeUndefined();
     expect(JSON.parse(files.get('extension/client/dist/package.json')!.toString('utf8'))).toEqual({ type: 'commonjs' });
     expect(files.get('extension/client/dist/extension.js')!.toString('utf8')).toMatch(/require\("vscode"\)/);
     // Both entries: the desktop's (`main`) and the browser's (`browser`, vscode.dev and github.dev),

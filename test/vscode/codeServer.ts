@@ -52,13 +52,16 @@ export class CodeServer {
     child.on('exit', (code) => (this.exited = code));
   }
 
-  /** Installs `vsix` into a fresh profile and serves `folder`; resolves once it answers HTTP. */
-  static async start(vsix: string, folder: string, timeoutMs = 180_000): Promise<CodeServer> {
+  /**
+   * Installs `vsix` into a fresh profile and serves `folder`; resolves once it answers HTTP.
+   * `settings` are added to the quiet defaults of the profile's user settings.
+   */
+  static async start(vsix: string, folder: string, settings: Record<string, unknown> = {}, timeoutMs = 180_000): Promise<CodeServer> {
     const home = mkdtempSync(path.join(tmpdir(), 'mthds-code-server-'));
     const userData = path.join(home, 'user-data');
     const extensions = path.join(home, 'extensions');
     mkdirSync(path.join(userData, 'User'), { recursive: true });
-    writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify(SETTINGS, null, 2));
+    writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify({ ...SETTINGS, ...settings }, null, 2));
     const config = path.join(home, 'config.yaml');
     writeFileSync(config, 'auth: none\n');
     // code-server writes to XDG folders (its config, state): kept in the temp folder too, and so

@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 600_000,
     pool: 'forks',
+    // Each file starts its own code-server and Chromium: one at a time on a small machine.
+    fileParallelism: false,
   },
 });

@@ -9,9 +9,12 @@ import { CLIENT_COMMANDS, LANGUAGE_ID, MANIFEST_LANGUAGE_ID, SERVER_COMMANDS } f
 import { configurationMiddleware, promptForToken, TokenStore } from '../token.js';
 import { FILES_NOTIFICATION, type FileChange, type FilesParams, type WalkBound } from '../../../server/src/protocol/browserFiles.js';
 import { readWorkspace, watchWorkspace } from './workspaceFiles.js';
+import { workerScript, type WorkerScript } from './workerScript.js';
 const RUNNER_COMMANDS = new Set<string>(Object.values(SERVER_COMMANDS));
 
 let client: LanguageClient | undefined;
+/** The script the running worker was started from (a `blob:` URL to free when it stops, on a remote). */
+let script: WorkerScript | undefined;
 /** The browser's Worker (the sources are typed against Node's globals, which have none). */
 const BrowserWorker = (globalThis as unknown as { Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3] }).Worker;
 
@@ -21,10 +24,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await tokens.load();
   context.subscriptions.push(output, tokens);
 
+  /**
+   * Settled once the workspace's files have reached the worker (or could not be read): the
+   * documents' notifications wait for it, in their order, so that the first check of an open
+   * document sees its package and sibling bundles (before them, the worker knows no folder of it).
+   */
+  let filesSent: Promise<void> = Promise.resolve();
+  const afterFiles = <T>(data: T, next: (data: T) => Promise<void>): Promise<void> => filesSent.then(() => next(data));
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ language: LANGUAGE_ID }, { language: MANIFEST_LANGUAGE_ID }, { pattern: '**/*.mthds' }, { pattern: '**/METHODS.toml' }, { pattern: '**/methods.lock' }],
     outputChannel: output,
     middleware: {
+      didOpen: afterFiles,
+      didChange: afterFiles,
+      didSave: afterFiles,
+      didClose: afterFiles,
       workspace: { configuration: configurationMiddleware(tokens) },
       executeCommand: async (command, args, next) => {
         const answer: unknown = await next(command, args);
@@ -47,10 +61,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   /** A worker and its client; the workspace's files sent once it runs. */
   const start = async (): Promise<void> => {
-    const worker = new BrowserWorker(vscode.Uri.joinPath(context.extensionUri, 'server', 'dist', 'browser.js').toString(true));
-    client = new LanguageClient('mthds', 'MTHDS Language Server', clientOptions, worker);
-    await client.start();
-    await sendWalk(folders());
+    let release = (): void => undefined;
+    filesSent = new Promise((resolve) => (release = resolve));
+    try {
+      // The walk runs while the worker starts.
+      let bound: WalkBound | undefined;
+      const files = readWorkspace(folders(), log, (stop) => (bound = stop));
+      script = await workerScript(vscode.Uri.joinPath(context.extensionUri, 'server', 'dist', 'browser.js'));
+      const worker = new BrowserWorker(script.url);
+      client = new LanguageClient('mthds', 'MTHDS Language Server', clientOptions, worker);
+      await client.start();
+      send(await files, bound);
+    } finally {
+      release();
+    }
   };
   context.subscriptions.push(watchWorkspace(send));
   await start();
@@ -65,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, async () => {
       // A worker whose server was shut down does not start again: a new one replaces it.
-      await client?.stop();
+      await stop();
       await start();
     }),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showRuns, () => output.show(true)),
@@ -84,6 +108,12 @@ async function showAnswer(answer: unknown): Promise<void> {
   }
 }
 
-export async function deactivate(): Promise<void> {
+async function stop(): Promise<void> {
   await client?.stop();
+  script?.dispose();
+  script = undefined;
+}
+
+export async function deactivate(): Promise<void> {
+  await stop();
 }

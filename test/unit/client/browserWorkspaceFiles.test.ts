@@ -13,11 +13,21 @@ const sent = vi.hoisted(() => {
   };
   return [] as { method: string; params: unknown }[];
 });
+/** Documents open in the editor when a client starts: the real client sends their didOpen from start(). */
+const openAtStart = vi.hoisted(() => [] as { uri: string }[]);
+type Gate = (document: { uri: string }, next: (document: { uri: string }) => Promise<void>) => Promise<void>;
 vi.mock('vscode-languageclient/browser.js', () => ({
   LanguageClient: class {
     private running = false;
+    constructor(
+      _id: string,
+      _name: string,
+      private readonly options: { middleware?: { didOpen?: Gate } },
+    ) {}
     async start(): Promise<void> {
       this.running = true;
+      const didOpen = async (document: { uri: string }): Promise<void> => void sent.push({ method: 'textDocument/didOpen', params: document });
+      for (const document of openAtStart) void (this.options.middleware?.didOpen ? this.options.middleware.didOpen(document, didOpen) : didOpen(document));
     }
     async stop(): Promise<void> {
       this.running = false;
@@ -82,6 +92,7 @@ const EXPECTED: FileChange[] = byUri([
 beforeEach(() => {
   resetFakes();
   sent.length = 0;
+  openAtStart.length = 0;
 });
 
 describe('readWorkspace over a virtual file system', () => {
@@ -278,7 +289,7 @@ describe('watchWorkspace', () => {
 
 describe('the browser extension', () => {
   async function start(): Promise<vscode.ExtensionContext> {
-    const context = { subscriptions: [] as vscode.Disposable[], secrets: new FakeSecretStorage(), extensionUri: Uri.parse('vscode-vfs://extension/mthds') };
+    const context = { subscriptions: [] as vscode.Disposable[], secrets: new FakeSecretStorage(), extensionUri: Uri.parse('https://extensions.example/mthds') };
     workspace.workspaceFolders = [{ uri: Uri.parse(ROOT) }];
     await activate(context as unknown as vscode.ExtensionContext);
     return context as unknown as vscode.ExtensionContext;
@@ -306,6 +317,15 @@ describe('the browser extension', () => {
       [{ uri: at('main.mthds'), text: 'domain = "main2"\n' }],
       [{ uri: at('methods.lock'), deleted: true }],
     ]);
+  });
+
+  it('sends the didOpen of a document open at start only after the workspace\'s files', async () => {
+    repository();
+    openAtStart.push({ uri: at('main.mthds') });
+    await start();
+    await settle();
+    expect(sent.map((n) => n.method)).toEqual(['mthds/files', 'textDocument/didOpen']);
+    expect(sent[1]!.params).toEqual({ uri: at('main.mthds') });
   });
 
   it('reads an added workspace folder and sends what it holds', async () => {
