@@ -11,6 +11,8 @@ await build({
   entryPoints: {
     cli: join(here, 'src/cli/main.ts'),
     server: join(here, 'src/lsp/main.ts'),
+    // The thread reading the server's stdin (lsp/stdinReader.ts starts it beside server.js).
+    stdinWorker: join(here, 'src/lsp/stdinWorker.ts'),
     lib: join(here, 'src/lib.ts'),
   },
   outdir: join(here, 'dist'),

@@ -109,6 +109,7 @@ describe('the .vsix', () => {
       'extension/client/syntaxes/mthds-manifest.tmLanguage.json',
       'extension/server/package.json',
       'extension/server/dist/server.js',
+      'extension/server/dist/stdinWorker.js',
       'extension/server/dist/browser.js',
       'extension/server/bin/mthds-language-server.js',
       'extension/syntaxes/mthds.tmLanguage.json',

@@ -37,9 +37,11 @@ function sharedCopy(entry: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'mthds-bundle-'));
   shareFolder(dir);
   mkdirSync(path.join(dir, 'dist'), { mode: 0o755 });
-  // The bundles are self-contained ES modules: the file and its module type are all they need.
+  // The bundles are self-contained ES modules: the file and its module type are all they need,
+  // and the server the thread that reads its stdin beside it.
   copy = path.join(dir, 'dist', entry);
   copyFileSync(path.join(DIST, entry), copy);
+  if (entry === 'server.js') copyFileSync(path.join(DIST, 'stdinWorker.js'), path.join(dir, 'dist', 'stdinWorker.js'));
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   copies.set(entry, copy);
   return copy;

@@ -11,7 +11,7 @@ const REPO = path.resolve(__dirname, '../..');
 
 /** Writes the .vsix to `out`; returns vsce's output. */
 export async function packageVsix(out: string): Promise<string> {
-  for (const built of ['client/dist/extension.js', 'client/dist/graph.js', 'server/dist/server.js']) {
+  for (const built of ['client/dist/extension.js', 'client/dist/graph.js', 'server/dist/server.js', 'server/dist/stdinWorker.js']) {
     if (!existsSync(path.join(REPO, built))) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
   }
   const scripts = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;

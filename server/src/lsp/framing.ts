@@ -1,10 +1,14 @@
-// Watches the byte stream of a stream transport (stdio) for a break of the base protocol's framing:
-// headers `Name: value` ending in an empty line, `Content-Length` required, then that many bytes.
-// vscode-jsonrpc reads the messages; on a broken frame it reports an error and goes on reading
-// from a place that is no message boundary, so the server would stay alive and never answer
-// again. The server exits instead (lsp/main.ts), with this module's message on stderr, and the
-// client starts it again. It reads the same chunks, beside the library's reader, and keeps no
-// body: its memory is one header at most.
+// The base protocol's framing of a stream transport (stdio): headers `Name: value` ending in an
+// empty line, `Content-Length` required, then that many bytes of content. The reader cuts the
+// stream into message bodies; on a broken frame it names the fault and its byte and reads no
+// further: vscode-jsonrpc's own reader would report an error and go on reading from a place that
+// is no message boundary, so the server would stay alive and never answer again. The server exits
+// instead (lsp/main.ts) and the client starts it again. A body is copied once, when its last byte
+// arrives (a chunk holding a whole body lends it without a copy), so a 50 MB message costs one
+// copy of 50 MB, not one per chunk; `TextFrameReader` decodes the UTF-8 of a body spread over
+// chunks as they arrive instead, so that little is left to do once its last byte is read.
+
+import { StringDecoder } from 'node:string_decoder';
 
 /** The longest header part accepted (bytes): real headers are two short lines. */
 export const MAX_HEADER_BYTES = 8192;
@@ -13,24 +17,46 @@ export const MAX_CONTENT_BYTES = 512 * 1024 * 1024;
 
 const CR = 13;
 const LF = 10;
+const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 
-export class FrameWatch {
-  /** Bytes still to skip of the current message's content (0: reading a header). */
-  private remaining = 0;
+export class FrameReader<Body = Uint8Array> {
+  /** Bytes still to read of the current message's content (-1: reading a header). */
+  private remaining = -1;
+  /** The parts of the current body read so far. */
+  protected parts: Uint8Array[] = [];
   /** The header bytes read so far. */
   private header: number[] = [];
   /** Bytes of the stream before the current chunk (for the fault's position). */
   private offset = 0;
+  private fault: string | undefined;
 
-  /** Reads the next chunk of the stream; returns a fault's description, or undefined while the framing holds. */
-  push(chunk: Uint8Array): string | undefined {
+  /**
+   * Reads the next chunk of the stream, handing each complete body to `onBody` in order; returns
+   * the fault's description once the framing breaks (and for every chunk after), else undefined.
+   */
+  push(chunk: Uint8Array, onBody: (body: Body) => void = () => undefined): string | undefined {
+    if (this.fault !== undefined) return this.fault;
     let i = 0;
     while (i < chunk.length) {
-      if (this.remaining > 0) {
+      if (this.remaining >= 0) {
         const take = Math.min(this.remaining, chunk.length - i);
+        if (take > 0) this.bodyPart(chunk.subarray(i, i + take), take === this.remaining);
         this.remaining -= take;
         i += take;
+        if (this.remaining === 0) this.endBody(onBody);
         continue;
+      }
+      // A header whole within the chunk is found at once; one cut by the chunk's end byte by byte.
+      if (this.header.length === 0) {
+        const end = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).indexOf(HEADER_END, i);
+        if (end >= 0 && end - i <= MAX_HEADER_BYTES) {
+          const parsed = parseHeader(chunk.subarray(i, end));
+          if (typeof parsed === 'string') return this.broken(`${parsed} (the header at byte ${this.offset + i})`);
+          i = end + 4;
+          this.remaining = parsed;
+          if (parsed === 0) this.endBody(onBody);
+          continue;
+        }
       }
       this.header.push(chunk[i]!);
       i += 1;
@@ -39,19 +65,69 @@ export class FrameWatch {
         const start = this.offset + i - n;
         const parsed = parseHeader(this.header.slice(0, n - 4));
         this.header = [];
-        if (typeof parsed === 'string') return `${parsed} (the header at byte ${start})`;
+        if (typeof parsed === 'string') return this.broken(`${parsed} (the header at byte ${start})`);
         this.remaining = parsed;
+        if (parsed === 0) this.endBody(onBody);
       } else if (n > MAX_HEADER_BYTES) {
-        return `a header longer than ${MAX_HEADER_BYTES} bytes without its end (the header at byte ${this.offset + i - n})`;
+        return this.broken(`a header longer than ${MAX_HEADER_BYTES} bytes without its end (the header at byte ${this.offset + i - n})`);
       }
     }
     this.offset += chunk.length;
     return undefined;
   }
+
+  /** Keeps a part of the current body (`last`: the part that ends it). */
+  protected bodyPart(part: Uint8Array, last: boolean): void {
+    void last;
+    this.parts.push(part);
+  }
+
+  /** The current body, whole, and the reader ready for the next one. */
+  protected takeBody(): Body {
+    const parts = this.parts;
+    this.parts = [];
+    return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)) as Body;
+  }
+
+  private endBody(onBody: (body: Body) => void): void {
+    this.remaining = -1;
+    onBody(this.takeBody());
+  }
+
+  private broken(fault: string): string {
+    this.fault = fault;
+    this.parts = [];
+    return fault;
+  }
+}
+
+/** A frame reader whose bodies are text: the UTF-8 of a body cut by chunks is decoded chunk by chunk as it arrives. */
+export class TextFrameReader extends FrameReader<string> {
+  private decoder = new StringDecoder('utf8');
+  private text = '';
+
+  protected override bodyPart(part: Uint8Array, last: boolean): void {
+    // A body within one chunk is decoded in one go when it ends; only the others in pieces.
+    if (last && this.text === '' && this.parts.length === 0) this.parts.push(part);
+    else this.text += this.decoder.write(part);
+  }
+
+  protected override takeBody(): string {
+    if (this.parts.length > 0) {
+      const part = this.parts[0]!;
+      this.parts = [];
+      return (Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength)).toString('utf8');
+    }
+    const text = this.text + this.decoder.end();
+    this.text = '';
+    return text;
+  }
 }
 
 /** The content length of a header part (its lines without the empty line), or what is wrong with it. */
-export function parseHeader(bytes: number[]): number | string {
+export function parseHeader(bytes: number[] | Uint8Array): number | string {
+  const common = commonHeader(bytes);
+  if (common !== undefined) return common;
   const text = Buffer.from(bytes).toString('latin1');
   let length: number | undefined;
   for (const line of text.split('\r\n')) {
@@ -66,4 +142,20 @@ export function parseHeader(bytes: number[]): number | string {
   }
   if (length === undefined) return 'a header without Content-Length';
   return length;
+}
+
+const COMMON = 'Content-Length: ';
+
+/** The length of the header every client writes, `Content-Length: N` alone, read without decoding it; undefined for any other. */
+function commonHeader(bytes: number[] | Uint8Array): number | undefined {
+  const n = bytes.length;
+  if (n <= COMMON.length || n > COMMON.length + 9) return undefined;
+  for (let i = 0; i < COMMON.length; i++) if (bytes[i] !== COMMON.charCodeAt(i)) return undefined;
+  let length = 0;
+  for (let i = COMMON.length; i < n; i++) {
+    const digit = bytes[i]! - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    length = length * 10 + digit;
+  }
+  return length <= MAX_CONTENT_BYTES ? length : undefined;
 }

@@ -1,10 +1,11 @@
 // Entry point of `mthds-language-server`: the transport (--stdio, --node-ipc, --socket=N) is chosen
 // by vscode-languageserver from the command line.
 
-import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageReader, StreamMessageWriter, type Connection, type ConnectionOptions } from 'vscode-languageserver/node.js';
-import { FrameWatch } from './framing.js';
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageWriter, type Connection, type ConnectionOptions } from 'vscode-languageserver/node.js';
 import { guardTransport, ProtocolGuard } from './protocolGuard.js';
 import { MessageTurns } from './messageTurns.js';
+import { passingReader } from './passingQueue.js';
+import { StdinReader } from './stdinReader.js';
 import { startServer } from './server.js';
 import { collectStartupGarbage } from '../heap.js';
 import { VERSION } from '../version.js';
@@ -69,36 +70,39 @@ process.on('uncaughtException', (error) => connection.console.error(`mthds: unca
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
 startServer(connection, { host: nodeHost(), turns, collectAfterStartup: collectStartupGarbage });
 // Input read but not yet dispatched holds a pause open too (after listen: a listener of its own
-// before the connection's would take the first messages from it).
-if (args.includes('--stdio')) process.stdin.on('data', () => turns.arrived());
-else if (args.includes('--node-ipc')) process.on('message', () => turns.arrived());
+// before the connection's would take the first messages from it). Over stdio the reader tells.
+if (args.includes('--node-ipc')) process.on('message', () => turns.arrived());
 
 /**
  * The connection over the transport of the command line. Over stdio and Node IPC the messages go
- * through the protocol guard (protocolGuard.ts); over stdio the framing is watched too (framing.ts).
+ * through the protocol guard (protocolGuard.ts), then wait their turn in a queue that lets a request
+ * about one document pass other documents' notifications (passingQueue.ts); over stdio they are
+ * read and framed on a thread of their own (stdinReader.ts, framing.ts).
  * Sockets and pipes are left to the library as they are.
  */
 function connect(): Connection {
   if (args.includes('--stdio')) {
-    const watch = new FrameWatch();
-    // Before the reader's own listener: a broken frame ends the process before the library reads on.
-    process.stdin.on('data', (chunk: Buffer) => {
-      const fault = watch.push(chunk);
-      if (fault !== undefined) {
+    // Read and decoded on a thread of its own (stdinReader.ts); a broken frame ends the process.
+    const reader = new StdinReader({
+      fault: (fault) => {
         process.stderr.write(`mthds-language-server: the input breaks the protocol's framing: ${fault}; exiting so that the client starts the server again\n`);
         process.exit(3);
-      }
+      },
+      end: () => process.exit(guard.shutDown ? 0 : 1),
+      failed: (reason) => {
+        process.stderr.write(`mthds-language-server: the thread reading stdin failed: ${reason}\n`);
+        process.exit(1);
+      },
+      arrived: () => turns.arrived(),
     });
     // The library's console patch is for the stdio it opens itself: here stdout carries the protocol.
     for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = (...parts: unknown[]) => console.error(...parts);
-    const guarded = guardTransport(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout), guard);
-    process.stdin.on('end', () => process.exit(guard.shutDown ? 0 : 1));
-    process.stdin.on('close', () => process.exit(guard.shutDown ? 0 : 1));
-    return createConnection(ProposedFeatures.all, guarded.reader, guarded.writer, options);
+    const guarded = guardTransport(reader, new StreamMessageWriter(process.stdout), guard);
+    return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
   }
   if (args.includes('--node-ipc')) {
     const guarded = guardTransport(new IPCMessageReader(process), new IPCMessageWriter(process), guard);
-    return createConnection(ProposedFeatures.all, guarded.reader, guarded.writer, options);
+    return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
   }
   return createConnection(ProposedFeatures.all, options);
 }

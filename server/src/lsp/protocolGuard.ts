@@ -20,11 +20,11 @@ export type Admission = { pass: Message } | { answer: ResponseMessage } | { drop
 
 /** A request with an id the client can be answered under. */
 type IdRequest = RequestMessage & { id: Id };
-const methodOf = (m: Message): string | undefined => {
+export const methodOf = (m: Message): string | undefined => {
   const method: unknown = (m as { method?: unknown }).method;
   return typeof method === 'string' ? method : undefined;
 };
-const isRequest = (m: Message): m is IdRequest => {
+export const isRequest = (m: Message): m is IdRequest => {
   const id: unknown = (m as { id?: unknown }).id;
   return methodOf(m) !== undefined && (typeof id === 'number' || typeof id === 'string');
 };

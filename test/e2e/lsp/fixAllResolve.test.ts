@@ -55,6 +55,20 @@ describe('the fix-all resolved lazily', () => {
     expect((await client.codeActions(uri, zero)).filter((a) => a.kind === 'source.fixAll.mthds')).toEqual([]);
   });
 
+  it('on a document never checked (outside the folders), answers with its fixes after one check of its tree', async () => {
+    const ws = tempWorkspace({ 'demo/other.mthds': 'domain = "other"\ndescription = "Other"\n' });
+    const outside = tempWorkspace();
+    client = await startClient({ folders: [ws], capabilities: RESOLVING, initializationOptions: { debounceMs: 0 }, trace: 'verbose' });
+    const uri = uriOf(path.join(outside, 'lone.mthds'));
+    client.open(uri, text);
+    const actions = await client.codeActions(uri, { start: { line: 6, character: 27 }, end: { line: 6, character: 27 } });
+    expect(actions.find((a) => a.kind === 'source.fixAll.mthds')?.data).toEqual({ fixAll: uri });
+    expect(actions.filter((a) => a.kind === 'quickfix').length).toBeGreaterThan(0);
+    // One check of its tree: the request's check and the scheduled one are not both run.
+    await client.nextDiagnostics(uri, (d) => d.length === UNUSED, 0);
+    expect(client.traces.filter((t) => t.startsWith('mthds: checked ') && t.includes(outside))).toHaveLength(1);
+  });
+
   it('a resolve of an action the server did not make comes back unchanged', async () => {
     const ws = tempWorkspace({ 'demo/demo.mthds': text });
     client = await startClient({ folders: [ws], capabilities: RESOLVING });

@@ -3,6 +3,9 @@
 // JSON-RPC error codes; requests sharing an id each get an answer.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_BIN } from './harness.js';
 
@@ -80,6 +83,35 @@ describe('protocol faults over stdio', () => {
     });
   }
 
+  it('exits with a message on stderr when the thread reading stdin cannot start', async () => {
+    // server.js without the stdinWorker.js it starts beside it.
+    const dir = mkdtempSync(path.join(tmpdir(), 'mthds-lone-server-'));
+    try {
+      copyFileSync(path.join(path.dirname(SERVER_BIN), '../dist/server.js'), path.join(dir, 'server.js'));
+      writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+      const child = spawn(process.execPath, [path.join(dir, 'server.js'), '--stdio']);
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(err).toMatch(/the thread reading stdin failed: .*stdinWorker\.js/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a message of 20 MB, then the messages after it, and answers them', async () => {
+    const raw = start();
+    await initialized(raw);
+    const text = `domain = "big"\n${'# é€ filler line of a large document\n'.repeat(500_000)}[pipe.last_one]\ntype = "PipeLLM"\n`;
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///nowhere/big.mthds', languageId: 'mthds', version: 1, text } } }));
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 9, method: 'textDocument/documentSymbol', params: { textDocument: { uri: 'file:///nowhere/big.mthds' } } }));
+    const [answer] = await answerTo(raw, 9, 60_000);
+    expect(answer!.error).toBeUndefined();
+    // The outline of a document past the analysed size, read from its headers: the text came whole.
+    expect(answer!.result).toMatchObject([{ name: 'last_one', selectionRange: { start: { line: 500_001, character: 6 } } }]);
+  });
+
   it('answers -32002 before initialize, then serves normally', async () => {
     const raw = start();
     raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 7, method: 'textDocument/hover', params: position }));
@@ -124,5 +156,23 @@ describe('protocol faults over stdio', () => {
     await answerTo(raw, 6);
     await new Promise((r) => setTimeout(r, 200));
     expect(raw.messages.filter((m) => m.id === 5 && m.method === undefined)).toHaveLength(3);
+  });
+});
+
+describe('floods over stdio', () => {
+  it('answers a hover written behind 5,000 didOpen of other documents before it has handled them', async () => {
+    const raw = start();
+    await initialized(raw);
+    const uri = 'file:///nowhere/mine.mthds';
+    const opens = Array.from({ length: 5000 }, (_, i) => frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: `untitled:flood${i}`, languageId: 'mthds', version: 1, text: `domain = "flood"\ndescription = "Flood ${i}"\n` } } }));
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'mthds', version: 1, text: 'domain = "mine"\n' } } }) + opens.join('') + frame({ jsonrpc: '2.0', id: 20, method: 'textDocument/hover', params: { textDocument: { uri }, position: { line: 0, character: 1 } } }));
+    await answerTo(raw, 20, 60_000);
+    const answeredAt = raw.messages.findIndex((m) => m.id === 20 && m.method === undefined);
+    const published = (n: number): number => raw.messages.findIndex((m) => m.method === 'textDocument/publishDiagnostics' && (m as { params?: { uri?: string } }).params?.uri === `untitled:flood${n}`);
+    // Every document is still checked and published, after the answer for most of them.
+    const t0 = Date.now();
+    while (published(4999) < 0 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    expect(published(4999)).toBeGreaterThan(answeredAt);
+    expect(published(2500)).toBeGreaterThan(answeredAt);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, type Message } from 'vscode-languageserver';
-import { FrameWatch, MAX_HEADER_BYTES, parseHeader } from '../../../server/src/lsp/framing.js';
+import { FrameReader, TextFrameReader, MAX_HEADER_BYTES, parseHeader } from '../../../server/src/lsp/framing.js';
 import { ProtocolGuard } from '../../../server/src/lsp/protocolGuard.js';
 
 const frame = (body: string): Buffer => Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -9,26 +9,68 @@ const notification = (method: string): Message => ({ jsonrpc: '2.0', method, par
 const answer = (id: number | string): Message => ({ jsonrpc: '2.0', id, result: null }) as Message;
 const errorCode = (a: ReturnType<ProtocolGuard['admit']>): number | undefined => ('answer' in a ? a.answer.error?.code : undefined);
 
-describe('FrameWatch', () => {
+describe('FrameReader', () => {
+  /** Every body the reader gives for the stream cut into chunks of `size` bytes, or the fault. */
+  const read = (stream: Buffer, size: number): { bodies: string[]; fault?: string } => {
+    const reader = new FrameReader();
+    const bodies: string[] = [];
+    for (let i = 0; i < stream.length; i += size) {
+      const fault = reader.push(stream.subarray(i, i + size), (body) => bodies.push(Buffer.from(body).toString('utf8')));
+      if (fault !== undefined) return { bodies, fault };
+    }
+    return { bodies };
+  };
+
   it('follows well-framed messages split at any byte', () => {
     const stream = Buffer.concat([frame('{"a":1}'), frame('{"é":"ü"}'), Buffer.from('Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n'), frame('{}')]);
     for (let size = 1; size <= stream.length; size += 7) {
-      const watch = new FrameWatch();
+      const watch = new FrameReader();
       for (let i = 0; i < stream.length; i += size) expect(watch.push(stream.subarray(i, i + size))).toBeUndefined();
     }
   });
 
+  it('gives each body whole and in order, the stream split at every byte or several messages to a chunk', () => {
+    const bodies = ['{"a":1}', '{"é":"ü","t":"' + 'x'.repeat(300) + '"}', '', '{}', '{"last":"€"}'];
+    const stream = Buffer.concat([...bodies.slice(0, 3).map(frame), Buffer.from('Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n'), ...bodies.slice(3).map(frame)]);
+    for (let size = 1; size <= stream.length + 1; size++) expect(read(stream, size)).toEqual({ bodies });
+  });
+
+  it('decodes the text of each body, characters of several bytes cut at any byte', () => {
+    const bodies = ['{"t":"é€😀 ' + 'ü'.repeat(50) + '"}', '', '{"a":"plain"}', '{"z":"𝄞"}'];
+    const stream = Buffer.concat(bodies.map(frame));
+    for (let size = 1; size <= stream.length + 1; size++) {
+      const reader = new TextFrameReader();
+      const got: string[] = [];
+      for (let i = 0; i < stream.length; i += size) expect(reader.push(stream.subarray(i, i + size), (body) => got.push(body))).toBeUndefined();
+      expect(got).toEqual(bodies);
+    }
+  });
+
   it('names the fault and its byte', () => {
-    expect(new FrameWatch().push(Buffer.from('Content-Length: abc\r\n\r\n{}'))).toMatch(/Content-Length that is not a number.*"abc".*byte 0/);
-    expect(new FrameWatch().push(Buffer.from('Content-Type: x\r\n\r\n{}'))).toMatch(/without Content-Length/);
-    const watch = new FrameWatch();
+    expect(new FrameReader().push(Buffer.from('Content-Length: abc\r\n\r\n{}'))).toMatch(/Content-Length that is not a number.*"abc".*byte 0/);
+    expect(new FrameReader().push(Buffer.from('Content-Type: x\r\n\r\n{}'))).toMatch(/without Content-Length/);
+    const watch = new FrameReader();
     expect(watch.push(frame('{}'))).toBeUndefined();
     expect(watch.push(Buffer.from('\u0000garbage\r\n\r\n'))).toMatch(/not "Name: value".*byte 23/);
-    expect(new FrameWatch().push(Buffer.from('Content-Length: 99999999999\r\n\r\n'))).toMatch(/more than/);
+    expect(new FrameReader().push(Buffer.from('Content-Length: 99999999999\r\n\r\n'))).toMatch(/more than/);
+  });
+
+  it('gives the bodies before a fault, then reads no further', () => {
+    const stream = Buffer.concat([frame('{"a":1}'), frame('{"b":2}'), Buffer.from('garbage\r\n\r\n'), frame('{"c":3}')]);
+    for (const size of [1, 5, stream.length]) {
+      const { bodies, fault } = read(stream, size);
+      expect(bodies).toEqual(['{"a":1}', '{"b":2}']);
+      expect(fault).toMatch(/not "Name: value".*byte 56/);
+    }
+    const reader = new FrameReader();
+    const fault = reader.push(Buffer.from('Content-Length: x\r\n\r\n'));
+    const later: Uint8Array[] = [];
+    expect(reader.push(frame('{}'), (b) => later.push(b))).toBe(fault);
+    expect(later).toEqual([]);
   });
 
   it('bounds a header that never ends', () => {
-    const watch = new FrameWatch();
+    const watch = new FrameReader();
     expect(watch.push(Buffer.alloc(MAX_HEADER_BYTES, 'a'))).toBeUndefined();
     expect(watch.push(Buffer.from('a'))).toMatch(/longer than 8192 bytes/);
   });
@@ -36,6 +78,10 @@ describe('FrameWatch', () => {
   it('parses a header part', () => {
     expect(parseHeader([...Buffer.from('content-length:  12 ')])).toBe(12);
     expect(parseHeader([...Buffer.from('Content-Length: -1')])).toMatch(/not a number/);
+    expect(parseHeader(Buffer.from('Content-Length: 4096'))).toBe(4096);
+    expect(parseHeader(Buffer.from('Content-Length: 999999999'))).toMatch(/more than/);
+    expect(parseHeader(Buffer.from('Content-Length: 12a'))).toMatch(/not a number/);
+    expect(parseHeader(Buffer.from('Content-Length: 12\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8'))).toBe(12);
   });
 });
 

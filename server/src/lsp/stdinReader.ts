@@ -1,0 +1,70 @@
+// The stdio transport's reader: a worker thread (stdinWorker.ts) reads and decodes stdin, and this
+// reader hands the parsed messages to the connection. Decoding on the main thread held it for
+// seconds while a document of 50 MB arrived (the library's reader assembles the message chunk by
+// chunk, then decodes its UTF-8 and JSON in one go) and for a second or more under a flood of
+// small messages; here the main thread only receives the parsed messages, a chunk's worth at once.
+
+import { Worker } from 'node:worker_threads';
+import { AbstractMessageReader, type DataCallback, type Disposable, type Message, type MessageReader } from 'vscode-languageserver/node.js';
+import type { StdinEvent } from './stdinEvents.js';
+
+export interface StdinReaderEvents {
+  /** The framing broke (the fault and its byte): the server cannot read on. */
+  fault(fault: string): void;
+  /** The input ended. */
+  end(): void;
+  /** The reading thread failed (its file missing beside server.js, a fault of its own): nothing more is read. */
+  failed(reason: string): void;
+  /** Messages arrived (before they are handed to the connection). */
+  arrived?(): void;
+}
+
+export class StdinReader extends AbstractMessageReader implements MessageReader {
+  private callback: DataCallback | undefined;
+  /** Messages read before the connection listens. */
+  private early: Message[] = [];
+  private readonly worker: Worker;
+
+  constructor(private readonly events: StdinReaderEvents, workerUrl: URL = new URL('./stdinWorker.js', import.meta.url)) {
+    super();
+    // The worker keeps the process alive as stdin did: the end of the input (or `exit`) ends it.
+    this.worker = new Worker(workerUrl);
+    this.worker.on('message', (event: StdinEvent) => this.receive(event));
+    this.worker.on('error', (error) => this.events.failed(error.message));
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    const early = this.early;
+    this.early = [];
+    for (const message of early) callback(message);
+    return { dispose: () => (this.callback = undefined) };
+  }
+
+  override dispose(): void {
+    super.dispose();
+    void this.worker.terminate();
+  }
+
+  private receive(event: StdinEvent): void {
+    switch (event.kind) {
+      case 'messages':
+        this.events.arrived?.();
+        for (const message of event.messages as Message[]) {
+          if (this.callback) this.callback(message);
+          else this.early.push(message);
+        }
+        return;
+      case 'error':
+        this.fireError(new Error(event.message));
+        return;
+      case 'fault':
+        this.events.fault(event.fault);
+        return;
+      case 'end':
+        this.fireClose();
+        this.events.end();
+        return;
+    }
+  }
+}
