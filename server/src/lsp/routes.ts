@@ -22,7 +22,9 @@
 //      which also gives the worker its setImmediate); they go through documentEvents.ts as the
 //      desktop's watched-file events do.
 // Sliced work yields through messageTurns.ts (a pause; it starts nothing) and the transport's
-// guard (protocolGuard.ts) reads messages before the connection does.
+// guard (protocolGuard.ts) reads messages before the connection does; the passing queue
+// (passingQueue.ts) hands the messages read to the connection, one per turn: it starts nothing of
+// its own either.
 
 import path from 'node:path';
 import {
