@@ -38,15 +38,15 @@ export function suggest(name: string, candidates: Iterable<string>, max = 5): st
  * in order (the same candidates, the same order).
  */
 export function suggestAmong(name: string, indexes: readonly NameIndex[], max = 5): string[] {
-  return best(scoredAmong(name, indexes), max).map((s) => s.candidate);
+  return bestAmong(name, indexes, max).kept.map((s) => s.candidate);
 }
 
-/** Every name of the indexes near `name` (each once), scored, in no useful order. */
+/** Every name of the indexes near `name` (each once), scored, in no useful order: the whole ranking `bestAmong` reads the start of. */
 export function scoredAmong(name: string, indexes: readonly NameIndex[]): Scored[] {
   const scored: Scored[] = [];
   let seen: Set<string> | undefined;
   for (const index of indexes) {
-    for (const s of index.near(name)) {
+    for (const s of index.within(name, Infinity)) {
       // A name in several indexes (a native concept the domain declares too) is offered once.
       if (indexes.length > 1) {
         seen ??= new Set();
@@ -242,23 +242,18 @@ export function* warmSuggestionsSteps(names: readonly string[]): Generator<void,
   }
 }
 
-/** The answers an index keeps (by name queried); emptied when full. */
-const MAX_ANSWERS = 64;
-
 /**
  * A fixed set of names, arranged so that a query scores only the names that can be near it: the
  * bigrams of each name are listed (postings), a query counts through the postings of its own
  * bigrams how many each name shares with it, and a name sharing too few to be within the distance
  * bound (whole or by its code) and not containing the name (nor contained in it) is passed over
  * without computing a distance. Names of one shape (generated codes, one domain
- * prefix) have lengths too close for a bound on lengths to pass over any. The answers are kept per
- * name queried: the names never change.
+ * prefix) have lengths too close for a bound on lengths to pass over any.
  */
 export class NameIndex {
   /** Unique in the process: what kept suggestions remember an index by. */
   readonly id = nextIndexId++;
   private readonly entries: Forms[] = [];
-  private readonly answers = new Map<string, readonly Scored[]>();
   /** The names, made when first asked. */
   private nameSet: Set<string> | undefined;
   /** The names this index adds and removes from each of its last few ancestors (nearest first). */
@@ -340,16 +335,6 @@ export class NameIndex {
    */
   warm(name: string): void {
     this.query(name);
-  }
-
-  /** The names near `name`, scored, in the order of the index. */
-  near(name: string): readonly Scored[] {
-    const known = this.answers.get(name);
-    if (known) return known;
-    const found = this.query(name);
-    if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
-    this.answers.set(name, found);
-    return found;
   }
 
   /**
