@@ -3,7 +3,7 @@
 // the end of start-up.
 
 import { describe, expect, it } from 'vitest';
-import { collectNow, MAX_COLLECTED_HEAP_BYTES, QUIET_BEFORE_COLLECT_MS, startupCollection } from '../../server/src/heap.js';
+import { collectNow, heapForBurst, LONG_LIVED_HEAP_GROWING_PERCENT, MAX_COLLECTED_HEAP_BYTES, QUIET_BEFORE_COLLECT_MS, startupCollection, tuneHeap } from '../../server/src/heap.js';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -28,5 +28,20 @@ describe('the collection at the end of start-up', () => {
     expect(startupCollection(QUIET_BEFORE_COLLECT_MS, MAX_COLLECTED_HEAP_BYTES)).toBe('collect');
     expect(startupCollection(QUIET_BEFORE_COLLECT_MS - 1, 10 * 2 ** 20)).toBe('typing');
     expect(startupCollection(Infinity, MAX_COLLECTED_HEAP_BYTES + 1)).toBe('too large');
+  });
+});
+
+describe('the heap during a burst of work', () => {
+  it("leaves V8's own growth alone before start-up ends, then gives it for the burst and sets the long-lived factor back", () => {
+    // Nothing in this file ran `tuneHeap` before (each test file has its own modules).
+    const flags: string[] = [];
+    const set = (f: string): void => void flags.push(f);
+    heapForBurst(set)();
+    expect(flags).toEqual([]);
+    tuneHeap(set);
+    const end = heapForBurst(set);
+    expect(flags).toEqual([`--heap-growing-percent=${LONG_LIVED_HEAP_GROWING_PERCENT}`, '--heap-growing-percent=0']);
+    end();
+    expect(flags.at(-1)).toBe(`--heap-growing-percent=${LONG_LIVED_HEAP_GROWING_PERCENT}`);
   });
 });

@@ -7,7 +7,7 @@ import { MessageTurns } from './messageTurns.js';
 import { passingReader } from './passingQueue.js';
 import { StdinReader } from './stdinReader.js';
 import { startServer } from './server.js';
-import { collectStartupGarbage } from '../heap.js';
+import { collectStartupGarbage, heapForBurst } from '../heap.js';
 import { VERSION } from '../version.js';
 import { nodeHost } from './nodeHost.js';
 
@@ -68,7 +68,7 @@ const connection = connect();
 // Whatever escapes a handler is logged, never fatal: an editor keeps its server.
 process.on('uncaughtException', (error) => connection.console.error(`mthds: uncaught: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => connection.console.error(`mthds: unhandled rejection: ${String(reason)}`));
-startServer(connection, { host: nodeHost(), turns, collectAfterStartup: collectStartupGarbage });
+startServer(connection, { host: nodeHost(), turns, collectAfterStartup: collectStartupGarbage, heapForBurst: () => heapForBurst() });
 // Input read but not yet dispatched holds a pause open too (after listen: a listener of its own
 // before the connection's would take the first messages from it). Over stdio the reader tells.
 if (args.includes('--node-ipc')) process.on('message', () => turns.arrived());

@@ -79,6 +79,7 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
       findingsOf: (file) => state.views.findingsOf(file),
       documentationFormat: () => completionOptions(capabilities).documentation,
       ...(state.pause ? { pause: state.pause } : {}),
+      ...(options.heapForBurst ? { heapForBurst: options.heapForBurst } : {}),
     });
     // Before the answer: a client sends nothing else until it has it, so no document waits.
     if (state.initSettings.diagnostics.warmUpMs > 0) {

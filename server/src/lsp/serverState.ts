@@ -46,6 +46,8 @@ export interface ServerOptions {
    * server's own process (lsp/main.ts), not a process embedding it, whose heap is not its to collect.
    */
   collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => Promise<void>;
+  /** The heap set for a burst of work (an update of files changed on disk); returns what ends it (heap.ts `heapForBurst`). Same ownership as above. */
+  heapForBurst?: () => () => void;
 }
 
 export class ServerState {

@@ -5,7 +5,7 @@
 // always equals the search made afresh over the same indexes (test/unit/util/keptSuggestions.test.ts).
 
 import { LRUCache } from 'lru-cache';
-import { addedNear, bestAmong, byRank, NameIndex, removedBy, type Change, type Scored } from './suggest.js';
+import { addedIndexOfChange, bestAmong, byRank, NameIndex, removedBy, type Change, type Scored } from './suggest.js';
 
 /** How many candidates beyond the answer are kept, so that a removed suggestion has a successor at hand. */
 const SPARE = 11;
@@ -59,11 +59,16 @@ function update(known: Kept, name: string, indexes: readonly NameIndex[], room: 
     const candidate = kept[at]!.candidate;
     if (changes.some((c) => removedBy(c, candidate)) && !indexes.some((i) => i.has(candidate))) kept.splice(at, 1);
   }
-  // Of the names added, only those near `name` and scoring no more than the last kept can enter.
+  // Of the names added, only the `room` best can enter (any other ranks after them, and the
+  // list keeps `room`), and of those only the ones near `name` scoring no more than the last kept.
+  // A branch switch adds about a thousand names of one shape: scoring all of them for each kept
+  // answer was most of its cost.
   const cap = known.complete ? Infinity : (kept[kept.length - 1]?.score ?? -Infinity);
   const withAdded = changes.filter((c) => c.added.length > 0);
-  const added = withAdded.length === 1 ? addedNear(withAdded[0]!, name, cap) : withAdded.length > 1 ? addedIndexOf(key, withAdded).within(name, cap) : [];
-  for (const s of added) {
+  const addedIndex = withAdded.length === 1 ? addedIndexOfChange(withAdded[0]!) : withAdded.length > 1 ? addedIndexOf(key, withAdded) : undefined;
+  const best = addedIndex ? bestAmong(name, [addedIndex], room) : { kept: [], complete: true };
+  for (const s of best.kept) {
+    if (s.score > cap) break;
     if (kept.some((k) => k.candidate === s.candidate)) continue;
     // Past the last kept of an incomplete list, a candidate's place among those not kept is unknown: left out, the list stays the ranking's start.
     const last = kept[kept.length - 1];
@@ -76,6 +81,8 @@ function update(known: Kept, name: string, indexes: readonly NameIndex[], room: 
       known.complete = false;
     }
   }
+  // Added names left out of the search's answer are candidates the list does not hold.
+  if (!best.complete) known.complete = false;
   return sameIds(known, indexes);
 }
 

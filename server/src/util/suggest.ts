@@ -465,13 +465,11 @@ export function removedBy(change: Change, name: string): boolean {
 }
 
 /**
- * The names a change added that are near `name`, scored `cap` at most: through an index of them,
- * so that the names passed over by the bigram bound cost no distance (a branch switch adds
- * hundreds per table).
+ * The names a change added, as an index made when first asked: a branch switch adds hundreds per
+ * table, and each kept answer searches them (the bigram bound passes most over without a distance).
  */
-export function addedNear(change: Change, name: string, cap: number): readonly Scored[] {
-  if (change.added.length === 0) return [];
-  return (change.addedIndex ??= new NameIndex(change.added)).within(name, cap);
+export function addedIndexOfChange(change: Change): NameIndex {
+  return (change.addedIndex ??= new NameIndex(change.added));
 }
 
 /** How many ancestors an index keeps the changes from, and how many names changed at most. */

@@ -163,10 +163,12 @@ export class CheckScheduler {
   flushDirty(onProgress?: (done: number, total: number) => void, update = false): Promise<void> {
     const run = async (): Promise<void> => {
       this.updateRunning = update;
+      const endBurst = update ? this.options.heapForBurst?.() : undefined;
       try {
         await this.flushRounds(onProgress);
       } finally {
         this.updateRunning = false;
+        endBurst?.();
       }
     };
     const previous = this.flushing ?? Promise.resolve();

@@ -32,6 +32,8 @@ export interface DiagnosticsOptions {
    * handled (`MessageTurns.pause`); by default one turn of the event loop.
    */
   pause?: () => Promise<void>;
+  /** Sets the heap for an update of files changed on disk; returns what ends it (the server's own process only). */
+  heapForBurst?: () => () => void;
   /**
    * The findings of a file for its current text from the latest finished check (carried over
    * when its check is pending: `Views.findingsOf`); a pull answers from them without checking.
