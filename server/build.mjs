@@ -13,6 +13,8 @@ await build({
     server: join(here, 'src/lsp/main.ts'),
     // The thread reading the server's stdin (lsp/stdinReader.ts starts it beside server.js).
     stdinWorker: join(here, 'src/lsp/stdinWorker.ts'),
+    // The thread it starts to decode large messages (beside it).
+    largeBodyWorker: join(here, 'src/lsp/largeBodyWorker.ts'),
     lib: join(here, 'src/lib.ts'),
   },
   outdir: join(here, 'dist'),

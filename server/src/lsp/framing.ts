@@ -6,9 +6,13 @@
 // instead (lsp/main.ts) and the client starts it again. A body is copied once, when its last byte
 // arrives (a chunk holding a whole body lends it without a copy), so a 50 MB message costs one
 // copy of 50 MB, not one per chunk; `TextFrameReader` decodes the UTF-8 of a body spread over
-// chunks as they arrive instead, so that little is left to do once its last byte is read.
+// chunks as they arrive instead, so that little is left to do once its last byte is read, and
+// `SplitFrameReader` does so for small bodies only: a large one is kept as bytes, to be decoded
+// on another thread while the messages behind it are read.
 
 import { StringDecoder } from 'node:string_decoder';
+import { JsonOutline } from './jsonOutline.js';
+import type { MessageOutline } from './passingRules.js';
 
 /** The longest header part accepted (bytes): real headers are two short lines. */
 export const MAX_HEADER_BYTES = 8192;
@@ -54,6 +58,7 @@ export class FrameReader<Body = Uint8Array> {
           if (typeof parsed === 'string') return this.broken(`${parsed} (the header at byte ${this.offset + i})`);
           i = end + 4;
           this.remaining = parsed;
+          this.startBody(parsed);
           if (parsed === 0) this.endBody(onBody);
           continue;
         }
@@ -67,6 +72,7 @@ export class FrameReader<Body = Uint8Array> {
         this.header = [];
         if (typeof parsed === 'string') return this.broken(`${parsed} (the header at byte ${start})`);
         this.remaining = parsed;
+        this.startBody(parsed);
         if (parsed === 0) this.endBody(onBody);
       } else if (n > MAX_HEADER_BYTES) {
         return this.broken(`a header longer than ${MAX_HEADER_BYTES} bytes without its end (the header at byte ${this.offset + i - n})`);
@@ -74,6 +80,11 @@ export class FrameReader<Body = Uint8Array> {
     }
     this.offset += chunk.length;
     return undefined;
+  }
+
+  /** A body of `length` bytes starts. */
+  protected startBody(length: number): void {
+    void length;
   }
 
   /** Keeps a part of the current body (`last`: the part that ends it). */
@@ -101,26 +112,81 @@ export class FrameReader<Body = Uint8Array> {
   }
 }
 
-/** A frame reader whose bodies are text: the UTF-8 of a body cut by chunks is decoded chunk by chunk as it arrives. */
-export class TextFrameReader extends FrameReader<string> {
+/** The text of a body cut by chunks, decoded chunk by chunk as it arrives (a body within one chunk in one go when it ends). */
+class BodyText {
   private decoder = new StringDecoder('utf8');
   private text = '';
+  private whole: Uint8Array | undefined;
+  private begun = false;
+
+  add(part: Uint8Array, last: boolean): void {
+    if (last && !this.begun) this.whole = part;
+    else {
+      this.begun = true;
+      this.text += this.decoder.write(part);
+    }
+  }
+
+  take(): string {
+    const whole = this.whole;
+    this.whole = undefined;
+    if (whole !== undefined) return (Buffer.isBuffer(whole) ? whole : Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength)).toString('utf8');
+    const text = this.text + this.decoder.end();
+    this.text = '';
+    this.begun = false;
+    return text;
+  }
+}
+
+/** A frame reader whose bodies are text. */
+export class TextFrameReader extends FrameReader<string> {
+  private readonly text = new BodyText();
 
   protected override bodyPart(part: Uint8Array, last: boolean): void {
-    // A body within one chunk is decoded in one go when it ends; only the others in pieces.
-    if (last && this.text === '' && this.parts.length === 0) this.parts.push(part);
-    else this.text += this.decoder.write(part);
+    this.text.add(part, last);
   }
 
   protected override takeBody(): string {
-    if (this.parts.length > 0) {
-      const part = this.parts[0]!;
-      this.parts = [];
-      return (Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength)).toString('utf8');
-    }
-    const text = this.text + this.decoder.end();
-    this.text = '';
-    return text;
+    return this.text.take();
+  }
+}
+
+/** A body of the stdin reader: text, or a large body's bytes (in a buffer of their own) and its outline. */
+export type FrameBody = { text: string } | { bytes: Uint8Array; outline: MessageOutline };
+
+/** Bodies from this size on are large: framed as bytes and decoded elsewhere (stdinWorker.ts). */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A frame reader whose small bodies are text and whose large ones are bytes with their outline
+ * (jsonOutline.ts), both gathered as the chunks arrive: a large body is copied chunk by chunk into
+ * its own buffer, which can then be handed to another thread without a copy.
+ */
+export class SplitFrameReader extends FrameReader<FrameBody> {
+  private readonly text = new BodyText();
+  private large: { bytes: Buffer; filled: number; outline: JsonOutline } | undefined;
+
+  constructor(private readonly largeBytes: number = LARGE_BODY_BYTES) {
+    super();
+  }
+
+  protected override startBody(length: number): void {
+    if (length >= this.largeBytes) this.large = { bytes: Buffer.allocUnsafeSlow(length), filled: 0, outline: new JsonOutline() };
+  }
+
+  protected override bodyPart(part: Uint8Array, last: boolean): void {
+    const large = this.large;
+    if (large === undefined) return this.text.add(part, last);
+    large.bytes.set(part, large.filled);
+    large.filled += part.length;
+    large.outline.push(part);
+  }
+
+  protected override takeBody(): FrameBody {
+    const large = this.large;
+    if (large === undefined) return { text: this.text.take() };
+    this.large = undefined;
+    return { bytes: large.bytes, outline: large.outline.outline() };
   }
 }
 

@@ -3,58 +3,13 @@
 // for all of them (and for the checks they scheduled meanwhile): seconds. Here they wait in this
 // queue, handed over one per turn, and a request that answers about its own document only (a
 // hover, a completion, the outline) goes ahead of the document notifications queued before it
-// that are about other documents. The order the protocol guarantees still holds: a request sees
-// every earlier notification about its document, and every earlier request, workspace
-// notification (configuration, folders, watched files) and cancellation before it.
+// that are about other documents, by the rule of passingRules.ts.
 
 import type { Message, MessageReader } from 'vscode-languageserver';
-import { isRequest, methodOf } from './protocolGuard.js';
-
-/** Notifications about one document (`params.textDocument.uri`) that a request about another may pass. */
-const DOCUMENT_NOTIFICATIONS = new Set(['textDocument/didOpen', 'textDocument/didChange', 'textDocument/didClose', 'textDocument/didSave', 'textDocument/willSave']);
-
-/** Requests whose answer is about their own document only: what other documents' pending edits change is not theirs. */
-const SELF_CONTAINED_REQUESTS = new Set([
-  'textDocument/hover',
-  'textDocument/completion',
-  'textDocument/signatureHelp',
-  'textDocument/documentHighlight',
-  'textDocument/documentSymbol',
-  'textDocument/foldingRange',
-  'textDocument/selectionRange',
-  'textDocument/semanticTokens/full',
-  'textDocument/semanticTokens/full/delta',
-  'textDocument/semanticTokens/range',
-  'textDocument/inlayHint',
-  'textDocument/codeLens',
-  'textDocument/documentLink',
-]);
+import { outlineOf, passableDocument, passingDocument } from './passingRules.js';
 
 /** The longest stretch of queued notifications a request looks back over (a bound on its cost). */
 const MAX_PASSED = 100_000;
-
-/** The document a message is about (`params.textDocument.uri`), if any. */
-function documentOf(message: Message): string | undefined {
-  const params: unknown = (message as { params?: unknown }).params;
-  if (typeof params !== 'object' || params === null) return undefined;
-  const doc: unknown = (params as { textDocument?: unknown }).textDocument;
-  if (typeof doc !== 'object' || doc === null) return undefined;
-  const uri: unknown = (doc as { uri?: unknown }).uri;
-  return typeof uri === 'string' ? uri : undefined;
-}
-
-
-/** A request that may pass notifications about other documents: its document's URI. */
-function passingDocument(message: Message): string | undefined {
-  const method = methodOf(message);
-  return method !== undefined && SELF_CONTAINED_REQUESTS.has(method) && isRequest(message) ? documentOf(message) : undefined;
-}
-
-/** A notification a request about another document may pass: its document's URI. */
-function passableDocument(message: Message): string | undefined {
-  const method = methodOf(message);
-  return method !== undefined && DOCUMENT_NOTIFICATIONS.has(method) && !isRequest(message) ? documentOf(message) : undefined;
-}
 
 export class PassingQueue {
   private items: Message[] = [];
@@ -82,12 +37,12 @@ export class PassingQueue {
       this.schedule();
       return;
     }
-    const uri = passingDocument(message);
+    const uri = passingDocument(outlineOf(message));
     let at = this.items.length;
     if (uri !== undefined) {
       const floor = Math.max(this.head, this.items.length - MAX_PASSED);
       while (at > floor) {
-        const passed = passableDocument(this.items[at - 1]!);
+        const passed = passableDocument(outlineOf(this.items[at - 1]!));
         if (passed === undefined || passed === uri) break;
         at -= 1;
       }

@@ -6,6 +6,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message, type MessageReader } from 'vscode-languageserver/node.js';
+import { unpackStrings } from './packedStrings.js';
 import type { StdinEvent } from './stdinEvents.js';
 
 export interface StdinReaderEvents {
@@ -54,6 +55,17 @@ export class StdinReader extends AbstractMessageReader implements MessageReader 
           if (this.callback) this.callback(message);
           else this.early.push(message);
         }
+        return;
+      case 'packed': {
+        this.events.arrived?.();
+        // The long strings become strings again here, one copy each (packedStrings.ts).
+        const message = unpackStrings(event.message, event.strings) as Message;
+        if (this.callback) this.callback(message);
+        else this.early.push(message);
+        return;
+      }
+      case 'failed':
+        this.events.failed(event.reason);
         return;
       case 'error':
         this.fireError(new Error(event.message));

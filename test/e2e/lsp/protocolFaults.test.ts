@@ -159,6 +159,39 @@ describe('protocol faults over stdio', () => {
   });
 });
 
+describe('a large message over stdio', () => {
+  it('answers a hover of another document written behind a didOpen of 50 MB; a request about the large one sees it whole; one warning', async () => {
+    const raw = start();
+    await initialized(raw);
+    const small = 'file:///nowhere/small.mthds';
+    const big = 'file:///nowhere/big.mthds';
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: small, languageId: 'mthds', version: 1, text: 'domain = "small"\ndescription = "Small"\n\n[concept.Note]\ndescription = "A note"\n' } } }));
+    raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 10, method: 'textDocument/hover', params: { textDocument: { uri: small }, position: { line: 3, character: 10 } } }));
+    await answerTo(raw, 10);
+    const prompt = 'Say "it" with é and \\ a backslash, [not.a.table]\n'.repeat(900_000);
+    const text = `domain = "big"\ndescription = "A large bundle"\n\n[pipe.first]\ntype = "PipeLLM"\noutput = "Text"\nprompt = """\n${prompt}"""\n\n[pipe.last_one]\ntype = "PipeLLM"\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(40 * 2 ** 20);
+    raw.child.stdin.write(
+      frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: big, languageId: 'mthds', version: 1, text } } }) +
+        frame({ jsonrpc: '2.0', id: 20, method: 'textDocument/hover', params: { textDocument: { uri: small }, position: { line: 3, character: 10 } } }) +
+        frame({ jsonrpc: '2.0', id: 21, method: 'textDocument/documentSymbol', params: { textDocument: { uri: big } } }),
+    );
+    const [hover] = await answerTo(raw, 20, 60_000);
+    expect(hover!.error).toBeUndefined();
+    const [symbols] = await answerTo(raw, 21, 120_000);
+    // The outline read from the whole text: the request waited for the document it is about.
+    expect((symbols!.result as Array<{ name: string }>).map((x) => x.name)).toEqual(['first', 'last_one']);
+    const index = (pick: (m: Raw['messages'][number]) => boolean): number => raw.messages.findIndex(pick);
+    const isPublished = (m: Raw['messages'][number]): boolean => m.method === 'textDocument/publishDiagnostics' && (m as { params?: { uri?: string } }).params?.uri === big;
+    const t0 = Date.now();
+    while (index(isPublished) < 0 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    // The large document got its one warning, after the hover's answer.
+    expect(index((m) => m.id === 20 && m.method === undefined)).toBeLessThan(index(isPublished));
+    const published = raw.messages.filter(isPublished).map((m) => (m as { params: { diagnostics: Array<{ code: string }> } }).params.diagnostics.map((d) => d.code));
+    expect(published).toEqual([['mthdsls.client.document_too_large']]);
+  });
+});
+
 describe('floods over stdio', () => {
   it('answers a hover written behind 5,000 didOpen of other documents before it has handled them', async () => {
     const raw = start();

@@ -1,0 +1,69 @@
+// What may pass what on the way in: a request that answers about its own document only (a hover, a
+// completion, the outline) may be handed over before queued notifications about OTHER documents
+// (open, change, close, save); nothing passes anything else. The protocol's order still holds for
+// what it guarantees: a request sees every earlier notification about its document, and every
+// earlier request, workspace notification and cancellation. Read from a message's outline (its
+// method, whether it is a request, its `params.textDocument.uri`), so that the stdin thread can
+// apply the rule to a large message it has framed but not yet decoded (jsonOutline.ts) as the
+// passing queue applies it to decoded ones (passingQueue.ts).
+
+/** What the rule reads of a message. */
+export interface MessageOutline {
+  method: string | undefined;
+  /** Whether it carries a request id (a number or a string) beside its method. */
+  request: boolean;
+  /** That id. */
+  id?: number | string;
+  /** `params.textDocument.uri`, when a string. */
+  uri: string | undefined;
+}
+
+/** Notifications about one document (`params.textDocument.uri`) that a request about another may pass. */
+const DOCUMENT_NOTIFICATIONS = new Set(['textDocument/didOpen', 'textDocument/didChange', 'textDocument/didClose', 'textDocument/didSave', 'textDocument/willSave']);
+
+/** Requests whose answer is about their own document only: what other documents' pending edits change is not theirs. */
+const SELF_CONTAINED_REQUESTS = new Set([
+  'textDocument/hover',
+  'textDocument/completion',
+  'textDocument/signatureHelp',
+  'textDocument/documentHighlight',
+  'textDocument/documentSymbol',
+  'textDocument/foldingRange',
+  'textDocument/selectionRange',
+  'textDocument/semanticTokens/full',
+  'textDocument/semanticTokens/full/delta',
+  'textDocument/semanticTokens/range',
+  'textDocument/inlayHint',
+  'textDocument/codeLens',
+  'textDocument/documentLink',
+]);
+
+const objectOrUndefined = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined);
+
+/** The outline of a decoded message. */
+export function outlineOf(message: unknown): MessageOutline {
+  const m = objectOrUndefined(message);
+  const method = typeof m?.method === 'string' ? m.method : undefined;
+  const id = m?.id;
+  const uri = objectOrUndefined(objectOrUndefined(m?.params)?.textDocument)?.uri;
+  const request = method !== undefined && (typeof id === 'number' || typeof id === 'string');
+  return { method, request, ...(request ? { id: id as number | string } : {}), uri: typeof uri === 'string' ? uri : undefined };
+}
+
+/** A request that may pass notifications about other documents: its document's URI. */
+export function passingDocument(o: MessageOutline): string | undefined {
+  return o.method !== undefined && o.request && SELF_CONTAINED_REQUESTS.has(o.method) ? o.uri : undefined;
+}
+
+/** A notification a request about another document may pass: its document's URI. */
+export function passableDocument(o: MessageOutline): string | undefined {
+  return o.method !== undefined && !o.request && DOCUMENT_NOTIFICATIONS.has(o.method) ? o.uri : undefined;
+}
+
+/** Whether a message may pass one before it: a self-contained request passing a notification about another document. */
+export function mayPass(later: MessageOutline, earlier: MessageOutline): boolean {
+  const uri = passingDocument(later);
+  if (uri === undefined) return false;
+  const passed = passableDocument(earlier);
+  return passed !== undefined && passed !== uri;
+}
