@@ -38,15 +38,50 @@ export function packStrings(message: unknown, minLength: number = PACKED_MIN_LEN
   return out;
 }
 
-/** Puts the strings back into the message they were taken from. */
-export function unpackStrings(message: unknown, strings: readonly PackedString[]): unknown {
-  for (const { path, latin1, bytes } of strings) {
-    let holder = message as Record<string | number, unknown>;
-    for (const key of path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>;
-    holder[path.at(-1)!] = Buffer.from(bytes).toString(latin1 ? 'latin1' : 'utf16le');
-  }
-  return message;
+/** Bytes made a string per turn of the event loop: about 5 ms where fresh memory is slow to touch. */
+export const UNPACK_SLICE_BYTES = 1024 * 1024;
+
+/**
+ * Puts the strings back into the message they were taken from, a slice of `sliceBytes` a turn
+ * (`later` runs the next): one string of 50 MB made at once held the main thread 0.25-0.3 s, most
+ * of it the first touch of fresh memory. A string made of slices is a rope; `onString` is told
+ * each string and its UTF-8 size, counted on the slices, so that nothing joins the rope to count
+ * it (workspace/documentSize.ts). `done` gets the message whole.
+ */
+export function unpackStrings(
+  message: unknown,
+  strings: readonly PackedString[],
+  done: (message: unknown) => void,
+  { later = (fn: () => void) => void setImmediate(fn), sliceBytes = UNPACK_SLICE_BYTES, onString = () => undefined }: { later?: (fn: () => void) => void; sliceBytes?: number; onString?: (text: string, utf8Size: number) => void } = {},
+): void {
+  let index = 0;
+  let offset = 0;
+  let text = '';
+  let size = 0;
+  const step = (): void => {
+    const packed = strings[index];
+    if (packed === undefined) return done(message);
+    const bytes = Buffer.from(packed.bytes);
+    let end = Math.min(bytes.length, offset + (packed.latin1 ? sliceBytes : Math.max(2, sliceBytes - (sliceBytes % 2))));
+    // A UTF-16 slice never ends between the two halves of a pair: each slice counts its own size.
+    if (!packed.latin1 && end < bytes.length && isHighSurrogate(bytes.readUInt16LE(end - 2))) end += 2;
+    const piece = bytes.toString(packed.latin1 ? 'latin1' : 'utf16le', offset, end);
+    text += piece;
+    size += Buffer.byteLength(piece, 'utf8');
+    offset = end;
+    if (offset >= bytes.length) {
+      let holder = message as Record<string | number, unknown>;
+      for (const key of packed.path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>;
+      holder[packed.path.at(-1)!] = text;
+      onString(text, size);
+      [index, offset, text, size] = [index + 1, 0, '', 0];
+    }
+    later(step);
+  };
+  step();
 }
+
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
 
 /** The bytes' own ArrayBuffer, all of it theirs (copied when they share one). */
 function ownBuffer(bytes: Buffer): ArrayBuffer {

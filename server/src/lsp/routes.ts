@@ -23,8 +23,8 @@
 //      desktop's watched-file events do.
 // Sliced work yields through messageTurns.ts (a pause; it starts nothing) and the transport's
 // guard (protocolGuard.ts) reads messages before the connection does; the passing queue
-// (passingQueue.ts) hands the messages read to the connection, one per turn: it starts nothing of
-// its own either.
+// (passingQueue.ts) hands the messages read to the connection, one per turn, and the reader makes
+// a large message's strings a slice per turn (packedStrings.ts): neither starts anything of its own.
 
 import path from 'node:path';
 import {

@@ -2,11 +2,16 @@
 // reader hands the parsed messages to the connection. Decoding on the main thread held it for
 // seconds while a document of 50 MB arrived (the library's reader assembles the message chunk by
 // chunk, then decodes its UTF-8 and JSON in one go) and for a second or more under a flood of
-// small messages; here the main thread only receives the parsed messages, a chunk's worth at once.
+// small messages; here the main thread only receives the parsed messages, a chunk's worth at once,
+// and the long strings of a large message as bytes, made strings again a slice per turn while the
+// requests that may pass it (arrivalOrder.ts) are handed over.
 
 import { Worker } from 'node:worker_threads';
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message, type MessageReader } from 'vscode-languageserver/node.js';
+import { knownSize } from '../workspace/documentSize.js';
+import { ArrivalOrder } from './arrivalOrder.js';
 import { unpackStrings } from './packedStrings.js';
+import { outlineOf } from './passingRules.js';
 import type { StdinEvent } from './stdinEvents.js';
 
 export interface StdinReaderEvents {
@@ -47,25 +52,40 @@ export class StdinReader extends AbstractMessageReader implements MessageReader 
     void this.worker.terminate();
   }
 
+  /** What the worker posted, in the order it is handed on: a large message being unpacked holds what may not pass it. */
+  private readonly order = new ArrivalOrder((event) => this.dispatch(event));
+  private unpacking = 0;
+
   private receive(event: StdinEvent): void {
     switch (event.kind) {
       case 'messages':
         this.events.arrived?.();
+        for (const message of event.messages) this.order.message(message);
+        this.order.flush();
+        return;
+      case 'packed': {
+        this.events.arrived?.();
+        const ticket = ++this.unpacking;
+        this.order.large(ticket, outlineOf(event.message));
+        unpackStrings(event.message, event.strings, (message) => this.order.decoded(ticket, { kind: 'messages', messages: [message] }), { onString: knownSize });
+        return;
+      }
+      case 'failed':
+        // Nothing more can be read: said at once, whatever waits.
+        this.events.failed(event.reason);
+        return;
+      default:
+        this.order.event(event);
+    }
+  }
+
+  private dispatch(event: StdinEvent): void {
+    switch (event.kind) {
+      case 'messages':
         for (const message of event.messages as Message[]) {
           if (this.callback) this.callback(message);
           else this.early.push(message);
         }
-        return;
-      case 'packed': {
-        this.events.arrived?.();
-        // The long strings become strings again here, one copy each (packedStrings.ts).
-        const message = unpackStrings(event.message, event.strings) as Message;
-        if (this.callback) this.callback(message);
-        else this.early.push(message);
-        return;
-      }
-      case 'failed':
-        this.events.failed(event.reason);
         return;
       case 'error':
         this.fireError(new Error(event.message));
@@ -76,6 +96,9 @@ export class StdinReader extends AbstractMessageReader implements MessageReader 
       case 'end':
         this.fireClose();
         this.events.end();
+        return;
+      case 'packed':
+      case 'failed':
         return;
     }
   }

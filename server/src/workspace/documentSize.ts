@@ -18,10 +18,18 @@ export const MAX_ANALYZED_BYTES = 1024 * 1024;
 export function sizePastLimit(text: string, limit: number = MAX_ANALYZED_BYTES): number | undefined {
   if (text.length * 3 <= limit) return undefined;
   // Every request on a large document asks again for the same text: its size is counted once.
-  if (last.text !== text || last.limit !== limit) last = { text, limit, size: Buffer.byteLength(text, 'utf8') };
+  if (last.text !== text) last = { text, size: Buffer.byteLength(text, 'utf8') };
   return last.size > limit ? last.size : undefined;
 }
-let last = { text: '', limit: 0, size: 0 };
+let last = { text: '', size: 0 };
+
+/**
+ * Tells the UTF-8 size of a text that arrived in pieces (lsp/packedStrings.ts): counting it again
+ * would join its pieces into one string, a copy of the whole text at once.
+ */
+export function knownSize(text: string, size: number): void {
+  last = { text, size };
+}
 
 /** The one finding of a bundle past the limit, at its start. */
 export function tooLargeFinding(file: string, size: number, limit: number = MAX_ANALYZED_BYTES): Finding {

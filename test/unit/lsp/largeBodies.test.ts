@@ -134,6 +134,22 @@ describe('packed strings', () => {
     );
     expect(strings.length).toBe(2);
     expect(copy.params.contentChanges[0]!.text).toBe('');
-    expect(unpackStrings(copy, strings)).toEqual(message);
+    for (const sliceBytes of [1, 2, 3, 8, 1 << 20]) {
+      const turns: Array<() => void> = [];
+      const sizes: Array<[string, number]> = [];
+      let whole: unknown;
+      unpackStrings(structuredClone(copy), strings, (m) => (whole = m), { later: (fn) => turns.push(fn), sliceBytes, onString: (text, size) => sizes.push([text, size]) });
+      // A slice a turn: nothing whole before the last.
+      let ran = 0;
+      while (turns.length > 0) {
+        expect(whole).toBeUndefined();
+        turns.shift()!();
+        ran += 1;
+      }
+      if (sliceBytes < 100) expect(ran).toBeGreaterThan(10);
+      expect(whole).toEqual(message);
+      expect(sizes).toEqual(expect.arrayContaining([latin, wide].map((t) => [t, Buffer.byteLength(t)])));
+      expect(sizes.length).toBe(2);
+    }
   });
 });
