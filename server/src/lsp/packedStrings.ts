@@ -38,8 +38,8 @@ export function packStrings(message: unknown, minLength: number = PACKED_MIN_LEN
   return out;
 }
 
-/** Bytes made a string per turn of the event loop: about 5 ms where fresh memory is slow to touch. */
-export const UNPACK_SLICE_BYTES = 1024 * 1024;
+/** Bytes made a string per turn of the event loop: 1-2 ms where fresh memory is slow to touch. */
+export const UNPACK_SLICE_BYTES = 256 * 1024;
 
 /**
  * Puts the strings back into the message they were taken from, a slice of `sliceBytes` a turn
