@@ -44,7 +44,8 @@ async function fixUntilDone(uri: string, first: CodeAction, resolve: boolean): P
     const edit = resolve ? (await client!.connection.sendRequest<CodeAction>('codeAction/resolve', fixAll)).edit : fixAll.edit;
     const before = client!.published.length;
     client!.applyWorkspaceEdit(edit!);
-    await client!.nextDiagnostics(uri, () => true, before);
+    // The diagnostics of the fixed text (those of the text before may still be on their way).
+    await client!.waitFor(() => client!.published.some((p, i) => i >= before && p.uri === uri && p.version === client!.version(uri)), 'the diagnostics of the fixed text');
     fixAll = (await client!.codeActions(uri, ZERO)).find((a) => a.kind === 'source.fixAll.mthds');
   }
 }
@@ -66,7 +67,6 @@ async function openAndAsk(capabilities: ClientCapabilities): Promise<{ uri: stri
 
 describe('code actions on a document just opened', () => {
   it('answer from its first check before its diagnostics are published; the resolved fix-all writes what `mthds check --fix` writes', async () => {
-    const t0 = performance.now();
     const { uri, actions, publishedBefore } = await openAndAsk(RESOLVING);
     // The findings of the check are there (a quick fix for `u0`, the fix-all offered unresolved)...
     expect(actions.filter((a) => a.kind === 'quickfix').map((a) => a.title)).toContain('Remove unused input `u0`');
@@ -75,7 +75,6 @@ describe('code actions on a document just opened', () => {
     // ...and the diagnostics come after the answer (the debounce delay of 1 s was not waited for).
     expect(publishedBefore).toBe(0);
     const diagnostics = await client!.nextDiagnostics(uri, (d) => d.length === UNUSED, 0);
-    expect(performance.now() - t0).toBeLessThan(15_000);
     expect(diagnostics.every((d) => d.code === 'method.input_unused')).toBe(true);
     // One check of the tree: the request waited for the scheduled one instead of making its own.
     await client!.codeActions(uri, AT_U0);
