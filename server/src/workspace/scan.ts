@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { LOCK_FILE, MANIFEST_FILE } from '../language/spec/manifest.js';
 import { runSteps } from '../util/steps.js';
-import { MAX_PACKAGE_FILES, folderFault, isBundlePath, walkFilesSteps, type UnreadableFolder } from './discover.js';
+import { MAX_PACKAGE_FILES, folderFault, isBundlePath, walkFiles, walkFilesSteps, type UnreadableFolder } from './discover.js';
 import type { FileSystem } from './fileSystem.js';
 
 export function isMethodFile(file: string): boolean {
@@ -58,3 +58,17 @@ export function listFolderFiles(fs: FileSystem, dir: string): { bundles: string[
   }
   return out;
 }
+
+/**
+ * Whether the folders hold at least `count` bundles, found by walks bounded to a few times that
+ * many files (a folder of other files stops the walk early): cheap enough to ask at start-up.
+ */
+export function holdsBundles(fs: FileSystem, roots: readonly string[], count: number): boolean {
+  let found = 0;
+  for (const root of roots) {
+    found += walkFiles(fs, root, { limit: count * 4 }).files.filter((f) => isBundlePath(f)).length;
+    if (found >= count) return true;
+  }
+  return false;
+}
+

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionList } from 'vscode-languageserver-protocol';
 import { positionOf, startClient, uriOf, type LspClient } from './harness.js';
 import { bigPackage } from './generatedPackage.js';
+import { WARMED_BY_CHECK_BUNDLES } from '../../../server/src/lsp/warmUp.js';
 
 const clients: LspClient[] = [];
 
@@ -61,4 +62,18 @@ describe('the warm-up at start-up', () => {
     expect(JSON.stringify(fromWarm)).toContain('method.concept_unresolved');
     expect(fromWarm).toEqual(fromCold);
   }, 180_000);
+
+  it('runs before initialize answers on a small workspace, after the start-up check on a workspace of many bundles', async () => {
+    const order = (c: LspClient): string[] => c.traces.filter((t) => t.startsWith('mthds: warmed up') || t.startsWith('mthds: checked package:')).map((t) => (t.startsWith('mthds: warmed up') ? 'warm-up' : 'check'));
+    const small = bigPackage(20);
+    const large = bigPackage(WARMED_BY_CHECK_BUNDLES);
+    for (const [ws, expected] of [[small.ws, ['warm-up', 'check']], [large.ws, ['check', 'warm-up']]] as const) {
+      const c = await startClient({ folders: [ws], trace: 'verbose', initializationOptions: { diagnostics: { debounceMs: 0, warmUpMs: 200 } } });
+      clients.push(c);
+      await c.workspaceChecked(120_000);
+      await c.waitFor(() => order(c).length === 2, 'the warm-up', 60_000);
+      expect(order(c)).toEqual(expected);
+    }
+  }, 180_000);
 });
+
