@@ -51,6 +51,15 @@ export function fixToLsp(fix: Fix, locator: TextLocator): LspFix {
   };
 }
 
+/** One link per code, shared by its diagnostics (a file may have tens of thousands of one code). */
+const codeDescriptions = new Map<string, { href: string }>();
+
+function codeDescriptionOf(code: string): { href: string } {
+  let description = codeDescriptions.get(code);
+  if (!description) codeDescriptions.set(code, (description = { href: codeDocumentationUrl(code) }));
+  return description;
+}
+
 export function findingToDiagnostic(finding: Finding, locator: TextLocator): Diagnostic {
   const data: DiagnosticData = { params: finding.params };
   if (finding.fix) data.fix = fixToLsp(finding.fix, locator);
@@ -59,7 +68,7 @@ export function findingToDiagnostic(finding: Finding, locator: TextLocator): Dia
     range: toLspRange(locator, finding.file, finding.range),
     severity: SEVERITY[finding.severity],
     code: finding.code,
-    codeDescription: { href: codeDocumentationUrl(finding.code) },
+    codeDescription: codeDescriptionOf(finding.code),
     source: DIAGNOSTIC_SOURCE,
     message: finding.message,
     data,

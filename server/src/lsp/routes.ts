@@ -170,8 +170,11 @@ export const ROUTES: readonly Route[] = [
   ),
 
   // ---- code actions, lenses, commands ------------------------------------------------------------
-  request(CodeActionRequest.type, { codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true } }, guarded('code actions', [], ({ state }, params: CodeActionParams) => {
+  request(CodeActionRequest.type, { codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true } }, guarded('code actions', [], async ({ state }, params: CodeActionParams) => {
     const file = state.ourFile(params.textDocument.uri);
+    // A document just opened: its first check runs in slices, and the answer follows its result,
+    // ahead of its diagnostics.
+    if (file !== undefined) await state.diagnostics?.firstCheck(file);
     // The findings of the latest finished check, carried over to the buffer's current text.
     const found = file !== undefined && state.diagnostics ? state.views.findingsOf(file) : undefined;
     if (file === undefined || !found) return [];

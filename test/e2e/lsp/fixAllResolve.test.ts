@@ -66,6 +66,8 @@ describe('the fix-all resolved lazily', () => {
     expect(actions.filter((a) => a.kind === 'quickfix').length).toBeGreaterThan(0);
     // One check of its tree: the request's check and the scheduled one are not both run.
     await client.nextDiagnostics(uri, (d) => d.length === UNUSED, 0);
+    // A round trip: what the server sent before its answer (the trace of the check that published) has come.
+    await client.codeActions(uri, zero);
     expect(client.traces.filter((t) => t.startsWith('mthds: checked ') && t.includes(outside))).toHaveLength(1);
   });
 

@@ -7,6 +7,7 @@ import { runInSlices, runSlice } from '../../util/steps.js';
 import type { FileId, Session, TreeCheck } from '../../workspace/session.js';
 import type { TreeId } from '../../workspace/treeLocator.js';
 import { oneTurn } from '../messageTurns.js';
+import { checkedText } from '../views.js';
 import { SLICE_MS, type DiagnosticsOptions } from './context.js';
 import type { IdlePreparation } from './idlePreparation.js';
 import type { Publisher } from './publisher.js';
@@ -45,8 +46,12 @@ export class CheckScheduler {
   /** The check in slices running for each tree (an older one still running is stale). */
   private readonly running = new Map<string, number>();
   private runs = 0;
+  /** Requests waiting for the result of a tree's check in slices (firstCheck), by tree. */
+  private readonly resultWaiters = new Map<string, Array<() => void>>();
   private lastDocumentChange = -Infinity;
   private workspaceCheck: Promise<void> = Promise.resolve();
+  /** The start-up check of the workspace is under way (its walk ends by marking every tree due). */
+  private workspaceChecking = false;
 
   constructor(
     private readonly session: Session,
@@ -64,6 +69,10 @@ export class CheckScheduler {
 
   setWorkspaceReady(ready: Promise<void>): void {
     this.workspaceCheck = ready;
+    this.workspaceChecking = true;
+    void ready.finally(() => {
+      if (this.workspaceCheck === ready) this.workspaceChecking = false;
+    });
   }
 
   /** How long ago a document was last opened or changed (ms; Infinity: never). */
@@ -125,6 +134,47 @@ export class CheckScheduler {
     if (last?.tree && !this.session.isDirty(id.key)) return last;
     if (last?.tree && this.updating() && !this.publisher.touchedIn(id.key)) return last;
     return this.checkNow(id);
+  }
+
+  /**
+   * Resolves once a request on `file` can answer from a check of its tree without checking it
+   * itself: at once when a check of its tree saw the file, or when no check of it is scheduled or running (the
+   * request then checks it, ensureCurrent); else once the check in slices of its tree has its
+   * result, before that result is published (started now when still waiting for its delay; not
+   * during the workspace's start-up check, whose walk would make the tree due again). A
+   * request on a document just opened (code actions) so needs the check's findings only: other
+   * requests go on between the slices, and its answer leaves before the diagnostics, which can be
+   * thousands for one file.
+   */
+  firstCheck(file: FileId): Promise<void> {
+    const id = this.session.treeOf(file);
+    const last = this.session.lastCheck(id.key);
+    // A check saw the file (its findings carry over to the text since), or none will come.
+    if ((last?.tree && (last.findings.has(file) || checkedText(last.tree, file) !== undefined)) || !this.session.hasTree(id.key) || !this.session.isDirty(id.key)) return Promise.resolve();
+    const waiting = new Promise<void>((resolve) => {
+      const list = this.resultWaiters.get(id.key) ?? [];
+      list.push(resolve);
+      this.resultWaiters.set(id.key, list);
+    });
+    if (!this.running.has(id.key)) {
+      if (!this.timers.has(id.key) || this.updating() || this.workspaceChecking) {
+        this.wakeResultWaiters(id.key);
+        return Promise.resolve();
+      }
+      this.timers.get(id.key)!();
+      this.timers.delete(id.key);
+      this.guard(() => void this.checkScheduled(id));
+    }
+    return waiting;
+  }
+
+  /** Wakes the requests waiting for a tree's check; returns whether there were any. */
+  private wakeResultWaiters(key: string): boolean {
+    const list = this.resultWaiters.get(key);
+    if (!list) return false;
+    this.resultWaiters.delete(key);
+    for (const wake of list) wake();
+    return true;
   }
 
   private updating(): boolean {
@@ -237,6 +287,9 @@ export class CheckScheduler {
       await this.sliced(id, run);
     } finally {
       if (this.running.get(id.key) === run) this.running.delete(id.key);
+      // Left unfinished (stale, or failed): a waiting request checks the tree itself, or waits for
+      // the check that took over.
+      if (!this.running.has(id.key)) this.wakeResultWaiters(id.key);
     }
     this.idle.prepareWhenIdle();
     return this.running.has(id.key);
@@ -265,7 +318,7 @@ export class CheckScheduler {
     this.timers.get(id.key)?.();
     this.timers.delete(id.key);
     for (;;) {
-      const sliceEnd = performance.now() + SLICE_MS;
+      let sliceEnd = performance.now() + SLICE_MS;
       let result: TreeCheck | undefined;
       try {
         result = runSlice(steps, sliceEnd)?.value;
@@ -276,6 +329,17 @@ export class CheckScheduler {
         return;
       }
       if (result) {
+        if (this.wakeResultWaiters(id.key)) {
+          // The requests that waited for this result answer first (their answers are handed to the
+          // connection within this turn's microtasks); then the publishing, unless a newer check
+          // of the tree came meanwhile (it publishes).
+          await this.pause();
+          if (this.session.lastCheck(id.key) !== result) {
+            this.publisher.changed();
+            return;
+          }
+          sliceEnd = performance.now() + SLICE_MS;
+        }
         await this.publishInSlices(result, sliceEnd);
         this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
         return;

@@ -82,6 +82,11 @@ export class Diagnostics {
     return this.checks.ensureCurrent(file);
   }
 
+  /** Resolves once a request on `file` can answer from a check of its tree (checks.ts). */
+  firstCheck(file: FileId): Promise<void> {
+    return this.checks.firstCheck(file);
+  }
+
   /** Files changed on disk (their trees are marked): one background update follows. */
   requestUpdate(): void {
     this.checks.requestUpdate();

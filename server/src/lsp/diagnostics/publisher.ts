@@ -14,6 +14,7 @@ import type {
   WorkspaceDiagnosticReport,
   WorkspaceDocumentDiagnosticReport,
 } from 'vscode-languageserver';
+import { dequal } from 'dequal';
 import type { Finding } from '../../check/finding.js';
 import { runSteps } from '../../util/steps.js';
 import type { FileId, Session, TreeCheck } from '../../workspace/session.js';
@@ -30,7 +31,6 @@ interface Published {
   own: Diagnostic[];
   /** What the client gets: the own ones and the runner's (source runner). */
   diagnostics: Diagnostic[];
-  json: string;
   resultId: string;
 }
 
@@ -50,6 +50,8 @@ export interface PublisherLinks {
 
 /** How many files' diagnostics publishing converts and sends between two pauses. */
 const PUBLISHED_PER_STEP = 8;
+/** How many findings of one file publishing converts between two pauses. */
+const CONVERTED_PER_STEP = 1000;
 /** How many published files the search for files of no tree goes through between two pauses. */
 const STALE_PER_STEP = 512;
 /** How long a workspace pull with nothing new waits for a change before answering anyway. */
@@ -147,35 +149,16 @@ export class Publisher {
     let othersChanged = false;
     let converted = 0;
     const open = new Set<FileId>(this.session.openAmong(result.findings.keys(), result.findings.size, (file) => result.findings.has(file)));
-    // An open document edited after the check read it: its findings' ranges are of an older text.
-    // It stays touched, and the check its edit made due publishes it.
-    const tree = result.tree;
-    const one = (file: FileId, findings: readonly Finding[]): boolean => {
-      const seen = tree && open.has(file) ? checkedText(tree, file) : undefined;
-      if (seen !== undefined && seen !== this.session.textOf(file)) return false;
-      // A pull answered ahead of this check: the client is asked to pull again.
-      if (this.answeredAhead.delete(file)) othersChanged = true;
-      const wasTouched = this.touched.delete(file);
-      const previous = this.published.get(file);
-      if (previous?.source === findings && previous.treeKey === key) {
-        // The same findings: nothing to convert or compare (the edited document still hears back).
-        if (wasTouched && !this.options.pull) this.send(previous.uri, file, previous.diagnostics);
-        return false;
-      }
-      const own = findings.map((f) => findingToDiagnostic(f, this.locator));
-      // A file's URI is made once; an edited document's may be the client's own spelling, just opened.
-      const uri = previous && !wasTouched ? previous.uri : this.locator.uriOf(file);
-      if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged = true;
-      return true;
-    };
+    const one = (file: FileId, findings: readonly Finding[]): Generator<void, boolean> =>
+      this.publishFileSteps(result, open, file, findings, () => (othersChanged = true));
     for (const file of open) {
-      one(file, result.findings.get(file)!);
+      yield* one(file, result.findings.get(file)!);
       if (due !== ALL) due.delete(file);
     }
     if (due === ALL) {
       for (const [file, findings] of result.findings) {
         if (open.has(file)) continue;
-        if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
+        if ((yield* one(file, findings)) && ++converted % PUBLISHED_PER_STEP === 0) yield;
       }
       for (const file of [...this.published.ofTree(key)]) {
         if (!result.findings.has(file)) {
@@ -190,7 +173,7 @@ export class Publisher {
         due.delete(file);
         const findings = result.findings.get(file);
         if (findings) {
-          if (one(file, findings) && ++converted % PUBLISHED_PER_STEP === 0) yield;
+          if ((yield* one(file, findings)) && ++converted % PUBLISHED_PER_STEP === 0) yield;
         } else if (this.published.get(file)?.treeKey === key) {
           this.clear(file);
           othersChanged = true;
@@ -201,6 +184,51 @@ export class Publisher {
     if (othersChanged) this.changed();
     this.links.checkPublished(result);
     this.wakeCheckWaiters(key);
+  }
+
+  /**
+   * Publishes one file of a check: its findings made diagnostics (in steps of
+   * CONVERTED_PER_STEP: a file may have tens of thousands) and sent when they changed. Returns
+   * whether they were made. An open document edited after the check read it is left (its findings'
+   * ranges are of an older text): it stays touched, and the check its edit made due publishes it.
+   */
+  private *publishFileSteps(result: TreeCheck, open: ReadonlySet<FileId>, file: FileId, findings: readonly Finding[], othersChanged: () => void): Generator<void, boolean> {
+    const key = result.id.key;
+    const tree = result.tree;
+    const edited = (): boolean => {
+      const seen = tree && open.has(file) ? checkedText(tree, file) : undefined;
+      return seen !== undefined && seen !== this.session.textOf(file);
+    };
+    if (edited()) return false;
+    // The same findings: nothing to convert or compare.
+    const same = (): boolean => {
+      const p = this.published.get(file);
+      return p?.source === findings && p.treeKey === key;
+    };
+    let own: Diagnostic[] | undefined;
+    if (!same()) {
+      own = [];
+      for (const finding of findings) {
+        own.push(findingToDiagnostic(finding, this.locator));
+        if (own.length % CONVERTED_PER_STEP === 0 && own.length < findings.length) {
+          yield;
+          if (edited()) return false;
+        }
+      }
+    }
+    // A pull answered ahead of this check: the client is asked to pull again.
+    if (this.answeredAhead.delete(file)) othersChanged();
+    const wasTouched = this.touched.delete(file);
+    const previous = this.published.get(file);
+    if (!own || same()) {
+      // The edited document still hears back.
+      if (previous && wasTouched && !this.options.pull) this.send(previous.uri, file, previous.diagnostics);
+      return false;
+    }
+    // A file's URI is made once; an edited document's may be the client's own spelling, just opened.
+    const uri = previous && !wasTouched ? previous.uri : this.locator.uriOf(file);
+    if (this.update(file, uri, key, own, wasTouched, findings) && !wasTouched) othersChanged();
+    return true;
   }
 
   /** Resolves at the next finished (and published) check of a tree, or after a while. */
@@ -269,9 +297,9 @@ export class Publisher {
     const dry = this.dry.get(file)?.diagnostics;
     const extra = this.runner.get(file)?.diagnostics;
     const diagnostics = dry || extra ? [...own, ...(dry ?? []), ...(extra ?? [])] : own;
-    const json = JSON.stringify(diagnostics);
     const previous = this.published.get(file);
-    if (previous && previous.json === json && previous.uri === uri) {
+    // Compared as values, without writing both out (megabytes for a file of many findings).
+    if (previous && previous.uri === uri && dequal(previous.diagnostics, diagnostics)) {
       if (previous.treeKey !== treeKey) this.published.moveTo(file, previous, treeKey);
       previous.own = own;
       if (source) previous.source = source;
@@ -280,7 +308,7 @@ export class Publisher {
       return false;
     }
     if (previous && previous.uri !== uri && !this.options.pull) this.notify({ uri: previous.uri, diagnostics: [] });
-    const entry: Published = { treeKey, uri, own, diagnostics, json, resultId: this.nextResultId() };
+    const entry: Published = { treeKey, uri, own, diagnostics, resultId: this.nextResultId() };
     if (source) entry.source = source;
     this.published.set(file, entry);
     // A closed file never reported before and still clean needs no message.
