@@ -2,7 +2,7 @@
 // the issue, each opened in a fresh server beside a small bundle: a 5 MB bundle of about 45,000
 // pipes, a 10 MB prompt full of `$t {{ t }}`, a 50 MB bundle (the 5 MB one ten times over). While
 // it is opened and checked, the small document is hovered every 20 ms (one request at a time);
-// printed: the longest and the p95 wait of those hovers, when the large document's diagnostics
+// printed: the longest and the p95 wait of those hovers (the large document's folding and outline asked at its opening, as an editor does), when the large document's diagnostics
 // came (and which), then `shutdown` sent and how long its answer took, and the server's peak
 // resident memory (VmHWM). DOCS=5mb,10mb-prompt,50mb picks documents; WAIT_MS bounds the wait for
 // the diagnostics (default 90 s). MTHDS_SERVER runs another build (the base) the same way.
@@ -61,7 +61,7 @@ async function run(name, text) {
   const uri = pathToFileURL(path.join(dir, 'large.mthds')).href;
   let diagnostics;
   const server = await startServer(dir, {
-    capabilities: { window: { workDoneProgress: true }, textDocument: { publishDiagnostics: {} } },
+    capabilities: { window: { workDoneProgress: true }, textDocument: { publishDiagnostics: {}, foldingRange: { rangeLimit: 5000, lineFoldingOnly: true } } },
     initializationOptions: { diagnostics: { debounceMs: 0, dryRun: false } },
     onPublish: (p) => {
       if (p.uri === uri && !diagnostics) diagnostics = { at: performance.now(), codes: [...new Set(p.diagnostics.map((d) => d.code))], count: p.diagnostics.length };
@@ -74,6 +74,9 @@ async function run(name, text) {
   await hover();
   const t0 = performance.now();
   await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'mthds', version: 1, text } });
+  // What an editor asks of a document it opens: its folding and its outline.
+  const asked = (method) => connection.sendRequest(method, { textDocument: { uri } }).then((r) => ({ ms: performance.now() - t0, n: Array.isArray(r) ? r.length : 0 }));
+  const light = Promise.all([asked('textDocument/foldingRange'), asked('textDocument/documentSymbol')]);
   const waits = [];
   // Hovers one at a time until the diagnostics came (and 2 s more), or the wait is over.
   while (performance.now() - t0 < WAIT_MS && (!diagnostics || performance.now() - diagnostics.at < 2000)) {
@@ -83,6 +86,7 @@ async function run(name, text) {
     if (!answered) break;
     await sleep(20);
   }
+  const [folding, outline] = await light;
   const ts = performance.now();
   const shutdown = await Promise.race([connection.sendRequest('shutdown').then(() => performance.now() - ts), sleep(30_000).then(() => NaN)]);
   const rss = peakRssMb(child.pid);
@@ -93,7 +97,7 @@ async function run(name, text) {
   rmSync(dir, { recursive: true, force: true });
   const came = diagnostics ? `diagnostics after ${((diagnostics.at - t0) / 1000).toFixed(2)} s (${diagnostics.count}: ${diagnostics.codes.join(', ') || 'none'})` : `no diagnostics within ${WAIT_MS / 1000} s`;
   console.log(
-    `  ${name} (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MB): hover on another document max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length}); ${came}; shutdown answered ${Number.isNaN(shutdown) ? 'not within 30 s' : `in ${shutdown.toFixed(0)} ms`}; peak RSS ${rss.toFixed(0)} MB; ${load()}`,
+    `  ${name} (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MB): hover on another document max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length}); ${came}; folding ${folding.n} ranges after ${(folding.ms / 1000).toFixed(2)} s, outline ${outline.n} entries after ${(outline.ms / 1000).toFixed(2)} s; shutdown answered ${Number.isNaN(shutdown) ? 'not within 30 s' : `in ${shutdown.toFixed(0)} ms`}; peak RSS ${rss.toFixed(0)} MB; ${load()}`,
   );
 }
 

@@ -5,6 +5,7 @@
 
 import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } from 'vscode-languageserver';
 import { sizePastLimit } from '../workspace/documentSize.js';
+import { runInSlices } from '../util/steps.js';
 import type { FeatureHost } from './featureContext.js';
 
 interface Header {
@@ -18,8 +19,35 @@ interface Header {
   column: number;
 }
 
-/** The table headers of a text, each with the lines its table spans. */
-function headersOf(text: string): Header[] {
+/** How many lines the header scan reads between two pauses (a few milliseconds). */
+const LINES_PER_STEP = 20_000;
+/** How long a slice of the header scan runs before queued messages go (ms). */
+const SCAN_SLICE_MS = 8;
+/**
+ * The most folding ranges and outline entries a document past the analysed size gets (the client's
+ * `rangeLimit` for folding when lower): a 50 MB bundle declares about 460,000 pipes, and written
+ * out whole those lists took seconds to make and to send, holding every other request.
+ */
+export const MAX_LARGE_ENTRIES = 5_000;
+
+// The folding and the outline of a document just opened are asked together: the scan under way
+// serves both. Kept only while it runs: it holds the whole text.
+let scanning: { text: string; headers: Promise<Header[]> } | undefined;
+
+/** The table headers of a text, scanned in slices. */
+function headersOf(text: string, pause: () => Promise<void>): Promise<Header[]> {
+  if (scanning?.text === text) return scanning.headers;
+  const headers = runInSlices(headersSteps(text), SCAN_SLICE_MS, pause);
+  const scan = { text, headers };
+  scanning = scan;
+  void headers.finally(() => {
+    if (scanning === scan) scanning = undefined;
+  }).catch(() => undefined);
+  return headers;
+}
+
+/** The table headers of a text, each with the lines its table spans, in steps of LINES_PER_STEP lines. */
+function* headersSteps(text: string): Generator<void, Header[]> {
   const out: Header[] = [];
   let inString: Delimiter | undefined;
   let line = 0;
@@ -42,6 +70,7 @@ function headersOf(text: string): Header[] {
     if (at < end) [lastFilled, lastFilledLength] = [line, end - start];
     inString = stringStateAfter(text, start, end, inString);
     start = end + 1;
+    if (line % LINES_PER_STEP === LINES_PER_STEP - 1) yield;
   }
   const final = out[out.length - 1];
   if (final && lastFilled > final.line) [final.last, final.lastLength] = [lastFilled, lastFilledLength];
@@ -74,17 +103,22 @@ const BASIC = '"""';
 const LITERAL = "'''";
 type Delimiter = typeof BASIC | typeof LITERAL;
 
-/** One folding range per table, from its header to its last line. */
-export function largeDocumentFolding(text: string): FoldingRange[] {
-  return headersOf(text)
-    .filter((h) => h.last > h.line)
-    .map((h) => ({ startLine: h.line, endLine: h.last, kind: FoldingRangeKind.Region }));
+/** One folding range per table, from its header to its last line: the first `limit` (MAX_LARGE_ENTRIES at most). */
+export async function largeDocumentFolding(text: string, limit: number | undefined, pause: () => Promise<void>): Promise<FoldingRange[]> {
+  const out: FoldingRange[] = [];
+  const max = Math.min(limit ?? MAX_LARGE_ENTRIES, MAX_LARGE_ENTRIES);
+  for (const h of await headersOf(text, pause)) {
+    if (out.length >= max) break;
+    if (h.last > h.line) out.push({ startLine: h.line, endLine: h.last, kind: FoldingRangeKind.Region });
+  }
+  return out;
 }
 
-/** The concepts and pipes declared by their headers (`[concept.X]`, `[pipe.x]`), as the outline lists them. */
-export function largeDocumentSymbols(text: string): DocumentSymbol[] {
+/** The concepts and pipes declared by their headers (`[concept.X]`, `[pipe.x]`), as the outline lists them: the first MAX_LARGE_ENTRIES. */
+export async function largeDocumentSymbols(text: string, pause: () => Promise<void>): Promise<DocumentSymbol[]> {
   const out: DocumentSymbol[] = [];
-  for (const h of headersOf(text)) {
+  for (const h of await headersOf(text, pause)) {
+    if (out.length >= MAX_LARGE_ENTRIES) break;
     const parts = h.path.split('.');
     if (parts.length !== 2 || (parts[0] !== 'concept' && parts[0] !== 'pipe') || parts[1] === '') continue;
     const name = parts[1]!;

@@ -82,6 +82,7 @@ import { COMPLETION_TRIGGERS } from './completion.js';
 import { configurationChanged, listenToDocuments, watchedFilesChanged, workspaceFoldersChanged } from './documentEvents.js';
 import { featureContext, type FeatureContext } from './featureContext.js';
 import { formattingRefusedMessage, largeDocument, largeDocumentFolding, largeDocumentSymbols } from './largeDocuments.js';
+import { oneTurn } from './messageTurns.js';
 import { MAX_ANALYZED_BYTES } from '../workspace/documentSize.js';
 import { foldingRanges } from './folding.js';
 import { formattingEdits } from './formatting.js';
@@ -232,10 +233,10 @@ export const ROUTES: readonly Route[] = [
   request(DocumentHighlightRequest.type, { documentHighlightProvider: true }, guarded('highlight', null, (s, p) => documentHighlights(s.features, p))),
   request(PrepareRenameRequest.type, { renameProvider: { prepareProvider: true } }, guarded('prepareRename', null, (s, p) => prepareRenameLsp(s.features, p))),
   request(RenameRequest.type, { renameProvider: { prepareProvider: true } }, guarded('rename', null, (s, p) => renameLsp(s.features, p))),
-  request(DocumentSymbolRequest.type, { documentSymbolProvider: { label: 'MTHDS' } }, guarded('documentSymbol', null, (s, p) => { const l = largeDocument(s.features.host, p.textDocument.uri); return l ? largeDocumentSymbols(l.text) : documentSymbols(s.features, p); })),
+  request(DocumentSymbolRequest.type, { documentSymbolProvider: { label: 'MTHDS' } }, guarded('documentSymbol', null, (s, p) => { const l = largeDocument(s.features.host, p.textDocument.uri); return l ? largeDocumentSymbols(l.text, s.state.pause ?? oneTurn) : documentSymbols(s.features, p); })),
   request(WorkspaceSymbolRequest.type, { workspaceSymbolProvider: true }, guarded('workspaceSymbol', [], (s, p) => workspaceSymbols(s.features, p))),
   request(DocumentLinkRequest.type, { documentLinkProvider: { resolveProvider: false } }, guarded('documentLinks', null, (s, p) => documentLinks(s.features, p))),
-  request(FoldingRangeRequest.type, { foldingRangeProvider: true }, guarded('foldingRanges', null, (s, p) => { const l = largeDocument(s.features.host, p.textDocument.uri); return l ? largeDocumentFolding(l.text) : foldingRanges(s.features, p); })),
+  request(FoldingRangeRequest.type, { foldingRangeProvider: true }, guarded('foldingRanges', null, (s, p) => { const l = largeDocument(s.features.host, p.textDocument.uri); return l ? largeDocumentFolding(l.text, s.state.capabilities.textDocument?.foldingRange?.rangeLimit, s.state.pause ?? oneTurn) : foldingRanges(s.features, p); })),
   request(SelectionRangeRequest.type, { selectionRangeProvider: true }, guarded('selectionRanges', null, (s, p) => selectionRanges(s.features, p))),
   request(DocumentFormattingRequest.type, { documentFormattingProvider: true }, guarded('formatting', null, (s, p) => (refuseLarge(s, p.textDocument.uri) ? null : formattingEdits(s.features, p)))),
   request(DocumentRangeFormattingRequest.type, { documentRangeFormattingProvider: true }, guarded('rangeFormatting', null, (s, p) => (refuseLarge(s, p.textDocument.uri) ? null : formattingEdits(s.features, p, p.range)))),

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ANALYZED_BYTES } from '../../../server/src/workspace/documentSize.js';
 import { LspClient, startClient, tempWorkspace, uriOf } from './harness.js';
+import { MAX_LARGE_ENTRIES } from '../../../server/src/lsp/largeDocuments.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -48,13 +49,15 @@ describe('documents past the analysed size', () => {
     expect(diagnostic!.range).toEqual({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
     expect(diagnostic!.message).toContain(`${MAX_ANALYZED_BYTES} bytes`);
 
-    // The light features: the outline and folding from the headers (the bracketed prompt line is no table).
+    // The light features: the outline and folding from the headers (the bracketed prompt line is no
+    // table), the first MAX_LARGE_ENTRIES of each (the document declares three times as many).
+    expect(count + 1).toBeGreaterThan(MAX_LARGE_ENTRIES);
     const symbols = await client.connection.sendRequest<Array<{ name: string; kind: number; range: { start: { line: number } }; selectionRange: { start: { line: number; character: number } } }>>('textDocument/documentSymbol', { textDocument: { uri } });
-    expect(symbols.length).toBe(count + 1);
+    expect(symbols.length).toBe(MAX_LARGE_ENTRIES);
     expect(symbols[0]).toMatchObject({ name: 'first', kind: 12, range: { start: { line: 3 } }, selectionRange: { start: { line: 3, character: 6 } } });
-    expect(symbols[count]!.name).toBe(`p${count - 1}`);
+    expect(symbols[MAX_LARGE_ENTRIES - 1]!.name).toBe(`p${MAX_LARGE_ENTRIES - 2}`);
     const folding = await client.connection.sendRequest<Array<{ startLine: number; endLine: number }>>('textDocument/foldingRange', { textDocument: { uri } });
-    expect(folding.length).toBe(count + 1);
+    expect(folding.length).toBe(MAX_LARGE_ENTRIES);
     expect(folding[0]).toMatchObject({ startLine: 3, endLine: 10 });
     // Formatting refused, with a message; the analysed features answer nothing.
     const messages = client.messages.length;
