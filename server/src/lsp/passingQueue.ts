@@ -2,11 +2,11 @@
 // message per turn of the event loop, so a request read behind a flood of 10,000 `didOpen` waited
 // for all of them (and for the checks they scheduled meanwhile): seconds. Here they wait in this
 // queue, handed over one per turn, and a request that answers about its own document only (a
-// hover, a completion, the outline) goes ahead of the document notifications queued before it
-// that are about other documents, by the rule of passingRules.ts.
+// hover, a completion, the outline) goes ahead of the document notifications and the requests of
+// its kind queued before it that are about other documents, by the rule of passingRules.ts.
 
 import type { Message, MessageReader } from 'vscode-languageserver';
-import { outlineOf, passableDocument, passingDocument } from './passingRules.js';
+import { mayPass, outlineOf, passingDocument } from './passingRules.js';
 
 /** The longest stretch of queued notifications a request looks back over (a bound on its cost). */
 const MAX_PASSED = 100_000;
@@ -37,13 +37,12 @@ export class PassingQueue {
       this.schedule();
       return;
     }
-    const uri = passingDocument(outlineOf(message));
+    const outline = outlineOf(message);
     let at = this.items.length;
-    if (uri !== undefined) {
+    if (passingDocument(outline) !== undefined) {
       const floor = Math.max(this.head, this.items.length - MAX_PASSED);
       while (at > floor) {
-        const passed = passableDocument(outlineOf(this.items[at - 1]!));
-        if (passed === undefined || passed === uri) break;
+        if (!mayPass(outline, outlineOf(this.items[at - 1]!))) break;
         at -= 1;
       }
     }

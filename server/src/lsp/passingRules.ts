@@ -1,8 +1,12 @@
 // What may pass what on the way in: a request that answers about its own document only (a hover, a
 // completion, the outline) may be handed over before queued notifications about OTHER documents
-// (open, change, close, save); nothing passes anything else. The protocol's order still holds for
-// what it guarantees: a request sees every earlier notification about its document, and every
-// earlier request, workspace notification and cancellation. Read from a message's outline (its
+// (open, change, close, save) and before queued requests of that kind about other documents
+// (the protocol lets a server answer such requests out of order: neither changes what the other
+// answers); nothing passes anything else. The protocol's order still holds for what it
+// guarantees: a request sees every earlier notification about its document, every earlier
+// request about it, and every earlier workspace notification, request of another kind and
+// cancellation. An editor opening a 50 MB bundle asks its folding and outline at once: a hover
+// of another document no longer waits behind those, which wait for the bundle. Read from a message's outline (its
 // method, whether it is a request, its `params.textDocument.uri`), so that the stdin thread can
 // apply the rule to a large message it has framed but not yet decoded (jsonOutline.ts) as the
 // passing queue applies it to decoded ones (passingQueue.ts).
@@ -60,10 +64,10 @@ export function passableDocument(o: MessageOutline): string | undefined {
   return o.method !== undefined && !o.request && DOCUMENT_NOTIFICATIONS.has(o.method) ? o.uri : undefined;
 }
 
-/** Whether a message may pass one before it: a self-contained request passing a notification about another document. */
+/** Whether a message may pass one before it: a self-contained request passing a notification or a self-contained request about another document. */
 export function mayPass(later: MessageOutline, earlier: MessageOutline): boolean {
   const uri = passingDocument(later);
   if (uri === undefined) return false;
-  const passed = passableDocument(earlier);
+  const passed = passableDocument(earlier) ?? passingDocument(earlier);
   return passed !== undefined && passed !== uri;
 }

@@ -97,10 +97,11 @@ describe('ArrivalOrder', () => {
     order.message(hover(4, 'd'));
     order.event({ kind: 'end' });
     order.flush();
-    // hover#5 passes a notification about another document; hover#3 would pass a request (hover#2): requests keep their order.
-    expect(posted).toEqual(['didOpen a', 'hover#1 a', 'hover#5 a']);
+    // hover#5 passes notifications about other documents; hover#3 also passes a hover about another
+    // document (hover#2), which waits for its own; hover#4 never passes the workspace notification.
+    expect(posted).toEqual(['didOpen a', 'hover#1 a', 'hover#5 a', 'hover#3 a']);
     order.decoded(1, { kind: 'packed', message: open('big'), strings: [] });
-    expect(posted).toEqual(['didOpen a', 'hover#1 a', 'hover#5 a', 'packed didOpen big', 'didOpen e', 'hover#2 big', 'didOpen c', 'hover#3 a', 'workspace/didChangeConfiguration', 'hover#4 d', 'end']);
+    expect(posted).toEqual(['didOpen a', 'hover#1 a', 'hover#5 a', 'hover#3 a', 'packed didOpen big', 'didOpen e', 'hover#2 big', 'didOpen c', 'workspace/didChangeConfiguration', 'hover#4 d', 'end']);
     expect(order.waiting).toBe(0);
   });
 

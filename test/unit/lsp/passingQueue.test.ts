@@ -80,6 +80,20 @@ describe('PassingQueue', () => {
     ]);
   });
 
+  it('lets a hover pass a request of its kind about another document, never one about its own nor one of another kind', () => {
+    const { queue, delivered, drain } = harness();
+    queue.push(open('first'));
+    queue.push(open('big'));
+    queue.push(request(1, 'textDocument/foldingRange', 'big'));
+    queue.push(request(2, 'textDocument/documentSymbol', 'big'));
+    queue.push(request(3, 'textDocument/hover', 'small'));
+    queue.push(request(4, 'textDocument/hover', 'big'));
+    queue.push(request(5, 'textDocument/definition', 'other'));
+    queue.push(request(6, 'textDocument/hover', 'small'));
+    drain();
+    expect(delivered).toEqual(['didOpen first', 'hover#3 small', 'didOpen big', 'foldingRange#1 big', 'documentSymbol#2 big', 'hover#4 big', 'definition#5 other', 'hover#6 small']);
+  });
+
   it('lets a completion pass a flood of 100,000 opens at the cost of one look back', () => {
     const { queue, delivered, turn } = harness();
     queue.push(open('start'));
