@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientCapabilities, CodeAction } from 'vscode-languageserver-protocol';
 import { runCli } from '../../helpers/cli.js';
-import { PUSH_CAPABILITIES, startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+import { startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+import { NOT_RESOLVING, RESOLVING, wideBundle } from './wideBundle.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -18,9 +19,7 @@ afterEach(async () => {
 });
 
 const UNUSED = 400;
-const text = `domain = "demo"\ndescription = "Demo"\n\n[pipe.wide]\ntype = "PipeLLM"\ndescription = "Wide"\ninputs = { used = "Text", ${Array.from({ length: UNUSED }, (_, i) => `u${i} = "Text"`).join(', ')} }\noutput = "Text"\nprompt = "Use $used"\n`;
-const RESOLVING: ClientCapabilities = { ...PUSH_CAPABILITIES, textDocument: { ...PUSH_CAPABILITIES.textDocument, codeAction: { dataSupport: true, resolveSupport: { properties: ['edit'] } } } };
-const NOT_RESOLVING: ClientCapabilities = { ...PUSH_CAPABILITIES, textDocument: { ...PUSH_CAPABILITIES.textDocument, codeAction: { dataSupport: true } } };
+const text = wideBundle(UNUSED);
 const ZERO = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 /** The cursor on the first unused input (`u0`). */
 const AT_U0 = { start: { line: 6, character: 27 }, end: { line: 6, character: 27 } };

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CodeAction } from 'vscode-languageserver-protocol';
-import { PUSH_CAPABILITIES, startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+import { startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
+import { RESOLVING, wideBundle } from './wideBundle.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -15,8 +16,7 @@ afterEach(async () => {
 });
 
 const UNUSED = 300;
-const text = `domain = "demo"\ndescription = "Demo"\n\n[pipe.wide]\ntype = "PipeLLM"\ndescription = "Wide"\ninputs = { used = "Text", ${Array.from({ length: UNUSED }, (_, i) => `u${i} = "Text"`).join(', ')} }\noutput = "Text"\nprompt = "Use $used"\n`;
-const RESOLVING = { ...PUSH_CAPABILITIES, textDocument: { ...PUSH_CAPABILITIES.textDocument, codeAction: { dataSupport: true, resolveSupport: { properties: ['edit'] } } } };
+const text = wideBundle(UNUSED);
 const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 describe('the fix-all resolved lazily', () => {
