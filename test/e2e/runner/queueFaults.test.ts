@@ -167,10 +167,17 @@ describe.runIf(hasRedis)('a queued runner under faults (processes, real Redis)',
       procs.push(next);
       await wait(Math.random() * stall);
       const attempts = (await status()).attempts;
+      // The takeover is timed by the waiting worker's own line as it arrives, not by a status
+      // poll: a poll adds its interval and its round trip to the figure.
+      let takenUpAt: number | undefined;
+      next.child.stderr!.on('data', () => {
+        if (takenUpAt === undefined && next.stderr().includes(`run ${id}: taken up`)) takenUpAt = Date.now();
+      });
       const killedAt = Date.now();
       await holder.kill('SIGKILL');
       await until(async () => (await status()).attempts > attempts, 3 * stall, 'the run taken up again');
-      takeovers.push(Date.now() - killedAt);
+      await until(() => takenUpAt !== undefined, 5_000, "the waiting worker's line");
+      takeovers.push(takenUpAt! - killedAt);
       expect(holder.stderr()).toContain(`run ${id}: taken up`);
       await Promise.all([next.kill('SIGKILL'), server.kill('SIGKILL'), redis.stop()]);
     }
