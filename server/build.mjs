@@ -23,6 +23,12 @@ await build({
   target: 'node20',
   format: 'esm',
   sourcemap: true,
+  // Whitespace and syntax only, the names kept: V8 compiles the whole file at every start, and
+  // a smaller one starts sooner (the language server's and `mthds`'s module load went from about
+  // 0.52-0.7 s to 0.41-0.55 s). The source maps beside them map stack traces back
+  // (`node --enable-source-maps`).
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   // CommonJS dependencies (vscode-languageserver) call require(): give the ESM bundle one.
   banner: { js: "import { createRequire as __mthdsCreateRequire } from 'node:module'; const require = __mthdsCreateRequire(import.meta.url);" },
