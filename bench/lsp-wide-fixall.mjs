@@ -1,7 +1,9 @@
 // Code actions on a document with 30,000 unused inputs, over stdio: a `textDocument/codeAction`
 // without `only` sent right behind the document's didOpen (its first check running), then the
 // fix-all's `codeAction/resolve`; with RESOLVE=0 the client does not resolve edits (the fix-all is
-// made within the codeAction answer, as for such clients). MTHDS_SERVER runs another build.
+// made within the codeAction answer, as for such clients); with RESOLVE=0 APPLY=1 it does not
+// resolve them but applies the server's edits (`workspace/applyEdit`): the fix-all comes as the
+// command `mthds.fixAll`, run after the answer. MTHDS_SERVER runs another build.
 //
 //   node bench/lsp-wide-fixall.mjs        N=30000 (default)
 
@@ -13,6 +15,7 @@ import { startServer, stopServer, SERVER } from './lspClient.mjs';
 
 const N = Number(process.env.N ?? 30_000);
 const RESOLVE = process.env.RESOLVE !== '0';
+const APPLY = !RESOLVE && process.env.APPLY === '1';
 const ws = mkdtempSync(path.join(tmpdir(), 'mthds-bench-wide-'));
 const file = path.join(ws, 'wide.mthds');
 const text = `domain = "demo"\ndescription = "Demo"\n\n[pipe.wide]\ntype = "PipeLLM"\ndescription = "Wide"\ninputs = { used = "Text", ${Array.from({ length: N }, (_, i) => `u${i} = "Text"`).join(', ')} }\noutput = "Text"\nprompt = "Use $used"\n`;
@@ -25,11 +28,16 @@ writeFileSync(small, smallText);
 const smallUri = pathToFileURL(small).href;
 
 const codeAction = RESOLVE ? { dataSupport: true, resolveSupport: { properties: ['edit'] } } : { dataSupport: true };
-const capabilities = { window: { workDoneProgress: true }, textDocument: { codeAction, publishDiagnostics: {} } };
+const capabilities = { window: { workDoneProgress: true }, workspace: { applyEdit: APPLY }, textDocument: { codeAction, publishDiagnostics: {} } };
 const server = await startServer(ws, { capabilities, initializationOptions: { diagnostics: { warmUpMs: 0, dryRun: false } } });
 await server.checked;
 const { connection } = server;
 let published;
+let applied;
+connection.onRequest('workspace/applyEdit', (p) => {
+  applied = p.edit.changes?.[uri]?.length;
+  return { applied: true };
+});
 const settled = new Promise((r) => (published = r));
 connection.onNotification('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length >= N && published());
 await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: smallUri, languageId: 'mthds', version: 1, text: smallText } });
@@ -52,18 +60,25 @@ const answered = performance.now() - t0;
 const fixAll = actions.find((a) => a.kind === 'source.fixAll.mthds');
 let resolvedMs;
 let edits = fixAll?.edit?.changes?.[uri]?.length;
-if (fixAll && !fixAll.edit) {
+if (fixAll && !fixAll.edit && !fixAll.command) {
   const t1 = performance.now();
   const resolved = await connection.sendRequest('codeAction/resolve', fixAll);
   resolvedMs = performance.now() - t1;
   edits = resolved.edit?.changes?.[uri]?.length;
+}
+let commandMs;
+if (fixAll?.command) {
+  const t1 = performance.now();
+  await connection.sendRequest('workspace/executeCommand', { command: fixAll.command.command, arguments: fixAll.command.arguments });
+  commandMs = performance.now() - t1;
+  edits = applied;
 }
 await settled;
 const diagnosticsMs = performance.now() - t0;
 probing = false;
 await probe;
 await stopServer(server);
-console.log(`server: ${SERVER}; client ${RESOLVE ? 'resolves edits' : 'does not resolve edits'}`);
-console.log(`${N.toLocaleString('en')} unused inputs: codeAction answered ${answered.toFixed(0)} ms after didOpen (${actions.length} actions)${resolvedMs !== undefined ? `; fix-all resolved in ${resolvedMs.toFixed(0)} ms` : ''}; ${edits ?? 0} edits; diagnostics published ${diagnosticsMs.toFixed(0)} ms after didOpen`);
+console.log(`server: ${SERVER}; client ${RESOLVE ? 'resolves edits' : APPLY ? 'does not resolve edits, applies the server\'s' : 'does not resolve edits'}`);
+console.log(`${N.toLocaleString('en')} unused inputs: codeAction answered ${answered.toFixed(0)} ms after didOpen (${actions.length} actions)${resolvedMs !== undefined ? `; fix-all resolved in ${resolvedMs.toFixed(0)} ms` : ''}${commandMs !== undefined ? `; fix-all command applied in ${commandMs.toFixed(0)} ms` : ''}; ${edits ?? 0} edits; diagnostics published ${diagnosticsMs.toFixed(0)} ms after didOpen`);
 console.log(`hovers of another document meanwhile: ${waits.length}, longest wait ${Math.max(...waits).toFixed(0)} ms`);
 console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -2,7 +2,7 @@
 // repairs of repairs.ts, and `source.fixAll.mthds`, which applies every safe fix of a document
 // whose edits do not overlap.
 
-import type { CodeAction, CodeActionParams } from 'vscode-languageserver';
+import type { ClientCapabilities, CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
 import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
@@ -34,10 +34,30 @@ export interface CodeActionInput {
   /** Lets queued messages through between slices of the fix-all's checks (see fixAllEdits). */
   pause?: () => Promise<void>;
   /**
-   * The client resolves a code action's edit (`codeAction/resolve`): the fix-all is offered without
-   * its edit, which is verified only when chosen (resolveFixAll), so the answer waits on no check.
+   * How the fix-all's edit reaches the client. `resolve`: the client resolves a code action's edit
+   * (`codeAction/resolve`), the fix-all is offered without it and verified only when chosen
+   * (resolveFixAll). `command`: the client cannot resolve but applies edits the server sends
+   * (`workspace/applyEdit`), the fix-all is offered as the command FIX_ALL_COMMAND that makes its
+   * edit when run, as vscode-eslint offers its fix-all. Either way the answer waits on no re-check.
+   * `inline` (the default): the edit is made before the answer.
    */
-  lazyFixAll?: boolean;
+  fixAllBy?: 'resolve' | 'command' | 'inline';
+}
+
+/** The command that applies the fix-all of the document its argument names (`fixAllBy: 'command'`). */
+export const FIX_ALL_COMMAND = 'mthds.fixAll';
+
+/**
+ * Past this many safe fixes a client of `fixAllBy: 'command'` gets the fix-all as the command; up to
+ * it, the edit is made within the answer (a few milliseconds), so that a fix-all the re-check would
+ * empty is not offered at all.
+ */
+export const COMMAND_INLINE_MAX = 100;
+
+/** How a client with these capabilities gets the fix-all's edit (CodeActionInput `fixAllBy`). */
+export function fixAllBy(capabilities: ClientCapabilities): 'resolve' | 'command' | 'inline' {
+  if (capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true) return 'resolve';
+  return capabilities.workspace?.applyEdit === true ? 'command' : 'inline';
 }
 
 /** What an unresolved fix-all carries to its resolve: the document it fixes. */
@@ -49,7 +69,7 @@ export function isFixAllData(data: unknown): data is FixAllData {
   return typeof data === 'object' && data !== null && typeof (data as { fixAll?: unknown }).fixAll === 'string';
 }
 
-const FIX_ALL_TITLE = 'Fix all safe MTHDS problems';
+export const FIX_ALL_TITLE = 'Fix all safe MTHDS problems';
 
 /** The fix-all's edit made (verified as fixAllEdits does) for an action offered unresolved. */
 export async function resolveFixAll(action: CodeAction, findings: readonly Finding[], tree: MethodTree | undefined, locator: TextLocator, pause?: () => Promise<void>): Promise<CodeAction> {
@@ -81,9 +101,17 @@ export async function codeActions(input: CodeActionInput): Promise<CodeAction[]>
     }
   }
   if (kindWanted(FIX_ALL_KIND, only)) {
-    if (input.lazyFixAll) {
+    const safe = findings.filter((f) => f.fix?.safe === true && f.fix.edits.length > 0).length;
+    if (input.fixAllBy === 'resolve' || (input.fixAllBy === 'command' && safe > COMMAND_INLINE_MAX)) {
       // Offered when some fix is safe; the re-check may still roll every one back (an empty edit).
-      if (findings.some((f) => f.fix?.safe === true && f.fix.edits.length > 0)) actions.push({ title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { fixAll: params.textDocument.uri } satisfies FixAllData });
+      if (safe > 0) {
+        const uri = params.textDocument.uri;
+        actions.push(
+          input.fixAllBy === 'resolve'
+            ? { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, data: { fixAll: uri } satisfies FixAllData }
+            : { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, command: { title: FIX_ALL_TITLE, command: FIX_ALL_COMMAND, arguments: [uri] } },
+        );
+      }
     } else {
       const edits = await fixAllEdits(findings, input.tree, input.pause);
       if (edits.length > 0) actions.push({ title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });

@@ -76,7 +76,8 @@ import {
 import { MANIFEST_FILE } from '../language/spec/manifest.js';
 import { Assist } from './assist.js';
 import { callHierarchyIncoming, callHierarchyOutgoing, implementation, prepareCallHierarchy } from './callHierarchy.js';
-import { codeActions, FIX_ALL_KIND, isFixAllData, QUICK_FIX, resolveFixAll } from './codeActions.js';
+import { codeActions, FIX_ALL_COMMAND, FIX_ALL_KIND, fixAllBy, isFixAllData, QUICK_FIX, resolveFixAll } from './codeActions.js';
+import { runFixAllCommand } from './fixAllCommand.js';
 import { pipeCodeLenses } from './codeLens.js';
 import { COMPLETION_TRIGGERS } from './completion.js';
 import { configurationChanged, listenToDocuments, watchedFilesChanged, workspaceFoldersChanged } from './documentEvents.js';
@@ -180,9 +181,7 @@ export const ROUTES: readonly Route[] = [
     const found = file !== undefined && state.diagnostics ? state.views.findingsOf(file) : undefined;
     if (file === undefined || !found) return [];
     const text = state.session.textOf(file) ?? '';
-    // Whether the client resolves a code action's edit lazily (`codeAction/resolve`).
-    const lazyFixAll = state.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true;
-    return codeActions({ params, file, text, lineStarts: state.session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator: state.locator, lazyFixAll, ...(state.pause ? { pause: state.pause } : {}) });
+    return codeActions({ params, file, text, lineStarts: state.session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator: state.locator, fixAllBy: fixAllBy(state.capabilities), ...(state.pause ? { pause: state.pause } : {}) });
   })),
   request(CodeActionResolveRequest.type, { codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true } }, ({ state }) => async (action) => {
     if (!isFixAllData(action.data)) return action;
@@ -202,9 +201,23 @@ export const ROUTES: readonly Route[] = [
     const view = state.views.viewOf(file);
     return view ? pipeCodeLenses(view.bundle, params.textDocument.uri, view.tree) : [];
   })),
-  request(ExecuteCommandRequest.type, { executeCommandProvider: { commands: [...RUNNER_COMMANDS] } }, ({ state }) => async (params) => {
+  request(ExecuteCommandRequest.type, { executeCommandProvider: { commands: [...RUNNER_COMMANDS, FIX_ALL_COMMAND] } }, ({ state }) => async (params) => {
     const diagnostics = state.diagnostics;
     if (!diagnostics) return { ok: false, message: 'The server is not initialized.' };
+    if (params.command === FIX_ALL_COMMAND) {
+      return runFixAllCommand(
+        {
+          fileOf: (uri) => state.ourFile(uri),
+          findingsOf: (file) => state.views.findingsOf(file),
+          versionOf: state.versionOf,
+          locator: state.locator,
+          documentChanges: state.capabilities.workspace?.workspaceEdit?.documentChanges === true,
+          applyEdit: (edit) => state.connection.workspace.applyEdit(edit),
+          ...(state.pause ? { pause: state.pause } : {}),
+        },
+        params.arguments ?? [],
+      );
+    }
     return executeRunnerCommand(
       {
         connection: state.connection,

@@ -17,7 +17,7 @@ import type { TomlDocument } from '../syntax/types.js';
 import { sizePastLimit, tooLargeFinding } from './documentSize.js';
 import { refusedReadFinding } from './load.js';
 import type { FileSystem } from './fileSystem.js';
-import type { RefusedRead } from './methodText.js';
+import type { ReadStamp, RefusedRead } from './methodText.js';
 import { isFilePath } from './treeLocator.js';
 
 export type FileId = string;
@@ -235,12 +235,13 @@ export class Documents {
     if (!cached) {
       const previous = this.previousParse.get(file);
       this.previousParse.delete(file);
-      if (!this.fs.exists(file)) {
+      const read = this.fs.readMethodFile(file);
+      if (!read.ok && read.kind === 'missing') {
         this.parsed.delete(file);
         return undefined;
       }
-      const stamp = this.validateDisk ? diskStamp(this.fs, file) : 'disk';
-      const read = this.fs.readMethodFile(file);
+      // The version read, from the descriptor it was read through where the file system says it.
+      const stamp = !this.validateDisk ? 'disk' : read.ok && read.stamp ? stampText(read.stamp) : diskStamp(this.fs, file);
       if (!read.ok) cached = { stamp, refusal: read };
       else {
         cached = this.parse(file, read.text, stamp, kind, previous);
@@ -375,5 +376,7 @@ class UnparsedText implements ParsedFile {
 
 function diskStamp(fs: FileSystem, file: string): string {
   const s = fs.stat(file);
-  return s !== undefined ? `disk:${s.mtimeMs}:${s.size}` : 'disk:missing';
+  return s !== undefined ? stampText(s) : 'disk:missing';
 }
+
+const stampText = (s: ReadStamp): string => `disk:${s.mtimeMs}:${s.size}`;

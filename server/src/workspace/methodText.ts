@@ -3,10 +3,19 @@
 // (readText.ts) and the in-memory file system of the browser (memoryFileSystem.ts) share it.
 
 export type ReadResult =
-  | { ok: true; text: string }
+  | { ok: true; text: string; stamp?: ReadStamp }
   /** Text could be produced, but the bytes had a fault at `offset` (an index into `text`). */
-  | { ok: true; text: string; fault: { kind: 'not_utf8' | 'binary'; offset: number; message: string } }
+  | { ok: true; text: string; stamp?: ReadStamp; fault: { kind: 'not_utf8' | 'binary'; offset: number; message: string } }
   | RefusedRead;
+
+/**
+ * The file's modification time and size as the descriptor it was read through gave them (where
+ * the file system has them): the version of exactly the bytes read, without a second look.
+ */
+export interface ReadStamp {
+  mtimeMs: number;
+  size: number;
+}
 
 /** Why a file was not read: `message` completes "the file ..." (or "<path> ..."). */
 export type RefusedRead = { ok: false; kind: 'missing' | 'directory' | 'not_regular' | 'too_large' | 'unreadable'; message: string };

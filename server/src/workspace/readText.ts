@@ -68,9 +68,13 @@ export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): B
   return withRegularFile<BytesRead>(path, (fd, stat) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    // The first read asks for the size the file says it has, and one byte more to see its end: a
+    // method file is read in one call into a buffer of its own size (a workspace reads thousands).
+    let first = stat.size > 0 && stat.size < CHUNK ? stat.size + 1 : CHUNK;
     for (;;) {
       // One byte past the limit is enough to know the file is too large.
-      const want = Math.min(CHUNK, limit + 1 - total);
+      const want = Math.min(first, limit + 1 - total);
+      first = CHUNK;
       if (want <= 0) return { ok: false, kind: 'too_large', message: `is too large (more than ${limit} bytes; the limit is ${limit})` };
       const chunk = Buffer.allocUnsafe(want);
       const n = readSync(fd, chunk, 0, want, null);
@@ -101,6 +105,6 @@ export function readRegularText(path: string, limit: number = MAX_FILE_BYTES): {
 
 export function readMethodFile(path: string): ReadResult {
   const read = readRegularFile(path);
-  return read.ok ? decodeMethodBytes(read.bytes) : read;
+  return read.ok ? { ...decodeMethodBytes(read.bytes), stamp: { mtimeMs: read.stat.mtimeMs, size: read.stat.size } } : read;
 }
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientCapabilities, CodeAction } from 'vscode-languageserver-protocol';
 import { runCli } from '../../helpers/cli.js';
 import { startClient, tempWorkspace, uriOf, type LspClient } from './harness.js';
-import { NOT_RESOLVING, RESOLVING, wideBundle } from './wideBundle.js';
+import { NOT_APPLYING, NOT_RESOLVING, RESOLVING, wideBundle } from './wideBundle.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -34,15 +34,17 @@ function cliFixed(source: string): string {
 }
 
 /**
- * Applies the fix-all (resolved when `resolve`), then asks again after each check, as `mthds check
- * --fix` makes its passes (at most three): a fix touching an edit taken waits for the next pass.
+ * Performs the fix-all as an editor does (resolved, run as a command, or applied as it came), then
+ * asks again after each check, as `mthds check --fix` makes its passes (at most three): a fix
+ * touching an edit taken waits for the next pass.
  */
-async function fixUntilDone(uri: string, first: CodeAction, resolve: boolean): Promise<void> {
+async function fixUntilDone(uri: string, first: CodeAction): Promise<void> {
   let fixAll: CodeAction | undefined = first;
   for (let pass = 0; pass < 3 && fixAll; pass++) {
-    const edit = resolve ? (await client!.connection.sendRequest<CodeAction>('codeAction/resolve', fixAll)).edit : fixAll.edit;
     const before = client!.published.length;
-    client!.applyWorkspaceEdit(edit!);
+    const versionBefore = client!.version(uri);
+    await client!.performAction(fixAll);
+    expect(client!.version(uri)).toBeGreaterThan(versionBefore);
     // The diagnostics of the fixed text (those of the text before may still be on their way).
     await client!.waitFor(() => client!.published.some((p, i) => i >= before && p.uri === uri && p.version === client!.version(uri)), 'the diagnostics of the fixed text');
     fixAll = (await client!.codeActions(uri, ZERO)).find((a) => a.kind === 'source.fixAll.mthds');
@@ -80,16 +82,49 @@ describe('code actions on a document just opened', () => {
     const outsideKey = path.dirname(new URL(uri).pathname);
     expect(client!.traces.filter((t) => t.startsWith('mthds: checked ') && t.includes(outsideKey))).toHaveLength(1);
 
-    await fixUntilDone(uri, fixAll, true);
+    await fixUntilDone(uri, fixAll);
     expect(client!.text(uri)).toBe(cliFixed(text));
   });
 
-  it('for a client that does not resolve edits, carry the fix-all within the answer, equal to `mthds check --fix`', async () => {
-    // The answer waits for the fix-all's re-check, in slices: the diagnostics may go meanwhile.
-    const { uri, actions } = await openAndAsk(NOT_RESOLVING);
+  it('for a client that applies edits but does not resolve them, offer the fix-all as a command whose edit equals `mthds check --fix`', async () => {
+    const { uri, actions, publishedBefore } = await openAndAsk(NOT_RESOLVING);
     const fixAll = actions.find((a) => a.kind === 'source.fixAll.mthds')!;
-    expect(fixAll.edit?.changes?.[uri]?.length).toBeGreaterThan(UNUSED / 2);
-    await fixUntilDone(uri, fixAll, false);
+    // No edit made before the answer: the command makes it when run.
+    expect(fixAll.edit).toBeUndefined();
+    expect(fixAll.command).toEqual({ title: fixAll.title, command: 'mthds.fixAll', arguments: [uri] });
+    expect(client!.initializeResult.capabilities.executeCommandProvider?.commands).toContain('mthds.fixAll');
+    expect(publishedBefore).toBe(0);
+    await client!.nextDiagnostics(uri, (d) => d.length === UNUSED, 0);
+    const before = client!.published.length;
+    const answer = await client!.performAction(fixAll);
+    expect(answer).toMatchObject({ ok: true, applied: true });
+    expect(client!.requests).toContain('workspace/applyEdit');
+    await client!.waitFor(() => client!.published.some((p, i) => i >= before && p.uri === uri && p.version === client!.version(uri)), 'the diagnostics of the fixed text');
+    const next = (await client!.codeActions(uri, ZERO)).find((a) => a.kind === 'source.fixAll.mthds');
+    if (next) await fixUntilDone(uri, next);
     expect(client!.text(uri)).toBe(cliFixed(text));
+  });
+
+  it('for a client that neither resolves nor applies edits, carry the fix-all within the answer, equal to `mthds check --fix`', async () => {
+    // The answer waits for the fix-all's re-check, in slices: the diagnostics may go meanwhile.
+    const { uri, actions } = await openAndAsk(NOT_APPLYING);
+    const fixAll = actions.find((a) => a.kind === 'source.fixAll.mthds')!;
+    expect(fixAll.command).toBeUndefined();
+    expect(fixAll.edit?.changes?.[uri]?.length).toBeGreaterThan(UNUSED / 2);
+    await fixUntilDone(uri, fixAll);
+    expect(client!.text(uri)).toBe(cliFixed(text));
+  });
+
+  it('a versioned fix-all made for a text since changed is refused, and nothing is lost', async () => {
+    const { uri, actions } = await openAndAsk(NOT_RESOLVING);
+    await client!.nextDiagnostics(uri, (d) => d.length === UNUSED, 0);
+    const fixAll = actions.find((a) => a.kind === 'source.fixAll.mthds')!;
+    // Typed in right behind the command: the fix-all is made again for the new text, or refused.
+    const run = client!.performAction(fixAll);
+    client!.replace(uri, 'description = "Wide"', 'description = "Wide pipe"');
+    const answer = (await run) as { ok: boolean; applied?: boolean };
+    expect(client!.text(uri)).toContain('description = "Wide pipe"');
+    if (answer.ok && answer.applied) expect(client!.text(uri)).not.toContain('u0 = "Text"');
+    else expect(client!.text(uri)).toContain('u0 = "Text"');
   });
 });

@@ -92,6 +92,8 @@ export class LspClient {
   readonly traces: string[] = [];
   readonly messages: Array<{ type: number; message: string }> = [];
   readonly shownDocuments: Array<{ uri: string; takeFocus?: boolean }> = [];
+  /** The edits the server asked to apply (`workspace/applyEdit`) and were applied. */
+  readonly appliedEdits: WorkspaceEdit[] = [];
   /** The method of every request the server sent, in order (answered or not). */
   readonly requests: string[] = [];
   refreshes = 0;
@@ -146,6 +148,15 @@ export class LspClient {
       this.refreshes += 1;
       this.poke();
       return null;
+    });
+    // As an editor applies a server's edit: to its open documents (each sent as a change), refused
+    // when a versioned edit names a version the document no longer has.
+    answer('workspace/applyEdit', (p: { edit: WorkspaceEdit }) => {
+      const stale = (p.edit.documentChanges ?? []).find((c) => 'textDocument' in c && c.textDocument.version !== null && c.textDocument.version !== this.texts.get(c.textDocument.uri)?.version);
+      if (stale) return { applied: false, failureReason: 'the document has changed' };
+      this.appliedEdits.push(p.edit);
+      this.applyWorkspaceEdit(p.edit);
+      return { applied: true };
     });
     answer('window/showMessageRequest', () => null);
     answer('window/showDocument', (p: { uri: string; takeFocus?: boolean }) => {
@@ -260,6 +271,20 @@ export class LspClient {
   /** Applies a workspace edit to open documents (sent as changes) and returns the new texts. */
   applyWorkspaceEdit(edit: WorkspaceEdit): void {
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) this.edit(uri, edits);
+    for (const change of edit.documentChanges ?? []) if ('textDocument' in change) this.edit(change.textDocument.uri, change.edits.filter((e): e is TextEdit => !('annotationId' in e)));
+  }
+
+  /**
+   * Performs a code action as an editor does: its edit applied (resolved first when it comes
+   * without one and carries data), then its command run (whose edits reach `workspace/applyEdit`).
+   * Returns the command's answer, if any.
+   */
+  async performAction(action: CodeAction): Promise<unknown> {
+    let done = action;
+    if (!done.edit && !done.command && done.data !== undefined) done = await this.connection.sendRequest<CodeAction>('codeAction/resolve', done);
+    if (done.edit) this.applyWorkspaceEdit(done.edit);
+    if (!done.command) return undefined;
+    return this.connection.sendRequest('workspace/executeCommand', { command: done.command.command, arguments: done.command.arguments ?? [] });
   }
 
   codeActions(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, only?: string[]): Promise<CodeAction[]> {

@@ -1,6 +1,7 @@
 // The bundle of the fix-all tests: one pipe declaring `unused` inputs its prompt never reads (each a
 // `method.input_unused` with its fix), and the capabilities of a client that resolves code actions'
-// edits lazily (`codeAction/resolve`) or not.
+// edits lazily (`codeAction/resolve`), of one that does not but applies the server's edits
+// (`workspace/applyEdit`), and of one that does neither.
 
 import type { ClientCapabilities } from 'vscode-languageserver-protocol';
 import { PUSH_CAPABILITIES } from './harness.js';
@@ -11,3 +12,4 @@ export function wideBundle(unused: number): string {
 
 export const RESOLVING: ClientCapabilities = { ...PUSH_CAPABILITIES, textDocument: { ...PUSH_CAPABILITIES.textDocument, codeAction: { dataSupport: true, resolveSupport: { properties: ['edit'] } } } };
 export const NOT_RESOLVING: ClientCapabilities = { ...PUSH_CAPABILITIES, textDocument: { ...PUSH_CAPABILITIES.textDocument, codeAction: { dataSupport: true } } };
+export const NOT_APPLYING: ClientCapabilities = { ...NOT_RESOLVING, workspace: { ...NOT_RESOLVING.workspace, applyEdit: false } };
