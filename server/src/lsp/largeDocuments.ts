@@ -61,9 +61,10 @@ function headersOf(source: ScannedText, pause: () => Promise<void>): Promise<Hea
 export function* headersSteps(pieces: readonly string[]): Generator<void, Header[]> {
   const lines = new HeaderLines();
   for (const piece of pieces) {
+    lines.piece(piece);
     for (let start = 0; ; ) {
       const end = piece.indexOf('\n', start);
-      lines.part(piece, start, end < 0 ? piece.length : end);
+      lines.part(start, end < 0 ? piece.length : end);
       if (end < 0) break;
       if (lines.endLine() % LINES_PER_STEP === 0) yield;
       start = end + 1;
@@ -74,9 +75,19 @@ export function* headersSteps(pieces: readonly string[]): Generator<void, Header
   return lines.headers();
 }
 
+const SPACE = 0x20;
+const TAB = 0x09;
+const OPEN_BRACKET = 0x5b;
+/** Past any position of a piece: no such delimiter in the rest of it. */
+const NONE = Number.MAX_SAFE_INTEGER;
+
 /** The line-by-line state of the header scan, fed a line in parts. */
 class HeaderLines {
   private readonly out: Header[] = [];
+  /** The piece being read and where its next string delimiters are (searched again once passed). */
+  private text = '';
+  private nextBasic = NONE;
+  private nextLiteral = NONE;
   /** The line being read, its length so far. */
   private line = 0;
   private length = 0;
@@ -93,26 +104,43 @@ class HeaderLines {
   private lastFilled = 0;
   private lastFilledLength = 0;
 
-  part(piece: string, start: number, end: number): void {
+  piece(text: string): void {
+    this.text = text;
+    this.nextBasic = -1;
+    this.nextLiteral = -1;
+  }
+
+  /** Reads `[start, end)` of the piece, a part of the line being read (all of it when it ends at a newline). */
+  part(start: number, end: number): void {
     if (start === end) return;
-    const part = piece.slice(start, end);
-    let from = 0;
+    const text = this.text;
+    let from = start;
     if (this.leading) {
-      while (from < part.length && (part[from] === ' ' || part[from] === '\t')) from++;
-      if (from < part.length) {
+      for (let c = text.charCodeAt(from); from < end && (c === SPACE || c === TAB); c = text.charCodeAt(++from));
+      if (from < end) {
         this.leading = false;
         this.filled = true;
-        if (!this.stringAtStart && part[from] === '[') this.bracket = { column: this.length + from, after: '', closed: false };
+        if (!this.stringAtStart && text.charCodeAt(from) === OPEN_BRACKET) this.bracket = { column: this.length + from - start, after: '', closed: false };
         from += 1;
       }
     }
     if (this.bracket && !this.bracket.closed) {
-      const close = part.indexOf(']', from);
-      this.bracket.after += part.slice(from, close < 0 ? part.length : close);
+      const part = text.slice(from, end);
+      const close = part.indexOf(']');
+      this.bracket.after += close < 0 ? part : part.slice(0, close);
       this.bracket.closed = close >= 0;
     }
-    this.readStrings(part);
-    this.length += part.length;
+    // Most lines hold no delimiter: told by the next ones in the piece, found once, without a copy of the line.
+    if (this.tail !== '' || end === text.length || this.delimiterBefore(start, end)) this.readStrings(text.slice(start, end));
+    this.length += end - start;
+  }
+
+  /** Whether a delimiter that may change the string state starts in `[start, end)`. */
+  private delimiterBefore(start: number, end: number): boolean {
+    if (this.nextBasic < start && this.nextBasic !== NONE) this.nextBasic = found(this.text.indexOf(BASIC, start));
+    if (this.nextLiteral < start && this.nextLiteral !== NONE) this.nextLiteral = found(this.text.indexOf(LITERAL, start));
+    const next = this.inString === BASIC ? this.nextBasic : this.inString === LITERAL ? this.nextLiteral : Math.min(this.nextBasic, this.nextLiteral);
+    return next < end;
   }
 
   /** Ends the line being read: the number of the next one. */
@@ -173,6 +201,8 @@ class HeaderLines {
     this.tail = at >= text.length ? '' : text.slice(Math.max(at, text.length - 2));
   }
 }
+
+const found = (at: number): number => (at < 0 ? NONE : at);
 
 const BASIC = '"""';
 const LITERAL = "'''";
