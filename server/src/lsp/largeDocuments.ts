@@ -67,6 +67,8 @@ export function* headersSteps(pieces: readonly string[]): Generator<void, Header
       lines.part(start, end < 0 ? piece.length : end);
       if (end < 0) break;
       if (lines.endLine() % LINES_PER_STEP === 0) yield;
+      // The features list the first entries only: the rest of the text is not read.
+      if (lines.enough()) return lines.closedHeaders();
       start = end + 1;
     }
     yield;
@@ -103,6 +105,9 @@ class HeaderLines {
   private bracket: { column: number; after: string; closed: boolean } | undefined;
   private lastFilled = 0;
   private lastFilledLength = 0;
+  /** How many headers whose table is over (a header followed) make a folding range, an outline entry. */
+  private folds = 0;
+  private symbols = 0;
 
   piece(text: string): void {
     this.text = text;
@@ -151,6 +156,8 @@ class HeaderLines {
       if (previous) {
         previous.last = this.lastFilled;
         previous.lastLength = this.lastFilledLength;
+        if (previous.last > previous.line) this.folds++;
+        if (symbolOf(previous)) this.symbols++;
       }
       const doubled = b.after.startsWith('[');
       this.out.push({ line: this.line, last: this.line, lastLength: this.length, path: (doubled ? b.after.slice(1) : b.after).trim(), column: b.column + (doubled ? 2 : 1) });
@@ -167,6 +174,17 @@ class HeaderLines {
     this.tail = '';
     this.bracket = undefined;
     return ++this.line;
+  }
+
+  /** Whether the headers of closed tables already give the most entries either feature lists. */
+  enough(): boolean {
+    return this.folds >= MAX_LARGE_ENTRIES && this.symbols >= MAX_LARGE_ENTRIES;
+  }
+
+  /** The headers found, the last one left out: its table may run on in the text not read. */
+  closedHeaders(): Header[] {
+    this.out.pop();
+    return this.out;
   }
 
   headers(): Header[] {
@@ -224,18 +242,25 @@ export async function largeDocumentSymbols(text: ScannedText, pause: () => Promi
   const out: DocumentSymbol[] = [];
   for (const h of await headersOf(text, pause)) {
     if (out.length >= MAX_LARGE_ENTRIES) break;
-    const parts = h.path.split('.');
-    if (parts.length !== 2 || (parts[0] !== 'concept' && parts[0] !== 'pipe') || parts[1] === '') continue;
-    const name = parts[1]!;
-    const nameAt = h.column + parts[0].length + 1;
+    const symbol = symbolOf(h);
+    if (!symbol) continue;
+    const { name, kind } = symbol;
+    const nameAt = h.column + kind.length + 1;
     out.push({
       name,
-      kind: parts[0] === 'concept' ? SymbolKind.Class : SymbolKind.Function,
+      kind: kind === 'concept' ? SymbolKind.Class : SymbolKind.Function,
       range: { start: { line: h.line, character: 0 }, end: { line: h.last, character: h.lastLength } },
       selectionRange: { start: { line: h.line, character: nameAt }, end: { line: h.line, character: nameAt + name.length } },
     });
   }
   return out;
+}
+
+/** The concept or pipe a header declares (`[concept.X]`, `[pipe.x]`), if any. */
+function symbolOf(h: Header): { kind: 'concept' | 'pipe'; name: string } | undefined {
+  const parts = h.path.split('.');
+  if (parts.length !== 2 || (parts[0] !== 'concept' && parts[0] !== 'pipe') || parts[1] === '') return undefined;
+  return { kind: parts[0], name: parts[1]! };
 }
 
 /** Why formatting is refused on such a document. */
