@@ -10,6 +10,9 @@ export const SERVER_COMMANDS = {
   start: 'mthds.runner.start',
 } as const;
 
+/** The server's fix-all as a command (a client that cannot resolve a code action's edit is offered it; here, the palette's). */
+export const FIX_ALL_COMMAND = 'mthds.fixAll';
+
 export const CLIENT_COMMANDS = {
   showGraph: 'mthds.showMethodGraph',
   restartServer: 'mthds.restartServer',
@@ -24,7 +27,7 @@ export const MANIFEST_LANGUAGE_ID = 'mthds-manifest';
 export const METHOD_LANGUAGES: readonly string[] = [LANGUAGE_ID, MANIFEST_LANGUAGE_ID];
 
 /** The commands that act on a document and take `{ uri, position? }`. */
-const DOCUMENT_COMMANDS = new Set<string>([SERVER_COMMANDS.validate, SERVER_COMMANDS.execute, SERVER_COMMANDS.start]);
+const DOCUMENT_COMMANDS = new Set<string>([SERVER_COMMANDS.validate, SERVER_COMMANDS.execute, SERVER_COMMANDS.start, FIX_ALL_COMMAND]);
 
 export interface ActiveDocument {
   uri: string;
@@ -46,6 +49,6 @@ export function withDefaultArgs(command: string, args: readonly unknown[], activ
   if (args.length > 0 && isUriLike(args[0])) return [{ uri: args[0].toString() }];
   if (args.length > 0 && args[0] !== undefined && args[0] !== null) return [...args];
   if (!active || !METHOD_LANGUAGES.includes(active.languageId)) return [...args];
-  if (command === SERVER_COMMANDS.validate || active.position === undefined) return [{ uri: active.uri }];
+  if (command === SERVER_COMMANDS.validate || command === FIX_ALL_COMMAND || active.position === undefined) return [{ uri: active.uri }];
   return [{ uri: active.uri, position: { line: active.position.line, character: active.position.character } }];
 }

@@ -17,7 +17,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node.js';
 import { clientCommandsFeature } from './clientCommands.js';
-import { CLIENT_COMMANDS, METHOD_LANGUAGES, SERVER_COMMANDS, withDefaultArgs, type ActiveDocument } from './commands.js';
+import { CLIENT_COMMANDS, FIX_ALL_COMMAND, METHOD_LANGUAGES, SERVER_COMMANDS, withDefaultArgs, type ActiveDocument } from './commands.js';
 import { readFormatSettings, withFormatOptions } from './format.js';
 import { GraphPanel, graphBackend } from './graph/panel.js';
 import { MESSAGE_ERROR, MESSAGE_WARNING, MessageGate } from './messages.js';
@@ -93,6 +93,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           sent[0] = Object.assign({}, sent[0], { inputs: asked.inputs });
         }
         const answer: unknown = await next(command, sent);
+        if (command === FIX_ALL_COMMAND) {
+          const a = asAnswer(answer);
+          if (!a.ok) void vscode.window.showErrorMessage(a.message);
+        }
         if (RUNNER_COMMANDS.has(command)) {
           runs.appendLine(formatRunAnswer(command, sent, answer, new Date()).join('\n'));
           const a = asAnswer(answer);

@@ -68,11 +68,14 @@ function readZip(file: string): Promise<Map<string, Buffer>> {
 }
 
 /** The ids of RUNNER_COMMANDS as written in the server's source. */
-function runnerCommandsInSource(): string[] {
+/** The commands the server's executeCommandProvider lists: the runner's, and the fix-all's. */
+function serverCommandsInSource(): string[] {
   const source = readFileSync(path.join(REPO, 'server/src/lsp/runner/commands.ts'), 'utf8');
   const list = /export const RUNNER_COMMANDS\s*=\s*\[([^\]]*)\]/.exec(source);
   if (!list) throw new Error('RUNNER_COMMANDS not found in server/src/lsp/runner/commands.ts');
-  return [...list[1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+  const fixAll = /export const FIX_ALL_COMMAND = '([^']+)'/.exec(readFileSync(path.join(REPO, 'server/src/lsp/codeActions.ts'), 'utf8'));
+  if (!fixAll) throw new Error('FIX_ALL_COMMAND not found in server/src/lsp/codeActions.ts');
+  return [...[...list[1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!), fixAll[1]!];
 }
 
 let files: Map<string, Buffer>;
@@ -194,7 +197,7 @@ describe('the .vsix', () => {
 
   it('contributes a command with a title and a category for every command the server registers, and every client command', () => {
     const contributed = new Map(manifest.contributes.commands.map((c) => [c.command, c]));
-    const serverCommands = runnerCommandsInSource();
+    const serverCommands = serverCommandsInSource();
     expect(serverCommands.length).toBeGreaterThanOrEqual(5);
     for (const id of [...serverCommands, ...Object.values(CLIENT_COMMANDS)]) {
       const c = contributed.get(id);

@@ -220,6 +220,23 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
     await ui.screenshot('vscode-after-fix');
   });
 
+  it('fixes the safe problems of the active document from the command palette (MTHDS: Fix All Safe Problems)', async () => {
+    const file = path.join(examples, 'broken/broken.mthds');
+    const before = readFileSync(file, 'utf8');
+    const problemsBefore = (await cliProblems(examples)).length;
+    // The broken bundle is the active document (the quick fix above); the command takes it.
+    await ui.command('MTHDS: Fix All Safe Problems');
+    // The edit comes back from the server (`workspace/applyEdit`); saved once it is there.
+    await until(async () => {
+      await page.keyboard.press('Control+S');
+      return readFileSync(file, 'utf8') !== before;
+    }, true);
+    expect(readFileSync(file, 'utf8')).toContain('prompt = "Suggest a recipe using $ingredients"');
+    const expected = await cliProblems(examples);
+    expect(expected.length).toBeLessThan(problemsBefore);
+    await until(() => ui.panelProblems(), expected);
+  });
+
   it('shows on hover what a pipe takes and gives', async () => {
     await ui.openFile('helpdesk.mthds');
     // Inside `answer_ticket` of the `[pipe.answer_ticket]` header.

@@ -27,7 +27,9 @@ export type FixAllAnswer = { ok: true; applied: boolean; edits: number; failureR
 const ATTEMPTS = 3;
 
 export async function runFixAllCommand(ctx: FixAllCommandContext, args: readonly unknown[]): Promise<FixAllAnswer> {
-  const uri = args[0];
+  // The URI, or `{ uri }` as the editors' document commands send it (the runner commands' form).
+  const first = args[0];
+  const uri = typeof first === 'object' && first !== null && typeof (first as { uri?: unknown }).uri === 'string' ? (first as { uri: string }).uri : first;
   if (typeof uri !== 'string') return { ok: false, message: 'mthds.fixAll takes the URI of the document to fix.' };
   const file = ctx.fileOf(uri);
   if (file === undefined) return { ok: false, message: `${uri} is not a method document.` };

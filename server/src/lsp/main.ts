@@ -1,7 +1,8 @@
 // Entry point of `mthds-language-server`: the transport (--stdio, --node-ipc, --socket=N) is chosen
 // by vscode-languageserver from the command line.
 
-import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, StreamMessageWriter, type Connection, type ConnectionOptions } from 'vscode-languageserver/node.js';
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures, type Connection, type ConnectionOptions } from 'vscode-languageserver/node.js';
+import { FrameWriter } from './frameWriter.js';
 import { guardTransport, ProtocolGuard } from './protocolGuard.js';
 import { MessageTurns } from './messageTurns.js';
 import { passingReader } from './passingQueue.js';
@@ -97,7 +98,8 @@ function connect(): Connection {
     });
     // The library's console patch is for the stdio it opens itself: here stdout carries the protocol.
     for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = (...parts: unknown[]) => console.error(...parts);
-    const guarded = guardTransport(reader, new StreamMessageWriter(process.stdout), guard);
+    // Long messages are made in slices, and answers pass them (frameWriter.ts).
+    const guarded = guardTransport(reader, new FrameWriter(process.stdout), guard);
     return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
   }
   if (args.includes('--node-ipc')) {

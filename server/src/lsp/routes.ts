@@ -24,7 +24,8 @@
 // Sliced work yields through messageTurns.ts (a pause; it starts nothing) and the transport's
 // guard (protocolGuard.ts) reads messages before the connection does; the passing queue
 // (passingQueue.ts) hands the messages read to the connection, one per turn, and the reader makes
-// a large message's strings a slice per turn (packedStrings.ts): neither starts anything of its own.
+// a large message's strings a slice per turn (packedStrings.ts), as the writer makes a long message
+// (frameWriter.ts): none starts anything of its own.
 
 import path from 'node:path';
 import {

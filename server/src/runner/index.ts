@@ -13,7 +13,10 @@ import { problemDocument } from './http/respond.js';
 import { ulid } from './http/requestId.js';
 import { batchedLog, logWhenDone } from './http/accessLog.js';
 import { PROBLEM_CONTENT_TYPE } from '../registry/index.js';
-import { RedisQueue, startRunWorker, type QueueSettings, type RunWorker } from './lifecycle/redisQueue.js';
+// The Redis queue (BullMQ, ioredis: a third of the bundled code) is loaded only by a runner or a
+// worker that names one: the language server and `mthds check` start without it.
+import type { QueueSettings, RunWorker } from './lifecycle/redisQueue.js';
+const redisQueue = (): Promise<typeof import('./lifecycle/redisQueue.js')> => import('./lifecycle/redisQueue.js');
 import { ModelDeck } from './deck.js';
 import { warmUp } from './warmUp.js';
 
@@ -57,7 +60,7 @@ export async function startRunner(options: RunnerOptions = {}, stores?: SharedSt
     functions = await loadFunctionRegistry(config.functions);
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
-  const queue = config.runs.queue ? await RedisQueue.open(queueSettings(config, config.runs.queue)) : undefined;
+  const queue = config.runs.queue ? await (await redisQueue()).RedisQueue.open(queueSettings(config, config.runs.queue)) : undefined;
   const state = createState(config, functions, stores, queue);
   if (queue) state.idempotency = queue.idempotency(config.idempotency);
   if (config.warmUp > 0) {
@@ -194,5 +197,5 @@ export async function startWorker(options: RunnerOptions, concurrency: number): 
     for (const line of registryWarnings(functions)) config.log(`warning: ${line}`);
   }
   const deck = new ModelDeck(config.models, config.env, config.network, config.log);
-  return startRunWorker(queueSettings(config, config.runs.queue), concurrency, { config, deck, ...(functions ? { functions } : {}) });
+  return (await redisQueue()).startRunWorker(queueSettings(config, config.runs.queue), concurrency, { config, deck, ...(functions ? { functions } : {}) });
 }

@@ -79,12 +79,13 @@ describe('files changing on disk in bursts', () => {
     // update then ends in the pause, as it should (the burst had paused), and the next starts.
     const checkMs = Math.min(...client.traces.filter((t) => t.startsWith('mthds: checked')).map((t) => Number(/ in ([\d.]+) ms/.exec(t)![1])));
     const pauses = sent.slice(1).filter((t, i) => t - sent[i]! > checkMs).length;
-    const burstMs = sent.at(-1)! - sent[0]!;
-    // Past 5 s from its first event, a burst that never pauses gets its update to the end.
-    expect(burstMs, 'the burst lasted past the restart window').toBeLessThan(5_000);
+    // Past 5 s from its first event, a burst that never pauses gets its update to the end (a
+    // machine slow enough to stretch these 100 notifications that far): each notification sent
+    // after may then end one.
+    const late = sent.filter((t) => t - sent[0]! > 5_000 - 50).length;
     const ended = checked(client) - before;
     expect(ended).toBeGreaterThanOrEqual(1);
-    expect(ended, `pauses longer than a check (${checkMs.toFixed(0)} ms): ${pauses}`).toBeLessThanOrEqual(1 + pauses);
+    expect(ended, `pauses longer than a check (${checkMs.toFixed(0)} ms): ${pauses}; notifications past the restart window: ${late}`).toBeLessThanOrEqual(1 + pauses + late);
   }, 240_000);
 
   it('answers a request sent during a large update before the update ends', async () => {

@@ -2,7 +2,7 @@
 // output, the gate that keeps background probes quiet, the server's start options, debouncing.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SERVER_COMMANDS, withDefaultArgs } from '../../../client/src/commands.js';
+import { FIX_ALL_COMMAND, SERVER_COMMANDS, withDefaultArgs } from '../../../client/src/commands.js';
 import { debounce } from '../../../client/src/debounce.js';
 import { MESSAGE_ERROR, MESSAGE_INFO, MessageGate } from '../../../client/src/messages.js';
 import { formatRunAnswer } from '../../../client/src/runs.js';
@@ -16,6 +16,7 @@ describe('withDefaultArgs', () => {
     expect(withDefaultArgs(SERVER_COMMANDS.execute, [], ACTIVE)).toEqual([{ uri: ACTIVE.uri, position: { line: 4, character: 2 } }]);
     expect(withDefaultArgs(SERVER_COMMANDS.start, [], ACTIVE)).toEqual([{ uri: ACTIVE.uri, position: { line: 4, character: 2 } }]);
     expect(withDefaultArgs(SERVER_COMMANDS.validate, [], ACTIVE)).toEqual([{ uri: ACTIVE.uri }]);
+    expect(withDefaultArgs(FIX_ALL_COMMAND, [], ACTIVE)).toEqual([{ uri: ACTIVE.uri }]);
     expect(withDefaultArgs(SERVER_COMMANDS.validate, [], { ...ACTIVE, uri: 'file:///w/METHODS.toml', languageId: 'mthds-manifest' })).toEqual([{ uri: 'file:///w/METHODS.toml' }]);
   });
 
