@@ -8,6 +8,7 @@ import { isMethodFile } from '../workspace/scan.js';
 import type { DiskChange } from '../workspace/session.js';
 import type { ServerState } from './serverState.js';
 import { forgetFileSymbols } from './symbols.js';
+import { keepPiecesOnlyAt } from './textPieces.js';
 
 /** The text sync: the library keeps the documents; the session gets their text. */
 export function listenToDocuments(connection: Connection, state: ServerState): void {
@@ -20,6 +21,8 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
 
   documents.onDidChangeContent((event) => {
     state.guardEvent(() => {
+      // The pieces of a text replaced are let go: the new one came whole, or in pieces of its own.
+      keepPiecesOnlyAt(event.document.uri, event.document.version);
       const file = state.ourFile(event.document.uri);
       if (file === undefined || !state.uris.has(file)) return;
       const id = state.session.setDocument(file, event.document.getText());
@@ -29,6 +32,7 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
 
   documents.onDidClose((event) => {
     state.guardEvent(() => {
+      keepPiecesOnlyAt(event.document.uri, undefined);
       const file = state.ourFile(event.document.uri);
       if (file === undefined || !state.uris.has(file)) return;
       const { id, dropped } = state.session.closeDocument(file);

@@ -46,18 +46,21 @@ export const UNPACK_SLICE_BYTES = 256 * 1024;
  * (`later` runs the next): one string of 50 MB made at once held the main thread 0.25-0.3 s, most
  * of it the first touch of fresh memory. A string made of slices is a rope; `onString` is told
  * each string and its UTF-8 size, counted on the slices, so that nothing joins the rope to count
- * it (workspace/documentSize.ts). `done` gets the message whole.
+ * it (workspace/documentSize.ts), and the pieces it was joined from, in order, with where it sits
+ * in the message (lsp/textPieces.ts: read piece by piece, the rope is never flattened). `done` gets
+ * the message whole.
  */
 export function unpackStrings(
   message: unknown,
   strings: readonly PackedString[],
   done: (message: unknown) => void,
-  { later = (fn: () => void) => void setImmediate(fn), sliceBytes = UNPACK_SLICE_BYTES, onString = () => undefined }: { later?: (fn: () => void) => void; sliceBytes?: number; onString?: (text: string, utf8Size: number) => void } = {},
+  { later = (fn: () => void) => void setImmediate(fn), sliceBytes = UNPACK_SLICE_BYTES, onString = () => undefined }: { later?: (fn: () => void) => void; sliceBytes?: number; onString?: (text: string, utf8Size: number, pieces: readonly string[], path: ReadonlyArray<string | number>) => void } = {},
 ): void {
   let index = 0;
   let offset = 0;
   let text = '';
   let size = 0;
+  let pieces: string[] = [];
   const step = (): void => {
     const packed = strings[index];
     if (packed === undefined) return done(message);
@@ -67,14 +70,15 @@ export function unpackStrings(
     if (!packed.latin1 && end < bytes.length && isHighSurrogate(bytes.readUInt16LE(end - 2))) end += 2;
     const piece = bytes.toString(packed.latin1 ? 'latin1' : 'utf16le', offset, end);
     text += piece;
+    pieces.push(piece);
     size += Buffer.byteLength(piece, 'utf8');
     offset = end;
     if (offset >= bytes.length) {
       let holder = message as Record<string | number, unknown>;
       for (const key of packed.path.slice(0, -1)) holder = holder[key] as Record<string | number, unknown>;
       holder[packed.path.at(-1)!] = text;
-      onString(text, size);
-      [index, offset, text, size] = [index + 1, 0, '', 0];
+      onString(text, size, pieces, packed.path);
+      [index, offset, text, size, pieces] = [index + 1, 0, '', 0, []];
     }
     later(step);
   };

@@ -12,6 +12,7 @@ import { knownSize } from '../workspace/documentSize.js';
 import { ArrivalOrder } from './arrivalOrder.js';
 import { unpackStrings } from './packedStrings.js';
 import { outlineOf } from './passingRules.js';
+import { documentTextPath, rememberPieces } from './textPieces.js';
 import type { StdinEvent } from './stdinEvents.js';
 
 export interface StdinReaderEvents {
@@ -67,7 +68,16 @@ export class StdinReader extends AbstractMessageReader implements MessageReader 
         this.events.arrived?.();
         const ticket = ++this.unpacking;
         this.order.large(ticket, outlineOf(event.message));
-        unpackStrings(event.message, event.strings, (message) => this.order.decoded(ticket, { kind: 'messages', messages: [message] }), { onString: knownSize });
+        const pieces: Array<{ path: ReadonlyArray<string | number>; pieces: readonly string[] }> = [];
+        const onString = (text: string, size: number, of: readonly string[], at: ReadonlyArray<string | number>): void => {
+          knownSize(text, size);
+          pieces.push({ path: at, pieces: of });
+        };
+        const done = (message: unknown): void => {
+          rememberDocumentPieces(message as Message, pieces);
+          this.order.decoded(ticket, { kind: 'messages', messages: [message] });
+        };
+        unpackStrings(event.message, event.strings, done, { onString });
         return;
       }
       case 'failed':
@@ -102,4 +112,12 @@ export class StdinReader extends AbstractMessageReader implements MessageReader 
         return;
     }
   }
+}
+
+/** Keeps the pieces of the document text a message sets, when it came in pieces. */
+function rememberDocumentPieces(message: Message, strings: ReadonlyArray<{ path: ReadonlyArray<string | number>; pieces: readonly string[] }>): void {
+  const at = documentTextPath(message);
+  if (at === undefined) return;
+  const found = strings.find((s) => s.path.length === at.path.length && s.path.every((key, i) => key === at.path[i]));
+  if (found !== undefined) rememberPieces(at.uri, at.version, found.pieces);
 }

@@ -79,4 +79,41 @@ describe('documents past the analysed size', () => {
     const answered = await Promise.race([client.connection.sendRequest('shutdown').then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
     expect(answered).toBe(true);
   });
+
+  it('keep their outline true to the text through ranged and full changes, the text arriving in pieces', async () => {
+    const count = Math.ceil((MAX_ANALYZED_BYTES * 1.5) / 100);
+    const ws = tempWorkspace({ 'small.mthds': SMALL });
+    client = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
+    await client.workspaceChecked(60_000);
+    const uri = uriOf(path.join(ws, 'large.mthds'));
+    type Symbol = { name: string; range: { start: { line: number } } };
+    const outline = (): Promise<Symbol[]> => client!.connection.sendRequest<Symbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    const firstNames = async (): Promise<string[]> => (await outline()).slice(0, 3).map((s) => `${s.name}@${s.range.start.line}`);
+
+    // Past 1 MB the text crosses stdio as bytes and is made a string in pieces (lsp/textPieces.ts).
+    client.open(uri, pipes(count));
+    expect(await firstNames()).toEqual(['first@3', 'p0@12', 'p1@18']);
+
+    // Ranged edits: the server's text is the edited one, not the pieces it arrived in.
+    client.replace(uri, '[pipe.first]', '[pipe.renamed]');
+    client.edit(uri, [{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, newText: '[concept.Added]\ndescription = "new"\n\n' }]);
+    expect(await firstNames()).toEqual(['Added@3', 'renamed@6', 'p0@15']);
+
+    // A full change with another large text: its own pieces, then a ranged edit on it.
+    const other = pipes(count).replace('[pipe.first]', '[pipe.second]').replace('[pipe.p0]', '[pipe.zero]');
+    client.sendRawChanges(uri, [{ text: other }]);
+    expect(await firstNames()).toEqual(['second@3', 'zero@12', 'p1@18']);
+    client.replace(uri, '[pipe.p1]', '[pipe.one]');
+    expect(await firstNames()).toEqual(['second@3', 'zero@12', 'one@18']);
+    const folding = await client.connection.sendRequest<Array<{ startLine: number; endLine: number }>>('textDocument/foldingRange', { textDocument: { uri } });
+    expect(folding.slice(0, 2)).toEqual([
+      { startLine: 3, endLine: 10, kind: 'region' },
+      { startLine: 12, endLine: 16, kind: 'region' },
+    ]);
+
+    // Closed and opened again with the first text: read afresh.
+    client.close(uri);
+    client.open(uri, pipes(count));
+    expect(await firstNames()).toEqual(['first@3', 'p0@12', 'p1@18']);
+  });
 });

@@ -139,7 +139,13 @@ describe('packed strings', () => {
       const turns: Array<() => void> = [];
       const sizes: Array<[string, number]> = [];
       let whole: unknown;
-      unpackStrings(structuredClone(copy), strings, (m) => (whole = m), { later: (fn) => turns.push(fn), sliceBytes, onString: (text, size) => sizes.push([text, size]) });
+      const pieces: Array<[string, string, number]> = [];
+      const onString = (text: string, size: number, of: readonly string[], at: ReadonlyArray<string | number>): void => {
+        sizes.push([text, size]);
+        pieces.push([at.join('.'), of.join(''), of.length]);
+        expect(of.length === 1 ? of[0] : text).toBe(text);
+      };
+      unpackStrings(structuredClone(copy), strings, (m) => (whole = m), { later: (fn) => turns.push(fn), sliceBytes, onString });
       // A slice a turn: nothing whole before the last.
       let ran = 0;
       while (turns.length > 0) {
@@ -151,6 +157,12 @@ describe('packed strings', () => {
       expect(whole).toEqual(message);
       expect(sizes).toEqual(expect.arrayContaining([latin, wide].map((t) => [t, Buffer.byteLength(t)])));
       expect(sizes.length).toBe(2);
+      // The pieces each string was joined from, in order, and where it sits (lsp/textPieces.ts).
+      expect(pieces.map(([at, joined]) => [at, joined])).toEqual([
+        ['params.contentChanges.0.text', latin],
+        ['params.contentChanges.2.text', wide],
+      ].sort((a, b) => strings.findIndex((s) => s.path.join('.') === a[0]) - strings.findIndex((s) => s.path.join('.') === b[0])));
+      if (sliceBytes < 100) expect(pieces.every(([, , count]) => count > 1)).toBe(true);
     }
   });
 });
