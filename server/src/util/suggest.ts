@@ -103,7 +103,7 @@ export function bestAmong(name: string, indexes: readonly NameIndex[], room: num
 }
 
 /** Puts `s` at its place in `out` (ranked, `max` at most), as `best` does. */
-function insertRanked(out: Scored[], s: Scored, max: number): void {
+export function insertRanked(out: Scored[], s: Scored, max: number): void {
   if (max <= 0 || (out.length === max && byRank(s, out[max - 1]!) >= 0)) return;
   let at = out.length;
   while (at > 0 && byRank(s, out[at - 1]!) < 0) at--;
@@ -312,6 +312,16 @@ export class NameIndex {
   changesSince(id: number): Change | undefined {
     if (id === this.id) return { id, added: [], removed: [] };
     return this.ancestors.find((c) => c.id === id);
+  }
+
+  /** How many names. */
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The first name, if any. */
+  first(): string | undefined {
+    return this.entries[0]?.candidate;
   }
 
   /** The names, in order. */
