@@ -93,9 +93,15 @@ function ownPipeIndex(tree: MethodTree, from: Bundle, asked: string | undefined)
  */
 export function splitNameIndexes(tree: MethodTree, from: Bundle, kind: 'concepts' | 'pipes', asked: string): SplitIndexes {
   const own = kind === 'concepts' ? ownConceptIndexes(tree, from, asked) : [ownPipeIndex(tree, from, asked)];
+  const domain = from.domain?.value;
   const shared: NameIndex[] = [];
-  for (const [d, table] of tree.symbols) shared.push(qualifiedIndex(d, table, kind));
-  return { own, shared, hidden: from.domain?.value };
+  let hidden: NameIndex | undefined;
+  for (const [d, table] of tree.symbols) {
+    const index = qualifiedIndex(d, table, kind);
+    if (d === domain) hidden = index;
+    shared.push(index);
+  }
+  return { own, shared, hidden: domain === undefined ? undefined : { domain, index: hidden } };
 }
 
 // Whether a check ever suggested pipe names: until then the pipes' indexes (five times the names

@@ -34,12 +34,12 @@ export function suggestKept(name: string, indexes: readonly NameIndex[], scope: 
  * The names visible from one place, split by who shares them: `own`, the place's (the natives,
  * its domain's codes bare); `shared`, every domain's codes qualified, the same for every place of
  * the tree but for `hidden`, the place's own domain, whose qualified codes it does not see (it
- * sees them bare).
+ * sees them bare): its name and its index among `shared`.
  */
 export interface SplitIndexes {
   own: readonly NameIndex[];
   shared: readonly NameIndex[];
-  hidden: string | undefined;
+  hidden: { domain: string; index: NameIndex | undefined } | undefined;
 }
 
 /**
@@ -51,11 +51,13 @@ export interface SplitIndexes {
  */
 export function suggestKeptSplit(name: string, split: SplitIndexes, scope: string, sharedScope: string, max = 5, spare = SPARE): string[] {
   const hidden = split.hidden;
-  const flat = (): NameIndex[] => [...split.own, ...split.shared.filter((index) => domainOfIndex(index) !== hidden)];
-  if (hidden === undefined || !sharingPays(split)) return suggestKept(name, flat(), scope, max, spare);
+  const flat = (): NameIndex[] => [...split.own, ...split.shared.filter((index) => index !== hidden?.index)];
+  if (hidden === undefined || !sharingPays(split.shared, hidden.index)) return suggestKept(name, flat(), scope, max, spare);
   const own = keptAmong(name, split.own, `${scope}\u0001own`, max + spare, max);
   const shared = keptAmong(name, split.shared, sharedScope, max + spare + HIDDEN_ROOM, max);
-  const visible = shared.kept.filter((s) => domainOf(s.candidate) !== hidden);
+  const prefix = `${hidden.domain}.`;
+  // Codes have no dot: a qualified name is of the hidden domain when it is the prefix followed by a code.
+  const visible = shared.kept.filter((s) => !(s.candidate.startsWith(prefix) && s.candidate.indexOf('.', prefix.length) < 0));
   // Too many of the kept were the hidden domain's: the answer needs the search without them.
   if (!shared.complete && visible.length < max) return suggestKept(name, flat(), scope, max, spare);
   const merged: Scored[] = [];
@@ -72,25 +74,11 @@ const HIDDEN_ROOM = 16;
  * for nothing, which costs less than searching the tree again only when they are few (in a tree of
  * one domain, they are all of the shared names).
  */
-function sharingPays(split: SplitIndexes): boolean {
+function sharingPays(shared: readonly NameIndex[], hidden: NameIndex | undefined): boolean {
+  if (hidden === undefined) return true;
   let total = 0;
-  let hiddenSize = 0;
-  for (const index of split.shared) {
-    total += index.size;
-    if (domainOfIndex(index) === split.hidden) hiddenSize += index.size;
-  }
-  return hiddenSize * 4 <= total;
-}
-
-/** The domain of a qualified name (before its last dot). */
-function domainOf(candidate: string): string {
-  return candidate.slice(0, Math.max(0, candidate.lastIndexOf('.')));
-}
-
-/** The domain an index of qualified names is of (its names share it), or undefined when empty. */
-function domainOfIndex(index: NameIndex): string | undefined {
-  const first = index.first();
-  return first === undefined ? undefined : domainOf(first);
+  for (const index of shared) total += index.size;
+  return hidden.size * 4 <= total;
 }
 
 /**

@@ -112,7 +112,7 @@ describe('kept suggestions', () => {
           for (const [from, name] of asks) {
             const h = from % names.length;
             const visible = [...NATIVES, ...names[h]!, ...names.flatMap((list, d) => (d === h ? [] : list.map((n) => `d${d}.${n}`)))];
-            const split = { own: [NATIVE_INDEX, bare[h]!], shared: qualified, hidden: `d${h}` };
+            const split = { own: [NATIVE_INDEX, bare[h]!], shared: qualified, hidden: { domain: `d${h}`, index: qualified[h] } };
             expect(suggestKeptSplit(name, split, `${scope} d${h}`, `${scope} *`, max, spare)).toEqual(suggest(name, visible, max));
           }
         };
@@ -146,10 +146,10 @@ describe('kept suggestions', () => {
     const visibleFrom = (h: number): string[] => [...NATIVES, ...domains[h]!, ...domains.flatMap((names, d) => (d === h ? [] : names.map((n) => `d${d}.${n}`)))];
     const asked = 'd7.B285Report';
     let before = namesScored();
-    expect(suggestKeptSplit(asked, { own: [natives, bare[3]!], shared: qualified, hidden: 'd3' }, 'c d3', 'c *')).toEqual(suggest(asked, visibleFrom(3)));
+    expect(suggestKeptSplit(asked, { own: [natives, bare[3]!], shared: qualified, hidden: { domain: 'd3', index: qualified[3] } }, 'c d3', 'c *')).toEqual(suggest(asked, visibleFrom(3)));
     const first = namesScored() - before;
     before = namesScored();
-    expect(suggestKeptSplit(asked, { own: [natives, bare[4]!], shared: qualified, hidden: 'd4' }, 'c d4', 'c *')).toEqual(suggest(asked, visibleFrom(4)));
+    expect(suggestKeptSplit(asked, { own: [natives, bare[4]!], shared: qualified, hidden: { domain: 'd4', index: qualified[4] } }, 'c d4', 'c *')).toEqual(suggest(asked, visibleFrom(4)));
     // The second domain searched its own names only (the natives and its 40 codes), not the 2,000 qualified.
     expect(first).toBeGreaterThan(2000);
     expect(namesScored() - before).toBe(NATIVES.length + 40);
