@@ -9,6 +9,8 @@ import type { DiskChange } from '../workspace/session.js';
 import type { ServerState } from './serverState.js';
 import { forgetFileSymbols } from './symbols.js';
 import { keepPiecesOnlyAt } from './textPieces.js';
+import { PieceTextDocument } from './pieceDocument.js';
+import { knownSize } from '../workspace/documentSize.js';
 
 /** The text sync: the library keeps the documents; the session gets their text. */
 export function listenToDocuments(connection: Connection, state: ServerState): void {
@@ -25,7 +27,10 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
       keepPiecesOnlyAt(event.document.uri, event.document.version);
       const file = state.ourFile(event.document.uri);
       if (file === undefined || !state.uris.has(file)) return;
-      const id = state.session.setDocument(file, event.document.getText());
+      const text = event.document.getText();
+      // Its size is known piece by piece: counted on the text, the rope would be made flat.
+      if (event.document instanceof PieceTextDocument) knownSize(text, event.document.utf8Size);
+      const id = state.session.setDocument(file, text);
       state.diagnostics?.documentChanged(file, id);
     });
   });
