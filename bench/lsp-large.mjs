@@ -7,7 +7,9 @@
 // resident memory (VmHWM). Then a few characters are typed into the large document (ranged
 // `didChange`, one every TYPE_MS, default 150 ms), each followed by its folding as an editor asks
 // it, while the small document is still hovered: printed, the hovers' longest and p95 wait during
-// the typing and how long after each change its folding came (the change applied). DOCS=5mb,10mb-
+// the typing, how long after each change its folding came (the change applied) and the longest
+// wait of each other request an editor sends after a change (code actions at the cursor, inlay
+// hints and semantic tokens of the visible lines, ...). DOCS=5mb,10mb-
 // prompt,50mb picks documents; TYPED (default 5) how many characters; WAIT_MS bounds the wait for
 // the diagnostics (default 90 s). MTHDS_SERVER runs another build (the base) the same way.
 
@@ -128,17 +130,36 @@ async function typeInto(connection, uri, text, hover) {
       await sleep(20);
     }
   })();
+  // What an editor asks of the document after a change, each timed: the folding first (the change applied).
+  const asks = (position) => {
+    const range = { start: { line: Math.max(0, position.line - 30), character: 0 }, end: { line: position.line + 30, character: 0 } };
+    return {
+      folding: ['textDocument/foldingRange', {}],
+      outline: ['textDocument/documentSymbol', {}],
+      codeAction: ['textDocument/codeAction', { range: { start: position, end: position }, context: { diagnostics: [], triggerKind: 2 } }],
+      highlight: ['textDocument/documentHighlight', { position }],
+      inlayHints: ['textDocument/inlayHint', { range }],
+      tokens: ['textDocument/semanticTokens/range', { range }],
+      links: ['textDocument/documentLink', {}],
+    };
+  };
+  const times = {};
   for (let i = 0; i < TYPED; i++) {
     const t = performance.now();
     const position = { line, character: i };
     await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 + i }, contentChanges: [{ range: { start: position, end: position }, rangeLength: 0, text: '#' }] });
-    await connection.sendRequest('textDocument/foldingRange', { textDocument: { uri } });
-    applied.push(performance.now() - t);
+    await Promise.all(
+      Object.entries(asks({ line, character: i + 1 })).map(([name, [method, params]]) =>
+        connection.sendRequest(method, { textDocument: { uri }, ...params }).then(() => (times[name] ??= []).push(performance.now() - t)),
+      ),
+    );
+    applied.push(times.folding[i]);
     await sleep(TYPE_MS);
   }
   typing = false;
   await hovers;
-  return `${TYPED} characters at line ${line}: each change applied (its folding answered) after ${applied.map((ms) => ms.toFixed(0)).join(', ')} ms; hover meanwhile max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length})`;
+  const answered = Object.entries(times).map(([name, ms]) => `${name} ${Math.max(...ms).toFixed(0)}`).join(', ');
+  return `${TYPED} characters at line ${line}: each change applied (its folding answered) after ${applied.map((ms) => ms.toFixed(0)).join(', ')} ms; what an editor asks after a change, answered at most (ms after it): ${answered}; hover meanwhile max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length})`;
 }
 
 console.log(`large documents open beside a small one (${process.env.MTHDS_SERVER ?? 'this build'}); ${load()}`);

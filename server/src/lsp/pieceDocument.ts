@@ -88,6 +88,14 @@ function lineStartsIn(piece: string): Uint32Array {
   return Uint32Array.from(starts);
 }
 
+/** How many line ends a piece holds (a `\r\n` is one): lineStartsIn's length, without making it. */
+function lineEndsIn(piece: string): number {
+  if (piece.indexOf('\r') >= 0) return lineStartsIn(piece).length;
+  let n = 0;
+  for (let at = piece.indexOf('\n'); at >= 0; at = piece.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
 /** The balanced concatenation of pieces: a rope as deep as the log of their number, no copy. */
 function joinPieces(pieces: readonly string[], from: number, to: number): string {
   if (to - from === 0) return '';
@@ -270,9 +278,12 @@ export class PieceTextDocument implements TextDocument {
     return (this.lines[i] ??= lineStartsIn(this.parts[i]!));
   }
 
-  /** Counts the line ends of the pieces before piece `i`. */
+  /** Counts the line ends of the pieces before piece `i` (where they are is found only in the pieces read). */
   private countThrough(i: number): void {
-    for (; this.counted < i; this.counted++) this.linesBefore[this.counted + 1] = this.linesBefore[this.counted]! + this.linesOf(this.counted).length;
+    for (; this.counted < i; this.counted++) {
+      const k = this.counted;
+      this.linesBefore[k + 1] = this.linesBefore[k]! + (this.lines[k]?.length ?? lineEndsIn(this.parts[k]!));
+    }
   }
 
   /** Whether line `line` exists; counts the pieces only as far as needed. */
