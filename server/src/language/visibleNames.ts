@@ -6,6 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import { lazy } from '../util/lazy.js';
 import { NameIndex, suggestionsCold } from '../util/suggest.js';
+import type { SplitIndexes } from '../util/keptSuggestions.js';
 import type { Bundle } from './model.js';
 import { NATIVE_CONCEPTS } from './spec/natives.js';
 import { noteWide, type DomainSymbols, type MethodTree } from './tree.js';
@@ -52,27 +53,55 @@ function othersQualified(tree: MethodTree, domain: string | undefined, kind: 'co
  * `asked`: the name suggestions are looked for (a check then depends on the names near it only).
  */
 export function conceptNameIndexes(tree: MethodTree, from: Bundle, asked?: string): NameIndex[] {
+  return othersQualified(tree, from.domain?.value, 'concepts', ownConceptIndexes(tree, from, asked));
+}
+
+/** The natives and the bundle's domain's concept codes bare. */
+function ownConceptIndexes(tree: MethodTree, from: Bundle, asked: string | undefined): NameIndex[] {
   const domain = from.domain?.value;
   noteWide(asked === undefined ? undefined : { kind: 'c', domain, name: asked });
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.concepts;
   const own = table && from.concepts.every((c) => table.has(c.code)) ? indexOf(bareIndexes, table, `concepts ${domain}`, () => [...table.keys()]) : new NameIndex([...(table?.keys() ?? []), ...from.concepts.map((c) => c.code)]);
-  return othersQualified(tree, domain, 'concepts', [NATIVES, own]);
+  return [NATIVES, own];
 }
 
 /** Every pipe code visible from a bundle (its own first, same domain bare, others qualified); `asked` as for concepts. */
 export function pipeNameIndexes(tree: MethodTree, from: Bundle, asked?: string): NameIndex[] {
+  return othersQualified(tree, from.domain?.value, 'pipes', [ownPipeIndex(tree, from, asked)]);
+}
+
+function ownPipeIndex(tree: MethodTree, from: Bundle, asked: string | undefined): NameIndex {
   const domain = from.domain?.value;
   noteWide(asked === undefined ? undefined : { kind: 'p', domain, name: asked });
   pipesAsked = true;
   const table = domain === undefined ? undefined : tree.symbols.get(domain)?.pipes;
   // A bundle of the tree declares nothing its domain's table lacks: the table's index is the same names.
-  if (table && from.pipes.every((p) => table.has(p.code))) return othersQualified(tree, domain, 'pipes', [indexOf(bareIndexes, table, `pipes ${domain}`, () => [...table.keys()])]);
+  if (table && from.pipes.every((p) => table.has(p.code))) return indexOf(bareIndexes, table, `pipes ${domain}`, () => [...table.keys()]);
   let own = ownPipeIndexes.get(from);
   if (!own || own.table !== table) {
     own = { table, index: new NameIndex([...from.pipes.map((p) => p.code), ...(table?.keys() ?? [])]) };
     ownPipeIndexes.set(from, own);
   }
-  return othersQualified(tree, domain, 'pipes', [own.index]);
+  return own.index;
+}
+
+/**
+ * The names `conceptNameIndexes` or `pipeNameIndexes` give, split into the bundle's own indexes
+ * and every domain's qualified ones (its own domain's included, `hidden`): the latter are the
+ * same from every bundle of the tree, so that a name asked from several domains is searched
+ * among them once (`util/keptSuggestions.ts` `suggestKeptSplit`).
+ */
+export function splitNameIndexes(tree: MethodTree, from: Bundle, kind: 'concepts' | 'pipes', asked: string): SplitIndexes {
+  const own = kind === 'concepts' ? ownConceptIndexes(tree, from, asked) : [ownPipeIndex(tree, from, asked)];
+  const domain = from.domain?.value;
+  const shared: NameIndex[] = [];
+  let hidden: NameIndex | undefined;
+  for (const [d, table] of tree.symbols) {
+    const index = qualifiedIndex(d, table, kind);
+    if (d === domain) hidden = index;
+    shared.push(index);
+  }
+  return { own, shared, hidden: domain === undefined ? undefined : { domain, index: hidden } };
 }
 
 // Whether a check ever suggested pipe names: until then the pipes' indexes (five times the names

@@ -5,7 +5,7 @@
 // always equals the search made afresh over the same indexes (test/unit/util/keptSuggestions.test.ts).
 
 import { LRUCache } from 'lru-cache';
-import { addedIndexOfChange, bestAmong, byRank, NameIndex, removedBy, type Change, type Scored } from './suggest.js';
+import { addedIndexOfChange, bestAmong, byRank, insertRanked, NameIndex, removedBy, type Change, type Scored } from './suggest.js';
 
 /** How many candidates beyond the answer are kept, so that a removed suggestion has a successor at hand. */
 const SPARE = 11;
@@ -27,13 +27,73 @@ const answers = new LRUCache<string, Kept>({ max: 16_384 });
  * such as the kind and the asking bundle's domain) and brought up to date when asked again.
  */
 export function suggestKept(name: string, indexes: readonly NameIndex[], scope: string, max = 5, spare = SPARE): string[] {
-  const key = `${scope}\u0000${max}\u0000${spare}\u0000${name}`;
-  const room = max + spare;
+  return keptAmong(name, indexes, scope, max + spare, max).kept.slice(0, max).map((s) => s.candidate);
+}
+
+/**
+ * The names visible from one place, split by who shares them: `own`, the place's (the natives,
+ * its domain's codes bare); `shared`, every domain's codes qualified, the same for every place of
+ * the tree but for `hidden`, the place's own domain, whose qualified codes it does not see (it
+ * sees them bare): its name and its index among `shared`.
+ */
+export interface SplitIndexes {
+  own: readonly NameIndex[];
+  shared: readonly NameIndex[];
+  hidden: { domain: string; index: NameIndex | undefined } | undefined;
+}
+
+/**
+ * `suggestKept` over the own indexes and the shared ones but the hidden domain's. The part of the
+ * answer from the shared indexes is kept once for the tree (under `sharedScope`), not once per
+ * asking domain: a renamed concept is read from bundles of several domains, and each of them asked
+ * the whole tree's names again (a branch switch searched each of its 1,000 new names twice). It is
+ * kept with a few more candidates, so that the hidden domain's left out still leave enough.
+ */
+export function suggestKeptSplit(name: string, split: SplitIndexes, scope: string, sharedScope: string, max = 5, spare = SPARE): string[] {
+  const hidden = split.hidden;
+  const flat = (): NameIndex[] => [...split.own, ...split.shared.filter((index) => index !== hidden?.index)];
+  if (hidden === undefined || !sharingPays(split.shared, hidden.index)) return suggestKept(name, flat(), scope, max, spare);
+  const own = keptAmong(name, split.own, `${scope}\u0001own`, max + spare, max);
+  const shared = keptAmong(name, split.shared, sharedScope, max + spare + HIDDEN_ROOM, max);
+  const prefix = `${hidden.domain}.`;
+  // Codes have no dot: a qualified name is of the hidden domain when it is the prefix followed by a code.
+  const visible = shared.kept.filter((s) => !(s.candidate.startsWith(prefix) && s.candidate.indexOf('.', prefix.length) < 0));
+  // Too many of the kept were the hidden domain's: the answer needs the search without them.
+  if (!shared.complete && visible.length < max) return suggestKept(name, flat(), scope, max, spare);
+  const merged: Scored[] = [];
+  for (const s of own.kept) insertRanked(merged, s, max);
+  for (const s of visible) insertRanked(merged, s, max);
+  return merged.map((s) => s.candidate);
+}
+
+/** How many more candidates the shared part keeps for the hidden domain's. */
+const HIDDEN_ROOM = 16;
+
+/**
+ * Whether the hidden domain is a small part of the shared names: its qualified names are searched
+ * for nothing, which costs less than searching the tree again only when they are few (in a tree of
+ * one domain, they are all of the shared names).
+ */
+function sharingPays(shared: readonly NameIndex[], hidden: NameIndex | undefined): boolean {
+  if (hidden === undefined) return true;
+  let total = 0;
+  for (const index of shared) total += index.size;
+  return hidden.size * 4 <= total;
+}
+
+/**
+ * The first `room` candidates of the indexes' names near `name`, kept under `scope` and brought up
+ * to date when asked again; searched afresh when the kept ones cannot be (an index not a recent
+ * descendant) or when fewer than `need` are left of an incomplete list.
+ */
+function keptAmong(name: string, indexes: readonly NameIndex[], scope: string, room: number, need: number): { kept: Scored[]; complete: boolean } {
+  const key = `${scope}\u0000${room}\u0000${name}`;
   const known = answers.get(key);
-  if (known && update(known, name, indexes, room) && (known.complete || known.kept.length >= max)) return known.kept.slice(0, max).map((s) => s.candidate);
+  if (known && update(known, name, indexes, room) && (known.complete || known.kept.length >= need)) return known;
   const { kept, complete } = bestAmong(name, indexes, room);
-  answers.set(key, { ids: indexes.map((i) => i.id), kept, complete });
-  return kept.slice(0, max).map((s) => s.candidate);
+  const made = { ids: indexes.map((i) => i.id), kept, complete };
+  answers.set(key, made);
+  return made;
 }
 
 /**

@@ -103,7 +103,7 @@ export function bestAmong(name: string, indexes: readonly NameIndex[], room: num
 }
 
 /** Puts `s` at its place in `out` (ranked, `max` at most), as `best` does. */
-function insertRanked(out: Scored[], s: Scored, max: number): void {
+export function insertRanked(out: Scored[], s: Scored, max: number): void {
   if (max <= 0 || (out.length === max && byRank(s, out[max - 1]!) >= 0)) return;
   let at = out.length;
   while (at > 0 && byRank(s, out[at - 1]!) < 0) at--;
@@ -258,10 +258,10 @@ export class NameIndex {
   private nameSet: Set<string> | undefined;
   /** The names this index adds and removes from each of its last few ancestors (nearest first). */
   private ancestors: readonly Change[] = [];
-  /** Per bigram, the entries having it: (position, times in the whole name, times in the code), made at the first query. */
-  private postings: Map<number, number[]> | undefined;
-  private commonWhole: Uint32Array | undefined;
-  private commonLocal: Uint32Array | undefined;
+  /** Per bigram, the entries having it (`buildPostings`), made at the first query. */
+  private postings: Map<number, Int32Array> | undefined;
+  /** Per entry, the bigrams it shares with the last query, packed (`commonBigrams`). */
+  private common: Int32Array | undefined;
   /** What `bounds` gives, made at the first query. */
   private boundArray: Float64Array | undefined;
   private wholeBoundArray: Float64Array | undefined;
@@ -312,6 +312,11 @@ export class NameIndex {
   changesSince(id: number): Change | undefined {
     if (id === this.id) return { id, added: [], removed: [] };
     return this.ancestors.find((c) => c.id === id);
+  }
+
+  /** How many names. */
+  get size(): number {
+    return this.entries.length;
   }
 
   /** The names, in order. */
@@ -390,11 +395,12 @@ export class NameIndex {
     for (let at = 0; at < this.entries.length; at++) {
       const local = this.localLengths[at]!;
       const lowerLocal = this.lowerLocalLengths[at]!;
-      const shared = common.local[at]!;
+      const packed = common[at]!;
+      const shared = packed & LOW;
       const longest = n > local ? n : local;
       const limit = longest >= 9 ? Math.floor(longest / 3) : 2;
       let b = lowerBound(m, lowerLocal, shared);
-      const whole = this.qualified[at] === 1 ? lowerBound(m, this.lowerLengths[at]!, common.whole[at]!) : 0;
+      const whole = this.qualified[at] === 1 ? lowerBound(m, this.lowerLengths[at]!, packed >>> 16) : 0;
       if (this.qualified[at] === 1) b = Math.min(b + 0.5, whole);
       if (b > limit) {
         const f = this.entries[at]!;
@@ -416,26 +422,36 @@ export class NameIndex {
 
   /**
    * How many bigrams (with their repeats) each entry shares with `lower`, in its whole lower-case
-   * name and in its code: counted through the postings of the query's bigrams, without visiting
-   * the entries that share none.
+   * name (the high 16 bits) and in its code (the low 16): counted through the postings of the
+   * query's bigrams, without visiting the entries that share none. A bigram the query has once
+   * adds a posting's precomputed count, one write per entry: the loop runs over most entries of
+   * every index for names of one shape.
    */
-  private commonBigrams(lower: string): { whole: Uint32Array; local: Uint32Array } {
+  private commonBigrams(lower: string): Int32Array {
     const postings = (this.postings ??= buildPostings(this.entries));
-    const whole = (this.commonWhole ??= new Uint32Array(this.entries.length));
-    const local = (this.commonLocal ??= new Uint32Array(this.entries.length));
-    whole.fill(0);
-    local.fill(0);
+    const common = (this.common ??= new Int32Array(this.entries.length));
+    common.fill(0);
     for (const [gram, times] of bigramsOf(lower)) {
       const list = postings.get(gram);
       if (!list) continue;
+      if (times === 1) {
+        for (let i = 0; i < list.length; i += 3) {
+          const at = list[i]!;
+          common[at] = common[at]! + list[i + 2]!;
+        }
+        continue;
+      }
       for (let i = 0; i < list.length; i += 3) {
+        const packed = list[i + 1]!;
+        const whole = packed >>> 16;
+        const local = packed & LOW;
         const at = list[i]!;
-        whole[at] = whole[at]! + Math.min(times, list[i + 1]!);
-        local[at] = local[at]! + Math.min(times, list[i + 2]!);
+        common[at] = common[at]! + (((whole < times ? whole : times) << 16) | (local < times ? local : times));
       }
     }
-    return { whole, local };
+    return common;
   }
+
 
 }
 
@@ -514,18 +530,29 @@ function bigramsOf(text: string): Map<number, number> {
 // A query goes through one index per domain with the same name: its bigrams are made once.
 let lastBigrams: { text: string; grams: Map<number, number> } = { text: '', grams: new Map() };
 
-function buildPostings(entries: readonly Forms[]): Map<number, number[]> {
-  const postings = new Map<number, number[]>();
+/** The low 16 bits of a packed count. */
+const LOW = 0xffff;
+
+/**
+ * Per bigram, the entries having it as triples: (position, times in the whole name << 16 | times
+ * in the code, the same each capped at one: what a query having the bigram once adds).
+ */
+function buildPostings(entries: readonly Forms[]): Map<number, Int32Array> {
+  const lists = new Map<number, number[]>();
   entries.forEach((f, at) => {
     const whole = new Map(bigramsOf(f.lower));
     const local = bigramsOf(f.localLower);
     // A code's bigrams are most often the end of the whole name's, but lower-casing may not keep lengths.
     for (const gram of new Set([...whole.keys(), ...local.keys()])) {
-      let list = postings.get(gram);
-      if (!list) postings.set(gram, (list = []));
-      list.push(at, whole.get(gram) ?? 0, local.get(gram) ?? 0);
+      let list = lists.get(gram);
+      if (!list) lists.set(gram, (list = []));
+      const w = Math.min(whole.get(gram) ?? 0, LOW);
+      const l = Math.min(local.get(gram) ?? 0, LOW);
+      list.push(at, (w << 16) | l, ((w > 0 ? 1 : 0) << 16) | (l > 0 ? 1 : 0));
     }
   });
+  const postings = new Map<number, Int32Array>();
+  for (const [gram, list] of lists) postings.set(gram, Int32Array.from(list));
   return postings;
 }
 

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { suggestKept } from '../../../server/src/util/keptSuggestions.js';
+import { suggestKept, suggestKeptSplit } from '../../../server/src/util/keptSuggestions.js';
 import { NameIndex, namesScored, suggest, suggestAmong } from '../../../server/src/util/suggest.js';
 
 /** One table's lineage: its names and its latest index, each made after the one before. */
@@ -93,5 +93,65 @@ describe('kept suggestions', () => {
     expect(namesScored() - before).toBe(asked.length * 10);
     expect(second).toEqual(asked.map((name) => suggest(name, renamed.flat())));
     expect(second).not.toEqual(first);
+  });
+
+  // Asked from the bundles of several domains: each sees its own domain's codes bare and the
+  // others' qualified; the qualified part of the answer is kept once for all of them.
+  it('asked from several domains, equal the search made afresh over what each domain sees', () => {
+    const domainNames = fc.array(fc.array(code, { maxLength: 25 }), { minLength: 1, maxLength: 6 });
+    const rename = fc.record({ t: fc.nat(), n: fc.nat(), to: code, kind: fc.constantFrom('rename', 'add', 'remove', 'switch'), list: fc.array(code, { maxLength: 20 }) });
+    const askedFrom = fc.array(fc.tuple(fc.nat(), fc.oneof(code, fc.tuple(fc.integer({ min: 0, max: 6 }), code).map(([d, c]) => `d${d}.${c}`))), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(domainNames, fc.array(fc.array(rename, { maxLength: 3 }), { maxLength: 4 }), askedFrom, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 3 }), (groups, steps, asks, max, spare) => {
+        const NATIVE_INDEX = new NameIndex(NATIVES);
+        let names = groups.map((g) => [...new Set(g)]);
+        let bare = names.map((list) => new NameIndex(list));
+        let qualified = names.map((list, d) => new NameIndex(list.map((n) => `d${d}.${n}`)));
+        const scope = `split ${JSON.stringify(groups)} ${max} ${spare}`;
+        const check = (): void => {
+          for (const [from, name] of asks) {
+            const h = from % names.length;
+            const visible = [...NATIVES, ...names[h]!, ...names.flatMap((list, d) => (d === h ? [] : list.map((n) => `d${d}.${n}`)))];
+            const split = { own: [NATIVE_INDEX, bare[h]!], shared: qualified, hidden: { domain: `d${h}`, index: qualified[h] } };
+            expect(suggestKeptSplit(name, split, `${scope} d${h}`, `${scope} *`, max, spare)).toEqual(suggest(name, visible, max));
+          }
+        };
+        check();
+        for (const step of steps) {
+          const next = names.map((list) => [...list]);
+          for (const { t, n, to, kind, list } of step) {
+            const at = t % next.length;
+            const own = next[at]!;
+            if (kind === 'switch') next[at] = [...list];
+            else if (kind === 'remove' && own.length > 0) own.splice(n % own.length, 1);
+            else if (kind === 'rename' && own.length > 0) own[n % own.length] = to;
+            else own.push(to);
+            next[at] = [...new Set(next[at])];
+          }
+          bare = next.map((list, d) => NameIndex.after(bare[d], list));
+          qualified = next.map((list, d) => NameIndex.after(qualified[d], list.map((c) => `d${d}.${c}`)));
+          names = next;
+          check();
+        }
+      }),
+      { seed: 43, numRuns: 600 },
+    );
+  });
+
+  it('search the names every domain shares once for a name asked from several domains', () => {
+    const domains = Array.from({ length: 50 }, (_, d) => Array.from({ length: 40 }, (_, i) => `B${d * 40 + i}Item`));
+    const bare = domains.map((names) => new NameIndex(names));
+    const qualified = domains.map((names, d) => new NameIndex(names.map((n) => `d${d}.${n}`)));
+    const natives = new NameIndex(NATIVES);
+    const visibleFrom = (h: number): string[] => [...NATIVES, ...domains[h]!, ...domains.flatMap((names, d) => (d === h ? [] : names.map((n) => `d${d}.${n}`)))];
+    const asked = 'd7.B285Report';
+    let before = namesScored();
+    expect(suggestKeptSplit(asked, { own: [natives, bare[3]!], shared: qualified, hidden: { domain: 'd3', index: qualified[3] } }, 'c d3', 'c *')).toEqual(suggest(asked, visibleFrom(3)));
+    const first = namesScored() - before;
+    before = namesScored();
+    expect(suggestKeptSplit(asked, { own: [natives, bare[4]!], shared: qualified, hidden: { domain: 'd4', index: qualified[4] } }, 'c d4', 'c *')).toEqual(suggest(asked, visibleFrom(4)));
+    // The second domain searched its own names only (the natives and its 40 codes), not the 2,000 qualified.
+    expect(first).toBeGreaterThan(2000);
+    expect(namesScored() - before).toBe(NATIVES.length + 40);
   });
 });

@@ -6,9 +6,9 @@ import { formatRef, isConceptCode } from '../../language/references.js';
 import { stringSliceRange } from '../../language/buildBundle.js';
 import { RETIRED_NATIVES } from '../../language/spec/natives.js';
 import { findInDependencies, resolveConcept, resolvePipe, type MethodTree, resolveDependency } from '../../language/tree.js';
-import { conceptNameIndexes, pipeNameIndexes } from '../../language/visibleNames.js';
+import { splitNameIndexes } from '../../language/visibleNames.js';
 import { suggest } from '../../util/suggest.js';
-import { suggestKept } from '../../util/keptSuggestions.js';
+import { suggestKeptSplit } from '../../util/keptSuggestions.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding, replaceFix, suggestionFixes } from '../finding.js';
 import type { Range } from '../../syntax/types.js';
@@ -21,7 +21,7 @@ export function checkReferences(ctx: CheckContext, bundle: Bundle): void {
   };
   // The candidates of a reference through a dependency are listed; the tree's own come indexed.
   const near = (written: string, prefix: string | undefined, kind: 'concepts' | 'pipes'): string[] =>
-    prefix !== undefined ? suggest(written, dependencyCodes(ctx.tree, bundle, prefix, kind)) : suggestKept(written, kind === 'concepts' ? conceptNameIndexes(ctx.tree, bundle, written) : pipeNameIndexes(ctx.tree, bundle, written), `${kind} ${bundle.domain?.value ?? ''}`);
+    prefix !== undefined ? suggest(written, dependencyCodes(ctx.tree, bundle, prefix, kind)) : suggestKeptSplit(written, splitNameIndexes(ctx.tree, bundle, kind, written), `${kind} ${bundle.domain?.value ?? ''}`, `${kind} *`);
   const checkConcept = (site: ConceptRefSite | undefined): void => {
     if (!site?.ref) return;
     const ref = site.ref;
