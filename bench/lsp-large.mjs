@@ -10,7 +10,8 @@
 // the typing, how long after each change its folding came (the change applied) and the longest
 // wait of each other request an editor sends after a change (code actions at the cursor, inlay
 // hints and semantic tokens of the visible lines, ...). DOCS=5mb,10mb-
-// prompt,50mb picks documents; TYPED (default 5) how many characters; WAIT_MS bounds the wait for
+// prompt,50mb picks documents; TYPED (default 5) how many characters (OVERTYPE=1: each replaces
+// one, the text keeping its length); WAIT_MS bounds the wait for
 // the diagnostics (default 90 s). MTHDS_SERVER runs another build (the base) the same way.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const WAIT_MS = Number(process.env.WAIT_MS ?? 90_000);
 const TYPED = Number(process.env.TYPED ?? 5);
 const TYPE_MS = Number(process.env.TYPE_MS ?? 150);
+/** OVERTYPE=1: each character replaces the one under the cursor (the text keeps its length). */
+const OVERTYPE = process.env.OVERTYPE === '1';
 
 /** A bundle of pipes of about `bytes` bytes (about 110 bytes a pipe). */
 function pipesBundle(bytes) {
@@ -147,7 +150,7 @@ async function typeInto(connection, uri, text, hover) {
   for (let i = 0; i < TYPED; i++) {
     const t = performance.now();
     const position = { line, character: i };
-    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 + i }, contentChanges: [{ range: { start: position, end: position }, rangeLength: 0, text: '#' }] });
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 + i }, contentChanges: [{ range: { start: position, end: OVERTYPE ? { line, character: i + 1 } : position }, rangeLength: OVERTYPE ? 1 : 0, text: '#' }] });
     await Promise.all(
       Object.entries(asks({ line, character: i + 1 })).map(([name, [method, params]]) =>
         connection.sendRequest(method, { textDocument: { uri }, ...params }).then(() => (times[name] ??= []).push(performance.now() - t)),

@@ -17,9 +17,14 @@ export const MAX_ANALYZED_BYTES = 1024 * 1024;
  */
 export function sizePastLimit(text: string, limit: number = MAX_ANALYZED_BYTES): number | undefined {
   if (text.length * 3 <= limit) return undefined;
-  // Every request on a large document asks again for the same text: its size is counted once.
-  if (last.text !== text) last = { text, size: Buffer.byteLength(text, 'utf8') };
-  return last.size > limit ? last.size : undefined;
+  // Every request on a large document asks again for the same text: its size is counted once, and
+  // kept until another text past the limit is counted (one under it, counted on a flat text, never
+  // displaces it: counted again, the large one's rope would be made flat).
+  if (last.text === text) return last.size > limit ? last.size : undefined;
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size <= limit) return undefined;
+  last = { text, size };
+  return size;
 }
 let last = { text: '', size: 0 };
 
