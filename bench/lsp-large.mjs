@@ -144,6 +144,7 @@ async function typeInto(connection, uri, text, hover) {
       inlayHints: ['textDocument/inlayHint', { range }],
       tokens: ['textDocument/semanticTokens/range', { range }],
       links: ['textDocument/documentLink', {}],
+      diagnostic: ['textDocument/diagnostic', {}],
     };
   };
   const times = {};
