@@ -11,6 +11,11 @@ import { forgetFileSymbols } from './symbols.js';
 import { keepPiecesOnlyAt } from './textPieces.js';
 import { PieceTextDocument } from './pieceDocument.js';
 import { knownSize } from '../workspace/documentSize.js';
+import { runInSlices } from '../util/steps.js';
+import { oneTurn } from './messageTurns.js';
+
+/** How long the line count of a document in pieces runs before queued messages go (ms). */
+const LINE_COUNT_SLICE_MS = 5;
 
 /** The text sync: the library keeps the documents; the session gets their text. */
 export function listenToDocuments(connection: Connection, state: ServerState): void {
@@ -19,6 +24,8 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
     const { uri, languageId } = event.document;
     if (!state.isOurs(uri, languageId)) return;
     state.uris.set(state.uriToFile(uri), uri);
+    // Its lines counted while nothing waits, ahead of its first edit.
+    if (event.document instanceof PieceTextDocument) void runInSlices(event.document.lineCountSteps(), LINE_COUNT_SLICE_MS, state.pause ?? oneTurn);
   });
 
   documents.onDidChangeContent((event) => {

@@ -107,4 +107,21 @@ describe('the document of pieces', () => {
     expect(doc.pieces.join('')).toBe('[pipe.a]\nx = 1\n[pipe.b]\nz = 2\n');
     expect(doc.getText()).toBe(doc.getText());
   });
+
+  it('counts its lines a piece a step ahead of need, an edit meanwhile taken into account', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `[pipe.p${i}]${i % 3 === 0 ? '\r\n' : '\n'}x = ${i}\r`).join('');
+    const doc = PieceTextDocument.ofText('file:///a.mthds', 'mthds', 1, text, 50);
+    const oracle = TextDocument.create('file:///a.mthds', 'mthds', 1, text);
+    const steps = doc.lineCountSteps();
+    let n = 0;
+    for (; n < 40; n++) steps.next();
+    const edit = { range: { start: { line: 30, character: 2 }, end: { line: 301, character: 1 } }, text: 'cut\n' };
+    doc.update([edit], 2);
+    TextDocument.update(oracle, [edit], 2);
+    while (!steps.next().done) n++;
+    // A step per piece: as many as the text has pieces, and a few counted again after the edit.
+    expect(n).toBeGreaterThanOrEqual(doc.pieces.length - 1);
+    const all = Array.from({ length: oracle.getText().length + 1 }, (_, o) => o);
+    expectSame(doc, oracle, all.map((o) => oracle.positionAt(o)), all);
+  });
 });
