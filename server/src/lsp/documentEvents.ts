@@ -17,6 +17,14 @@ import { oneTurn } from './messageTurns.js';
 /** How long the line count of a document in pieces runs before queued messages go (ms). */
 const LINE_COUNT_SLICE_MS = 5;
 
+/** The steps of work on an open document, stopped once it is closed or replaced. */
+function* whileOpen(state: ServerState, doc: PieceTextDocument, steps: Generator<void, void>): Generator<void, void> {
+  for (const _ of steps) {
+    if (state.documents.get(doc.uri) !== doc) return;
+    yield;
+  }
+}
+
 /** The text sync: the library keeps the documents; the session gets their text. */
 export function listenToDocuments(connection: Connection, state: ServerState): void {
   const documents = state.documents;
@@ -25,7 +33,7 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
     if (!state.isOurs(uri, languageId)) return;
     state.uris.set(state.uriToFile(uri), uri);
     // Its lines counted while nothing waits, ahead of its first edit.
-    if (event.document instanceof PieceTextDocument) void runInSlices(event.document.lineCountSteps(), LINE_COUNT_SLICE_MS, state.pause ?? oneTurn);
+    if (event.document instanceof PieceTextDocument) void runInSlices(whileOpen(state, event.document, event.document.lineCountSteps()), LINE_COUNT_SLICE_MS, state.pause ?? oneTurn);
   });
 
   documents.onDidChangeContent((event) => {
