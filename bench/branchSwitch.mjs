@@ -16,7 +16,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renamedSet, switchBundle, writeSwitchPackage } from './generate.mjs';
-import { percentile, startServer, stopServer } from './lspClient.mjs';
+import { percentile, processCpuMs, startServer, stopServer } from './lspClient.mjs';
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../server/bin/mthds.js');
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
@@ -108,10 +108,13 @@ export async function runBranchSwitch(count = 2000) {
     const cold = coldCheck();
     const before = updates;
     const t = performance.now();
+    const cpuBefore = processCpuMs(server.child.pid);
+    let cpu = NaN;
     const done = new Promise((resolve) => {
       onCheck = () => {
         if (!equalTo(cold.expected)) return;
         onCheck = () => undefined;
+        cpu = processCpuMs(server.child.pid) - cpuBefore;
         resolve(performance.now() - t);
       };
     });
@@ -130,7 +133,7 @@ export async function runBranchSwitch(count = 2000) {
     await sleep(300);
     const how = oneNotification ? 'one notification' : `${changed.length} notifications 1 ms apart`;
     console.log(
-      `  ${renamed ? 'to the branch' : 'back'}, ${how}: settled and equal to mthds check ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${updates - before} update${updates - before === 1 ? '' : 's'}); ` +
+      `  ${renamed ? 'to the branch' : 'back'}, ${how}: settled and equal to mthds check ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${updates - before} update${updates - before === 1 ? '' : 's'}, server CPU ${fmt(cpu)} ms); ` +
         `cold mthds check ${fmt(cold.ms)} ms (concept_unresolved ${cold.unresolved}); ` +
         `hover + completion p50 ${fmt(percentile(times, 50))} p95 ${fmt(percentile(times, 95))} max ${fmt(Math.max(...times))} ms (${times.length}); ${load()}`,
     );

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeOnePackage } from './generate.mjs';
 import { memoryOf } from './processMemory.mjs';
-import { percentile, startServer, stopServer } from './lspClient.mjs';
+import { percentile, processCpuMs, startServer, stopServer } from './lspClient.mjs';
 import { summarizeGc } from './gcLog.mjs';
 import { summarizeGaps } from './gapLog.mjs';
 import { runBranchSwitch } from './branchSwitch.mjs';
@@ -295,14 +295,9 @@ if (SCENARIOS.has('churn')) {
   console.log(`  diagnostics against mthds check: ${differ === 0 ? 'equal' : `${differ} files differ`} (${expected.size} files with findings)`);
 }
 
-/** The server's CPU time so far (user + system, ms; /proc, in clock ticks of 10 ms). */
+/** The server's CPU time so far (ms). */
 function cpuMs() {
-  try {
-    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
+  return processCpuMs(server.child.pid);
 }
 
 if (SCENARIOS.has('churn') || SCENARIOS.has('fixall')) {

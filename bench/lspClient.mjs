@@ -2,6 +2,7 @@
 // check of the workspace, stop it.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
@@ -50,4 +51,14 @@ export async function stopServer({ child, connection }) {
   } catch {}
   await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
   connection.dispose();
+}
+
+/** A process's CPU time so far (user + system, ms; /proc, in clock ticks of 10 ms; NaN elsewhere). */
+export function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }

@@ -94,14 +94,33 @@ function ownPipeIndex(tree: MethodTree, from: Bundle, asked: string | undefined)
 export function splitNameIndexes(tree: MethodTree, from: Bundle, kind: 'concepts' | 'pipes', asked: string): SplitIndexes {
   const own = kind === 'concepts' ? ownConceptIndexes(tree, from, asked) : [ownPipeIndex(tree, from, asked)];
   const domain = from.domain?.value;
-  const shared: NameIndex[] = [];
-  let hidden: NameIndex | undefined;
-  for (const [d, table] of tree.symbols) {
-    const index = qualifiedIndex(d, table, kind);
-    if (d === domain) hidden = index;
-    shared.push(index);
+  const shared = sharedIndexes(tree, kind);
+  return { own, shared: shared.list, hidden: domain === undefined ? undefined : { domain, index: shared.byDomain.get(domain) } };
+}
+
+interface SharedIndexes {
+  list: NameIndex[];
+  byDomain: Map<string, NameIndex>;
+}
+
+// By symbols map (a tree's version of them, never changed once made): every domain's qualified
+// index of one kind, made once for the suggestions of a whole check, not once per name asked.
+const sharedByKind = new ObjectCache<ReadonlyMap<string, DomainSymbols>, { concepts?: SharedIndexes; pipes?: SharedIndexes }>('sharedIndexes');
+
+function sharedIndexes(tree: MethodTree, kind: 'concepts' | 'pipes'): SharedIndexes {
+  let entry = sharedByKind.get(tree.symbols);
+  if (!entry) sharedByKind.set(tree.symbols, (entry = {}));
+  let shared = entry[kind];
+  if (!shared) {
+    shared = { list: [], byDomain: new Map() };
+    for (const [d, table] of tree.symbols) {
+      const index = qualifiedIndex(d, table, kind);
+      shared.list.push(index);
+      shared.byDomain.set(d, index);
+    }
+    entry[kind] = shared;
   }
-  return { own, shared, hidden: domain === undefined ? undefined : { domain, index: hidden } };
+  return shared;
 }
 
 // Whether a check ever suggested pipe names: until then the pipes' indexes (five times the names

@@ -73,16 +73,18 @@ export function configurationChanged(state: ServerState, params: DidChangeConfig
 export function watchedFilesChanged(state: ServerState, params: DidChangeWatchedFilesParams): void {
   state.guardEvent(() => {
     let structural = false;
+    const texts: string[] = [];
     for (const change of params.changes) {
       const file = state.uriToFile(change.uri);
       if (state.isStructuresFile(file)) state.loadStructures();
       if (!path.isAbsolute(file) || !isMethodFile(file)) continue;
       const kind: DiskChange = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
       if (state.session.diskChanged(file, kind)) structural = true;
+      if (kind !== 'deleted') texts.push(file);
     }
     // A manifest came or went: trees regroup, so find them all again.
     if (structural) void state.scans?.rescan().then((trees) => (trees !== undefined ? state.diagnostics?.requestUpdate() : undefined));
-    state.diagnostics?.requestUpdate();
+    state.diagnostics?.requestUpdate(structural ? [] : texts);
   });
 }
 

@@ -137,6 +137,11 @@ export class Session {
     return false;
   }
 
+  /** Bundles changed on disk read and parsed ahead of their update, one step per file parsed (TreeChecks.preloadSteps). */
+  *preloadSteps(files: Iterable<string>): Generator<void, void> {
+    yield* this.checks.preloadSteps(files, (file) => this.locator.locate(file).root);
+  }
+
   /** A manifest appeared or disappeared: every grouping may change. */
   private structureChanged(): void {
     this.locator.invalidate();

@@ -302,6 +302,26 @@ export class TreeChecks {
     return { replaced, read: next };
   }
 
+  /**
+   * Reads and parses bundles changed on disk before the update that checks them runs, one step per
+   * file parsed: a branch switch told file by file keeps its update waiting for the burst to end,
+   * and what is read meanwhile is parsed once (`Documents.load` keeps a parse until its file
+   * changes again), so the update then checks instead of reading. Open files (their buffers are
+   * what is checked) and installed methods (never a tree of the workspace) are left.
+   */
+  *preloadSteps(files: Iterable<FileId>, rootOf: (file: FileId) => string): Generator<void, void> {
+    for (const file of files) {
+      if (!isBundlePath(file) || this.documents.isOpen(file) || file.split(path.sep).includes('.mthds')) continue;
+      const parses = this.documents.parses;
+      const parsed = this.documents.load(file, 'bundle', rootOf(file), []);
+      if (parsed?.bundle) {
+        addressRefs(parsed.bundle);
+        bundleOutline(parsed.bundle);
+      }
+      if (this.documents.parses !== parses) yield;
+    }
+  }
+
   /** Reads (or reuses) every file of a tree and assembles it, in steps (a few files parsed per step). */
   private *assemble(id: TreeId, previous: MethodTree | undefined): Generator<void, { tree: MethodTree; read: TreeRead }> {
     const { bundles: bundleFiles, manifest: manifestFile, names } = this.members(id);

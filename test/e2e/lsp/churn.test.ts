@@ -86,6 +86,10 @@ describe('files changing on disk in bursts', () => {
     const ended = checked(client) - before;
     expect(ended).toBeGreaterThanOrEqual(1);
     expect(ended, `pauses longer than a check (${checkMs.toFixed(0)} ms): ${pauses}; notifications past the restart window: ${late}`).toBeLessThanOrEqual(1 + pauses + late);
+    // While the burst went on, the changed files were read ahead of the update (one step each).
+    const readAhead = client.traces.map((t) => /^mthds: read (\d+) changed files ahead/.exec(t)).reduce((n, m) => n + (m ? Number(m[1]) : 0), 0);
+    expect(readAhead).toBeGreaterThan(0);
+    expect(readAhead).toBeLessThanOrEqual(changed.length);
   }, 240_000);
 
   it('answers a request sent during a large update before the update ends', async () => {

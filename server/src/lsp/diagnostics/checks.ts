@@ -46,6 +46,9 @@ export class CheckScheduler {
   /** The check in slices running for each tree (an older one still running is stale). */
   private readonly running = new Map<string, number>();
   private runs = 0;
+  /** Files changed on disk to read ahead of their update (preload), and whether that runs. */
+  private readonly toPreload = new Set<FileId>();
+  private preloading = false;
   /** Requests waiting for the result of a tree's check in slices (firstCheck), by tree. */
   private readonly resultWaiters = new Map<string, Array<() => void>>();
   private lastDocumentChange = -Infinity;
@@ -206,6 +209,38 @@ export class CheckScheduler {
   }
 
   /**
+   * Files changed on disk, told with their update: read and parsed in slices while the update waits
+   * for the burst to end (`Session.preloadSteps`). Stops when a check or an update runs: it reads
+   * what is left itself.
+   */
+  preload(files: readonly FileId[]): void {
+    for (const file of files) this.toPreload.add(file);
+    if (this.preloading || this.toPreload.size === 0) return;
+    this.preloading = true;
+    void this.preloadInSlices().finally(() => {
+      this.preloading = false;
+    });
+  }
+
+  private async preloadInSlices(): Promise<void> {
+    const busy = (): boolean => this.flushing !== undefined || this.running.size > 0;
+    while (this.toPreload.size > 0 && !busy()) {
+      const files = [...this.toPreload];
+      this.toPreload.clear();
+      try {
+        const parsed = await runInSlices(untilStopped(this.session.preloadSteps(files), busy), SLICE_MS, this.pause);
+        if (parsed > 0) this.options.trace?.(`mthds: read ${parsed} changed files ahead of their update`);
+      } catch (error) {
+        this.guard(() => {
+          throw error;
+        });
+        return;
+      }
+    }
+    // Left for later when a check runs: an update stopped by the burst that goes on leaves them to read.
+  }
+
+  /**
    * Checks every tree due for a check (trees of open documents first), in slices that yield to the
    * message loop so that requests are served meanwhile; trees marked while it runs are checked
    * before it ends.
@@ -225,6 +260,9 @@ export class CheckScheduler {
     const next = previous.then(run, run).finally(() => {
       if (this.flushing !== next) return;
       this.flushing = undefined;
+      // The flush read every file changed before it: none is left to read ahead, but for a burst still coming.
+      if (!this.updateScheduled) this.toPreload.clear();
+      else this.preload([]);
       // A keystroke's check that found this update running left its tree to it: none is left due.
       if (!this.updateScheduled) for (const id of this.session.dirtyTrees()) if (!this.timers.has(id.key) && !this.running.has(id.key) && this.session.hasOpenDocument(id.key)) this.schedule(id);
       this.idle.prepareWhenIdle();
@@ -381,4 +419,12 @@ export class CheckScheduler {
     yield* this.session.releaseClosedTreesSteps();
   }
 
+}
+
+/** The steps of `steps` until `stop` says so (checked before each); returns how many ran. */
+function* untilStopped<T>(steps: Generator<void, T>, stop: () => boolean): Generator<void, number> {
+  for (let n = 0; ; n++) {
+    if (stop() || steps.next().done) return n;
+    yield;
+  }
 }

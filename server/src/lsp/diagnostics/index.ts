@@ -87,9 +87,10 @@ export class Diagnostics {
     return this.checks.firstCheck(file);
   }
 
-  /** Files changed on disk (their trees are marked): one background update follows. */
-  requestUpdate(): void {
+  /** Files changed on disk (their trees are marked): one background update follows. `changed`: the files whose texts changed, read ahead of it. */
+  requestUpdate(changed: readonly FileId[] = []): void {
     this.checks.requestUpdate();
+    this.checks.preload(changed);
   }
 
   /** Checks every tree due for a check (trees of open documents first), in slices. */
