@@ -8,7 +8,7 @@
 
 import { fstatSync, createReadStream } from 'node:fs';
 import { Socket } from 'node:net';
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import { ArrivalOrder } from './arrivalOrder.js';
 import { SplitFrameReader } from './framing.js';
@@ -47,6 +47,12 @@ function largeBodyDecoder(): Worker {
   return worker;
 }
 
+/**
+ * Reads stdin to its end. Started by the entry point before the server's code loads (see
+ * stdinReader.ts `EARLY_STDIN_WORKER`), the thread waits for the reader to say it listens: a
+ * message posted before would find no one to take it.
+ */
+function readStdin(): void {
 const input = openStdin();
 input.on('data', (chunk: Buffer) => {
   const fault = frames.push(chunk, (body) => {
@@ -78,3 +84,7 @@ input.on('data', (chunk: Buffer) => {
 input.on('end', () => order.event({ kind: 'end' }));
 input.on('close', () => order.event({ kind: 'end' }));
 input.on('error', (error) => order.event({ kind: 'end', error: error.message }));
+}
+
+if ((workerData as { gated?: boolean } | undefined)?.gated === true) port.once('message', readStdin);
+else readStdin();

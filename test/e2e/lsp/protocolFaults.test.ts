@@ -22,8 +22,8 @@ afterEach(() => {
   for (const r of started.splice(0)) if (r.child.exitCode === null) r.child.kill();
 });
 
-function start(): Raw {
-  const child = spawn(process.execPath, [SERVER_BIN, '--stdio']);
+function start(entry = SERVER_BIN): Raw {
+  const child = spawn(process.execPath, [entry, '--stdio']);
   let err = '';
   let out = Buffer.alloc(0);
   const messages: Raw['messages'] = [];
@@ -65,6 +65,31 @@ async function initialized(raw: Raw): Promise<void> {
   await answerTo(raw, 1);
   raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
 }
+
+describe('the start over stdio', () => {
+  // The command starts the thread reading stdin before the server's code loads, and that thread
+  // waits for the server; the bundle alone starts it itself. What is written at once, before
+  // either is ready, is read and answered, and `exit` after `shutdown` ends the process with 0.
+  const entries: Array<[string, string]> = [
+    ['its command (bin/mthds-language-server.js)', SERVER_BIN],
+    ['its bundle alone (dist/server.js)', path.join(path.dirname(SERVER_BIN), '../dist/server.js')],
+  ];
+  for (const [what, entry] of entries) {
+    it(`answers every message written before it was ready, started by ${what}`, async () => {
+      const raw = start(entry);
+      raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+      raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
+      await answerTo(raw, 1);
+      raw.child.stdin.write(frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }));
+      await answerTo(raw, 2);
+      raw.child.stdin.write(frame({ jsonrpc: '2.0', method: 'exit' }));
+      expect(await raw.exited).toBe(0);
+      const answers = raw.messages.filter((m) => m.method === undefined).map((m) => m.id);
+      expect(answers).toEqual([1, 2]);
+      expect(raw.stderr()).toBe('');
+    });
+  }
+});
 
 describe('protocol faults over stdio', () => {
   const broken: Array<[string, string]> = [
