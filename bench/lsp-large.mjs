@@ -17,7 +17,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { summarizeGaps } from './gapLog.mjs';
 import { percentile, startServer } from './lspClient.mjs';
 
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
@@ -25,6 +26,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const WAIT_MS = Number(process.env.WAIT_MS ?? 90_000);
 const TYPED = Number(process.env.TYPED ?? 5);
 const TYPE_MS = Number(process.env.TYPE_MS ?? 150);
+// GAP_LOG=1: the server's stretches without a turn of its event loop during the typing (bench/gapLog.mjs).
+const GAP_LOG = process.env.GAP_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gaps-')), 'gaps.log') : undefined;
+if (GAP_LOG) {
+  const gapLog = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gapLog.mjs')).href;
+  process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${gapLog}`;
+  process.env.MTHDS_BENCH_GAP_LOG = GAP_LOG;
+}
 /** OVERTYPE=1: each character replaces the one under the cursor (the text keeps its length). */
 const OVERTYPE = process.env.OVERTYPE === '1';
 
@@ -148,6 +156,7 @@ async function typeInto(connection, uri, text, hover) {
     };
   };
   const times = {};
+  const typedFrom = performance.timeOrigin + performance.now();
   for (let i = 0; i < TYPED; i++) {
     const t = performance.now();
     const position = { line, character: i };
@@ -163,7 +172,8 @@ async function typeInto(connection, uri, text, hover) {
   typing = false;
   await hovers;
   const answered = Object.entries(times).map(([name, ms]) => `${name} ${Math.max(...ms).toFixed(0)}`).join(', ');
-  return `${TYPED} characters at line ${line}: each change applied (its folding answered) after ${applied.map((ms) => ms.toFixed(0)).join(', ')} ms; what an editor asks after a change, answered at most (ms after it): ${answered}; hover meanwhile max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length})`;
+  const gaps = GAP_LOG ? `; ${summarizeGaps(GAP_LOG, typedFrom, performance.timeOrigin + performance.now() - typedFrom)}` : '';
+  return `${TYPED} characters at line ${line}${gaps}: each change applied (its folding answered) after ${applied.map((ms) => ms.toFixed(0)).join(', ')} ms; what an editor asks after a change, answered at most (ms after it): ${answered}; hover meanwhile max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length})`;
 }
 
 console.log(`large documents open beside a small one (${process.env.MTHDS_SERVER ?? 'this build'}); ${load()}`);
