@@ -1,9 +1,9 @@
 // Positions a client sends, made to denote a place in the document before anything uses them. LSP
 // 3.17 lets a client send a line past the end (the end of the document) or a character past the end
 // of its line (the end of the line); peers also send negative, fractional, missing or reversed
-// ones. Two doors: the text sync (every content change, before the text-document library updates
-// its line table, which it indexes with the raw line numbers) and `guardRequest`, which every
-// request handler is registered through.
+// ones. Two doors: the text sync (every content change, before the document updates its line
+// table: the library's indexes it with the raw line numbers; the documents it makes are here too)
+// and `guardRequest`, which every request handler is registered through.
 
 import { ResponseError, type TextDocumentContentChangeEvent, type TextDocumentsConfiguration } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
