@@ -8,7 +8,7 @@
 import { ResponseError, type TextDocumentContentChangeEvent, type TextDocumentsConfiguration } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { clampLspRange, clampPosition, lspInteger, type LspRange, type Position } from '../syntax/positions.js';
-import { MAX_ANALYZED_BYTES } from '../workspace/documentSize.js';
+import { MAX_ANALYZED_BYTES, utf8Size } from '../workspace/documentSize.js';
 import { PieceTextDocument } from './pieceDocument.js';
 import { takePieces } from './textPieces.js';
 
@@ -32,7 +32,7 @@ export function clampChange(doc: TextDocument, change: TextDocumentContentChange
  */
 export function clampedTextDocuments(largeFrom: number = MAX_ANALYZED_BYTES): TextDocumentsConfiguration<TextDocument> {
   // The length alone tells most texts apart (a UTF-16 unit is one to three bytes).
-  const isLarge = (text: string): boolean => text.length > largeFrom || (text.length * 3 > largeFrom && Buffer.byteLength(text, 'utf8') > largeFrom);
+  const isLarge = (text: string): boolean => text.length > largeFrom || (text.length * 3 > largeFrom && utf8Size(text) > largeFrom);
   const fresh = (uri: string, languageId: string, version: number, text: string): TextDocument => {
     const pieces = takePieces(uri, version);
     if (pieces !== undefined) {

@@ -11,6 +11,7 @@
 // position inside a `\r\n` or after the line's end placed before the line end.
 
 import type { Position, Range, TextDocument, TextDocumentContentChangeEvent } from 'vscode-languageserver-textdocument';
+import { utf8Size } from '../workspace/documentSize.js';
 
 const CR = 13;
 const LF = 10;
@@ -161,7 +162,7 @@ export class PieceTextDocument implements TextDocument {
   get utf8Size(): number {
     let size = 0;
     for (let i = 0; i < this.parts.length; i++) {
-      if (this.sizes[i]! < 0) this.sizes[i] = Buffer.byteLength(this.parts[i]!, 'utf8');
+      if (this.sizes[i]! < 0) this.sizes[i] = utf8Size(this.parts[i]!);
       size += this.sizes[i]!;
     }
     return size;

@@ -4,7 +4,7 @@
 // which costs nothing since it is not parsed.
 
 import { describe, expect, it } from 'vitest';
-import { knownSize, MAX_ANALYZED_BYTES, sizePastLimit } from '../../../server/src/workspace/documentSize.js';
+import { knownSize, MAX_ANALYZED_BYTES } from '../../../server/src/workspace/documentSize.js';
 import type { Finding } from '../../../server/src/check/finding.js';
 import { Documents } from '../../../server/src/workspace/documents.js';
 import { nodeFileSystem } from '../../../server/src/workspace/nodeFileSystem.js';
@@ -48,13 +48,5 @@ describe('open buffers', () => {
     expect(second).not.toBe(first);
     expect(second!.text).toBe(b);
     expect(findings.map((f) => f.code)).toEqual(['mthdsls.client.document_too_large', 'mthdsls.client.document_too_large']);
-  });
-
-  it('keep the size of a large text counted when a smaller one is measured meanwhile', () => {
-    const large = `${'x'.repeat(MAX_ANALYZED_BYTES)}é`;
-    knownSize(large, 42 + MAX_ANALYZED_BYTES);
-    // A text long enough to be counted, under the size: counted, not remembered in place of the large one.
-    expect(sizePastLimit('y'.repeat(MAX_ANALYZED_BYTES / 2))).toBeUndefined();
-    expect(sizePastLimit(large)).toBe(42 + MAX_ANALYZED_BYTES);
   });
 });
