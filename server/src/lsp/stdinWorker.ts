@@ -53,37 +53,37 @@ function largeBodyDecoder(): Worker {
  * message posted before would find no one to take it.
  */
 function readStdin(): void {
-const input = openStdin();
-input.on('data', (chunk: Buffer) => {
-  const fault = frames.push(chunk, (body) => {
-    if ('bytes' in body) {
-      const ticket = ++tickets;
-      // Its id is known before it is decoded: a cancel of it read meanwhile is kept.
-      requests.passes({ method: body.outline.method, id: body.outline.request ? body.outline.id : undefined });
-      order.large(ticket, body.outline);
-      const message: LargeBody = { ticket, bytes: body.bytes.buffer as ArrayBuffer };
-      largeBodyDecoder().postMessage(message, [message.bytes]);
-      return;
+  const input = openStdin();
+  input.on('data', (chunk: Buffer) => {
+    const fault = frames.push(chunk, (body) => {
+      if ('bytes' in body) {
+        const ticket = ++tickets;
+        // Its id is known before it is decoded: a cancel of it read meanwhile is kept.
+        requests.passes({ method: body.outline.method, id: body.outline.request ? body.outline.id : undefined });
+        order.large(ticket, body.outline);
+        const message: LargeBody = { ticket, bytes: body.bytes.buffer as ArrayBuffer };
+        largeBodyDecoder().postMessage(message, [message.bytes]);
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(body.text);
+      } catch (error) {
+        // The frame held, so the next message is read as usual: the connection logs this one.
+        order.event({ kind: 'error', message: notJson(error) });
+        return;
+      }
+      if (requests.passes(message)) order.message(message);
+    });
+    order.flush();
+    if (fault !== undefined) {
+      order.event({ kind: 'fault', fault });
+      input.destroy();
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(body.text);
-    } catch (error) {
-      // The frame held, so the next message is read as usual: the connection logs this one.
-      order.event({ kind: 'error', message: notJson(error) });
-      return;
-    }
-    if (requests.passes(message)) order.message(message);
   });
-  order.flush();
-  if (fault !== undefined) {
-    order.event({ kind: 'fault', fault });
-    input.destroy();
-  }
-});
-input.on('end', () => order.event({ kind: 'end' }));
-input.on('close', () => order.event({ kind: 'end' }));
-input.on('error', (error) => order.event({ kind: 'end', error: error.message }));
+  input.on('end', () => order.event({ kind: 'end' }));
+  input.on('close', () => order.event({ kind: 'end' }));
+  input.on('error', (error) => order.event({ kind: 'end', error: error.message }));
 }
 
 if ((workerData as { gated?: boolean } | undefined)?.gated === true) port.once('message', readStdin);

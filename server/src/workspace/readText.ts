@@ -17,6 +17,8 @@ export type BytesRead = { ok: true; bytes: Buffer; stat: Stats } | RefusedRead;
 /** O_NONBLOCK where the platform has it: opening a FIFO for reading then returns at once. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const CHUNK = 64 * 1024;
+/** The one byte asked past a short read (see readRegularFile). */
+const probe = Buffer.alloc(1);
 
 /** What a file that is neither regular nor a folder is, in words. */
 export function specialKind(stat: Stats): string {
@@ -81,6 +83,13 @@ export function readRegularFile(path: string, limit: number = MAX_FILE_BYTES): B
       if (n === 0) break;
       chunks.push(n === want ? chunk : chunk.subarray(0, n));
       total += n;
+      // A short read is the end of a regular file unless it grew meanwhile: asked with one byte,
+      // not with a fresh chunk (64 KB of new memory per file read, 0.1 s over a thousand files).
+      if (n < want) {
+        if (readSync(fd, probe, 0, 1, null) === 0) break;
+        chunks.push(Buffer.from(probe));
+        total += 1;
+      }
     }
     return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), stat };
   });

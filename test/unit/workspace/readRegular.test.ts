@@ -40,6 +40,20 @@ describe('readRegularFile', () => {
     expect(read.ok && read.bytes.length).toBe(200_000);
   });
 
+  it('reads files of every size around the chunk whole, and refuses one byte past the limit', () => {
+    const chunk = 64 * 1024;
+    for (const size of [0, 1, 2, chunk - 1, chunk, chunk + 1, 2 * chunk + 5]) {
+      const file = path.join(dir, `sized-${size}.mthds`);
+      const bytes = Buffer.from(Array.from({ length: size }, (_, i) => 97 + (i % 26)));
+      writeFileSync(file, bytes);
+      const read = readRegularFile(file);
+      expect(read.ok && Buffer.compare(read.bytes, bytes), `size ${size}`).toBe(0);
+      const exact = readRegularFile(file, size);
+      expect(exact.ok && exact.bytes.length, `size ${size} at its own limit`).toBe(size);
+      if (size > 0) expect(readRegularFile(file, size - 1), `size ${size} past the limit`).toMatchObject({ ok: false, kind: 'too_large' });
+    }
+  });
+
   it('names a missing file and a folder', () => {
     expect(readRegularFile(path.join(dir, 'nope.mthds'))).toMatchObject({ ok: false, kind: 'missing', message: 'does not exist' });
     expect(readRegularFile(dir)).toMatchObject({ ok: false, kind: 'directory' });
