@@ -4,18 +4,37 @@
 // it is opened and checked, the small document is hovered every 20 ms (one request at a time);
 // printed: the longest and the p95 wait of those hovers (the large document's folding and outline asked at its opening, as an editor does), when the large document's diagnostics
 // came (and which), then `shutdown` sent and how long its answer took, and the server's peak
-// resident memory (VmHWM). DOCS=5mb,10mb-prompt,50mb picks documents; WAIT_MS bounds the wait for
+// resident memory (VmHWM). Then a few characters are typed into the large document (ranged
+// `didChange`, one every TYPE_MS, default 150 ms), each followed by its folding as an editor asks
+// it, while the small document is still hovered: printed, the hovers' longest and p95 wait during
+// the typing, how long after each change its folding came (the change applied) and the longest
+// wait of each other request an editor sends after a change (code actions at the cursor, inlay
+// hints and semantic tokens of the visible lines, ...). DOCS=5mb,10mb-
+// prompt,50mb picks documents; TYPED (default 5) how many characters (OVERTYPE=1: each replaces
+// one, the text keeping its length); WAIT_MS bounds the wait for
 // the diagnostics (default 90 s). MTHDS_SERVER runs another build (the base) the same way.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { summarizeGaps } from './gapLog.mjs';
 import { percentile, startServer } from './lspClient.mjs';
 
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const WAIT_MS = Number(process.env.WAIT_MS ?? 90_000);
+const TYPED = Number(process.env.TYPED ?? 5);
+const TYPE_MS = Number(process.env.TYPE_MS ?? 150);
+// GAP_LOG=1: the server's stretches without a turn of its event loop during the typing (bench/gapLog.mjs).
+const GAP_LOG = process.env.GAP_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gaps-')), 'gaps.log') : undefined;
+if (GAP_LOG) {
+  const gapLog = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gapLog.mjs')).href;
+  process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${gapLog}`;
+  process.env.MTHDS_BENCH_GAP_LOG = GAP_LOG;
+}
+/** OVERTYPE=1: each character replaces the one under the cursor (the text keeps its length). */
+const OVERTYPE = process.env.OVERTYPE === '1';
 
 /** A bundle of pipes of about `bytes` bytes (about 110 bytes a pipe). */
 function pipesBundle(bytes) {
@@ -87,6 +106,7 @@ async function run(name, text) {
     await sleep(20);
   }
   const [folding, outline] = await light;
+  const typing = await typeInto(connection, uri, text, hover);
   const ts = performance.now();
   const shutdown = await Promise.race([connection.sendRequest('shutdown').then(() => performance.now() - ts), sleep(30_000).then(() => NaN)]);
   const rss = peakRssMb(child.pid);
@@ -97,9 +117,65 @@ async function run(name, text) {
   rmSync(dir, { recursive: true, force: true });
   const came = diagnostics ? `diagnostics after ${((diagnostics.at - t0) / 1000).toFixed(2)} s (${diagnostics.count}: ${diagnostics.codes.join(', ') || 'none'})` : `no diagnostics within ${WAIT_MS / 1000} s`;
   console.log(
-    `  ${name} (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MB): hover on another document max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length}); ${came}; folding ${folding.n} ranges after ${(folding.ms / 1000).toFixed(2)} s, outline ${outline.n} entries after ${(outline.ms / 1000).toFixed(2)} s; shutdown answered ${Number.isNaN(shutdown) ? 'not within 30 s' : `in ${shutdown.toFixed(0)} ms`}; peak RSS ${rss.toFixed(0)} MB; ${load()}`,
+    `  ${name} (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MB): hover on another document max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length}); ${came}; folding ${folding.n} ranges after ${(folding.ms / 1000).toFixed(2)} s, outline ${outline.n} entries after ${(outline.ms / 1000).toFixed(2)} s; typing ${typing}; shutdown answered ${Number.isNaN(shutdown) ? 'not within 30 s' : `in ${shutdown.toFixed(0)} ms`}; peak RSS ${rss.toFixed(0)} MB; ${load()}`,
   );
+}
+
+/**
+ * Types TYPED characters at the start of the middle line of the large document, each a ranged
+ * change followed by the document's folding (answered once the change is applied), while the small
+ * document is hovered one request at a time, every 20 ms.
+ */
+async function typeInto(connection, uri, text, hover) {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  const line = Math.floor(lines / 2);
+  const applied = [];
+  const waits = [];
+  let typing = true;
+  const hovers = (async () => {
+    while (typing) {
+      const t = performance.now();
+      await hover();
+      waits.push(performance.now() - t);
+      await sleep(20);
+    }
+  })();
+  // What an editor asks of the document after a change, each timed: the folding first (the change applied).
+  const asks = (position) => {
+    const range = { start: { line: Math.max(0, position.line - 30), character: 0 }, end: { line: position.line + 30, character: 0 } };
+    return {
+      folding: ['textDocument/foldingRange', {}],
+      outline: ['textDocument/documentSymbol', {}],
+      codeAction: ['textDocument/codeAction', { range: { start: position, end: position }, context: { diagnostics: [], triggerKind: 2 } }],
+      highlight: ['textDocument/documentHighlight', { position }],
+      inlayHints: ['textDocument/inlayHint', { range }],
+      tokens: ['textDocument/semanticTokens/range', { range }],
+      links: ['textDocument/documentLink', {}],
+      diagnostic: ['textDocument/diagnostic', {}],
+    };
+  };
+  const times = {};
+  const typedFrom = performance.timeOrigin + performance.now();
+  for (let i = 0; i < TYPED; i++) {
+    const t = performance.now();
+    const position = { line, character: i };
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 + i }, contentChanges: [{ range: { start: position, end: OVERTYPE ? { line, character: i + 1 } : position }, rangeLength: OVERTYPE ? 1 : 0, text: '#' }] });
+    await Promise.all(
+      Object.entries(asks({ line, character: i + 1 })).map(([name, [method, params]]) =>
+        connection.sendRequest(method, { textDocument: { uri }, ...params }).then(() => (times[name] ??= []).push(performance.now() - t)),
+      ),
+    );
+    applied.push(times.folding[i]);
+    await sleep(TYPE_MS);
+  }
+  typing = false;
+  await hovers;
+  const answered = Object.entries(times).map(([name, ms]) => `${name} ${Math.max(...ms).toFixed(0)}`).join(', ');
+  const gaps = GAP_LOG ? `; ${summarizeGaps(GAP_LOG, typedFrom, performance.timeOrigin + performance.now() - typedFrom)}` : '';
+  return `${TYPED} characters at line ${line}${gaps}: each change applied (its folding answered) after ${applied.map((ms) => ms.toFixed(0)).join(', ')} ms; what an editor asks after a change, answered at most (ms after it): ${answered}; hover meanwhile max ${Math.max(...waits).toFixed(0)} ms, p95 ${percentile(waits, 95).toFixed(0)} ms (${waits.length})`;
 }
 
 console.log(`large documents open beside a small one (${process.env.MTHDS_SERVER ?? 'this build'}); ${load()}`);
 for (const name of (process.env.DOCS ?? Object.keys(DOCS).join(',')).split(',')) await run(name, DOCS[name]());
+process.exit(0);

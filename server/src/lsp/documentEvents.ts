@@ -9,6 +9,21 @@ import type { DiskChange } from '../workspace/session.js';
 import type { ServerState } from './serverState.js';
 import { forgetFileSymbols } from './symbols.js';
 import { keepPiecesOnlyAt } from './textPieces.js';
+import { PieceTextDocument } from './pieceDocument.js';
+import { knownSize } from '../workspace/documentSize.js';
+import { runInSlices } from '../util/steps.js';
+import { oneTurn } from './messageTurns.js';
+
+/** How long the line count of a document in pieces runs before queued messages go (ms). */
+const LINE_COUNT_SLICE_MS = 5;
+
+/** The steps of work on an open document, stopped once it is closed or replaced. */
+function* whileOpen(state: ServerState, doc: PieceTextDocument, steps: Generator<void, void>): Generator<void, void> {
+  for (const _ of steps) {
+    if (state.documents.get(doc.uri) !== doc) return;
+    yield;
+  }
+}
 
 /** The text sync: the library keeps the documents; the session gets their text. */
 export function listenToDocuments(connection: Connection, state: ServerState): void {
@@ -17,6 +32,8 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
     const { uri, languageId } = event.document;
     if (!state.isOurs(uri, languageId)) return;
     state.uris.set(state.uriToFile(uri), uri);
+    // Its lines counted while nothing waits, ahead of its first edit.
+    if (event.document instanceof PieceTextDocument) void runInSlices(whileOpen(state, event.document, event.document.lineCountSteps()), LINE_COUNT_SLICE_MS, state.pause ?? oneTurn);
   });
 
   documents.onDidChangeContent((event) => {
@@ -25,7 +42,10 @@ export function listenToDocuments(connection: Connection, state: ServerState): v
       keepPiecesOnlyAt(event.document.uri, event.document.version);
       const file = state.ourFile(event.document.uri);
       if (file === undefined || !state.uris.has(file)) return;
-      const id = state.session.setDocument(file, event.document.getText());
+      const text = event.document.getText();
+      // Its size is known piece by piece: counted on the text, the rope would be made flat.
+      if (event.document instanceof PieceTextDocument) knownSize(text, event.document.utf8Size);
+      const id = state.session.setDocument(file, text);
       state.diagnostics?.documentChanged(file, id);
     });
   });

@@ -26,6 +26,8 @@ export interface FeatureHost {
   views: Views;
   locator: TextLocator;
   versionOf(file: FileId): number | undefined;
+  /** The pieces an open document's text is kept in (a document past the analysed size), if so. */
+  piecesOf?(uri: string): readonly string[] | undefined;
   ourFile(uri: string): FileId | undefined;
   capabilities(): ClientCapabilities;
   log(message: string): void;

@@ -7,7 +7,6 @@ import { FoldingRangeKind, SymbolKind, type DocumentSymbol, type FoldingRange } 
 import { sizePastLimit } from '../workspace/documentSize.js';
 import { runInSlices } from '../util/steps.js';
 import type { FeatureHost } from './featureContext.js';
-import { piecesOf } from './textPieces.js';
 
 export interface Header {
   line: number;
@@ -32,8 +31,8 @@ const SCAN_SLICE_MS = 8;
 export const MAX_LARGE_ENTRIES = 5_000;
 
 /**
- * A text to scan: a string, or the pieces it was joined from in order (lsp/textPieces.ts), read
- * one by one so that the rope they make is never flattened (one copy of the whole text at once).
+ * A text to scan: a string, or the pieces it is kept in, in order (lsp/pieceDocument.ts), read one
+ * by one so that the rope they make is never flattened (one copy of the whole text at once).
  */
 export type ScannedText = string | readonly string[];
 
@@ -269,13 +268,13 @@ export function formattingRefusedMessage(size: number, limit: number): string {
 }
 
 /**
- * A document past the analysed size, with its size and its text to scan (the pieces it arrived in
- * when they are known); undefined for any other.
+ * A document past the analysed size, with its size and its text to scan (the pieces its open
+ * document keeps); undefined for any other.
  */
 export function largeDocument(host: FeatureHost, uri: string): { source: ScannedText; size: number } | undefined {
   const file = host.ourFile(uri);
   const text = file === undefined ? undefined : host.session().textOf(file);
   const size = text === undefined ? undefined : sizePastLimit(text);
   if (size === undefined) return undefined;
-  return { source: piecesOf(uri, host.versionOf(file!)) ?? text!, size };
+  return { source: host.piecesOf?.(uri) ?? text!, size };
 }

@@ -173,7 +173,10 @@ export const ROUTES: readonly Route[] = [
   ),
 
   // ---- code actions, lenses, commands ------------------------------------------------------------
-  request(CodeActionRequest.type, { codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true } }, guarded('code actions', [], async ({ state }, params: CodeActionParams) => {
+  request(CodeActionRequest.type, { codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true } }, guarded('code actions', [], async ({ state, features }, params: CodeActionParams) => {
+    // A document past the analysed size has one warning and nothing to fix: its line starts, a
+    // pass over all its text, are not made (an editor asks at each change and move of the cursor).
+    if (largeDocument(features.host, params.textDocument.uri)) return [];
     const file = state.ourFile(params.textDocument.uri);
     // A document just opened: its first check runs in slices, and the answer follows its result,
     // ahead of its diagnostics.

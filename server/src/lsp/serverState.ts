@@ -18,6 +18,7 @@ import type { FeatureHost } from './featureContext.js';
 import type { FolderScans } from './folderScans.js';
 import type { ServerHost } from './host.js';
 import type { MessageTurns } from './messageTurns.js';
+import { PieceTextDocument } from './pieceDocument.js';
 import { RunnerLink } from './runner/link.js';
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.js';
 import { Views } from './views.js';
@@ -94,6 +95,8 @@ export class ServerState {
     );
     this.runner = new RunnerLink(() => this.settings.runner, (line) => connection.console.log(line), options.host.env, options.host.startRunner, options.host.origin);
     this.guard = guardRequest(this.log, (uri) => {
+      const open = this.documents.get(uri);
+      if (open instanceof PieceTextDocument) return { document: open };
       const file = this.ourFile(uri);
       const text = file === undefined ? undefined : this.session.textOf(file);
       return text === undefined ? undefined : { text, lineStarts: this.session.lineStartsOf(file!) };
@@ -142,6 +145,10 @@ export class ServerState {
       views: this.views,
       locator: this.locator,
       versionOf: this.versionOf,
+      piecesOf: (uri) => {
+        const open = this.documents.get(uri);
+        return open instanceof PieceTextDocument ? open.pieces : undefined;
+      },
       ourFile: this.ourFile,
       capabilities: () => this.capabilities,
       log: this.log,

@@ -1,10 +1,11 @@
 // The pieces a long document text arrived in (lsp/packedStrings.ts makes it a slice per turn, so
 // the text is a rope of them). Reading a rope by index or search makes V8 copy it whole into one
 // flat string first: for a document of 50 MB, one step of about 0.2 s on the main thread while
-// every other request waits. A reader that can go piece by piece (the header scan of
-// lsp/largeDocuments.ts) asks for them here. The pieces are the rope's own leaves: keeping them
-// costs an array, not a copy, as long as the rope is not flattened; so they are dropped as soon as
-// their document is edited or closed.
+// every other request waits. The text documents take them here when they make the document
+// (lsp/clamp.ts: a document past the analysed size keeps its text in these pieces,
+// lsp/pieceDocument.ts). The pieces are the rope's own leaves: keeping them costs an array, not a
+// copy, as long as the rope is not flattened; those not taken go when their document is edited
+// or closed.
 //
 // Kept by document and version, never looked up by the text: two strings are compared by content
 // when they are not the same one, and comparing two ropes of equal length flattens both.
@@ -43,6 +44,13 @@ export function rememberPieces(uri: string, version: number, pieces: readonly st
 export function piecesOf(uri: string, version: number | undefined): readonly string[] | undefined {
   const entry = kept.get(uri);
   return entry !== undefined && entry.version === version ? entry.pieces : undefined;
+}
+
+/** The pieces of a document's text at `version`, given once: they are the document's from then on. */
+export function takePieces(uri: string, version: number): readonly string[] | undefined {
+  const pieces = piecesOf(uri, version);
+  if (pieces !== undefined) kept.delete(uri);
+  return pieces;
 }
 
 /** Drops what is kept for a document unless it is of `version` (edited to another, or closed: undefined). */

@@ -12,14 +12,44 @@ import { makeFinding, type Finding } from '../check/finding.js';
 export const MAX_ANALYZED_BYTES = 1024 * 1024;
 
 /**
+ * The UTF-8 size of a text, as Node's `Buffer.byteLength` counts it (a lone surrogate is the three
+ * bytes of its replacement); counted here where there is no `Buffer` (the browser's worker).
+ */
+export function utf8Size(text: string): number {
+  if (typeof Buffer !== 'undefined') return Buffer.byteLength(text, 'utf8');
+  return countUtf8(text);
+}
+
+/** utf8Size without `Buffer`, a code unit at a time. */
+export function countUtf8(text: string): number {
+  let size = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) size += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 4 bytes for its two units.
+      size += 2;
+      i++;
+    } else size += 2;
+  }
+  return size;
+}
+
+/**
  * The UTF-8 size of `text` when it is past `limit`, else undefined; counted only when the length
  * alone does not tell (a UTF-16 unit is at least one byte and at most three).
  */
 export function sizePastLimit(text: string, limit: number = MAX_ANALYZED_BYTES): number | undefined {
   if (text.length * 3 <= limit) return undefined;
-  // Every request on a large document asks again for the same text: its size is counted once.
-  if (last.text !== text) last = { text, size: Buffer.byteLength(text, 'utf8') };
-  return last.size > limit ? last.size : undefined;
+  // Every request on a large document asks again for the same text: its size is counted once, and
+  // kept until another text past the limit is counted (one under it, counted on a flat text, never
+  // displaces it: counted again, the large one's rope would be made flat).
+  if (last.text === text) return last.size > limit ? last.size : undefined;
+  const size = utf8Size(text);
+  if (size <= limit) return undefined;
+  last = { text, size };
+  return size;
 }
 let last = { text: '', size: 0 };
 

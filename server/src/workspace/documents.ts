@@ -25,8 +25,9 @@ export type FileId = string;
 export type FileKind = 'bundle' | 'manifest' | 'lock';
 
 export interface ParsedFile {
-  /** The text it was parsed from (open buffer), or the disk stamp it was read at. */
+  /** The text it was parsed from. */
   text: string;
+  /** `open:` and the generation of the open buffer it was parsed from, or the disk stamp it was read at. */
   stamp: string;
   readonly lineStarts: number[];
   /** The document parsed (none when parsing failed). */
@@ -52,6 +53,14 @@ export const RELEASED_PER_STEP = 512;
 
 export class Documents {
   private readonly buffers = new Map<FileId, string>();
+  /**
+   * Per open file, the generation of its text: a parse of the buffer is current when made at the
+   * same one. A text set again the same keeps its generation, told by comparing the two, except past
+   * the analysed size: two long texts of one length are compared by content, which makes both flat
+   * (the pieces of an edited document joined, lsp/pieceDocument.ts), and such a text is not parsed.
+   */
+  private readonly generations = new Map<FileId, number>();
+  private generation = 0;
   /** Per open file, the order it was opened in (see openAmong). */
   private readonly openSeq = new Map<FileId, number>();
   private opened = 0;
@@ -98,7 +107,9 @@ export class Documents {
 
   /** Opens or updates a buffer (a change to log); returns whether it was open already. */
   setBuffer(file: FileId, text: string): boolean {
-    const wasOpen = this.buffers.has(file);
+    const before = this.buffers.get(file);
+    const wasOpen = before !== undefined;
+    if (before === undefined || sizePastLimit(text) !== undefined || before !== text) this.generations.set(file, ++this.generation);
     this.buffers.set(file, text);
     if (!wasOpen) this.openSeq.set(file, ++this.opened);
     this.changed(file);
@@ -115,6 +126,7 @@ export class Documents {
   /** Closes a buffer: the file on disk counts again, the buffer's parse is the previous version of its next. */
   closeBuffer(file: FileId): void {
     if (this.buffers.delete(file)) this.forgetOpen(file);
+    this.generations.delete(file);
     // Most often the same text, saved.
     this.forgetParse(file, true);
     this.changed(file);
@@ -203,10 +215,15 @@ export class Documents {
     return read.ok ? read.text : undefined;
   }
 
+  /** The stamp of a parse of an open file's current text. */
+  private openStamp(file: FileId): string {
+    return `open:${this.generations.get(file)}`;
+  }
+
   /** Line starts of a file's current text (for converting offsets). */
   lineStartsOf(file: FileId): number[] {
     const parsed = this.parsed.get(file);
-    if (parsed && 'lineStarts' in parsed && (!this.buffers.has(file) || parsed.text === this.buffers.get(file))) return parsed.lineStarts;
+    if (parsed && 'lineStarts' in parsed && (!this.buffers.has(file) || parsed.stamp === this.openStamp(file))) return parsed.lineStarts;
     return computeLineStarts(this.textOf(file) ?? '');
   }
 
@@ -220,8 +237,9 @@ export class Documents {
     const buffer = this.buffers.get(file);
     let cached = this.parsed.get(file);
     if (buffer !== undefined) {
-      if (!cached || !('lineStarts' in cached) || cached.stamp !== 'open' || cached.text !== buffer) {
-        cached = this.parse(file, buffer, 'open', kind);
+      const stamp = this.openStamp(file);
+      if (!cached || !('lineStarts' in cached) || cached.stamp !== stamp) {
+        cached = this.parse(file, buffer, stamp, kind);
         this.parsed.set(file, cached);
       }
       if (cached.oversize !== undefined) out.push(tooLargeFinding(file, cached.oversize));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ANALYZED_BYTES } from '../../../server/src/workspace/documentSize.js';
 import { LspClient, startClient, tempWorkspace, uriOf } from './harness.js';
-import { MAX_LARGE_ENTRIES } from '../../../server/src/lsp/largeDocuments.js';
+import { largeDocumentFolding, largeDocumentSymbols, MAX_LARGE_ENTRIES } from '../../../server/src/lsp/largeDocuments.js';
 
 let client: LspClient | undefined;
 afterEach(async () => {
@@ -24,6 +24,16 @@ function pipes(count: number): string {
 }
 
 const SMALL = 'domain = "small"\ndescription = "Small"\n\n[concept.Note]\ndescription = "A note"\n\n[pipe.write]\ntype = "PipeLLM"\ndescription = "Writes"\noutput = "Note"\nprompt = "Write"\n';
+
+/** A client on a workspace of the small bundle, and a bundle of 1.5 times the analysed size to open. */
+async function largeInWorkspace(): Promise<{ started: LspClient; count: number; uri: string }> {
+  const ws = tempWorkspace({ 'small.mthds': SMALL });
+  const started = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
+  // Shut down after the test even when the check below fails.
+  client = started;
+  await started.workspaceChecked(60_000);
+  return { started, count: Math.ceil((MAX_ANALYZED_BYTES * 1.5) / 100), uri: uriOf(path.join(ws, 'large.mthds')) };
+}
 
 describe('documents past the analysed size', () => {
   it('get one coded diagnostic and the light features; the others are served; shutdown is answered', async () => {
@@ -81,11 +91,8 @@ describe('documents past the analysed size', () => {
   });
 
   it('keep their outline true to the text through ranged and full changes, the text arriving in pieces', async () => {
-    const count = Math.ceil((MAX_ANALYZED_BYTES * 1.5) / 100);
-    const ws = tempWorkspace({ 'small.mthds': SMALL });
-    client = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
-    await client.workspaceChecked(60_000);
-    const uri = uriOf(path.join(ws, 'large.mthds'));
+    const { started, count, uri } = await largeInWorkspace();
+    client = started;
     type Symbol = { name: string; range: { start: { line: number } } };
     const outline = (): Promise<Symbol[]> => client!.connection.sendRequest<Symbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
     const firstNames = async (): Promise<string[]> => (await outline()).slice(0, 3).map((s) => `${s.name}@${s.range.start.line}`);
@@ -115,5 +122,56 @@ describe('documents past the analysed size', () => {
     client.close(uri);
     client.open(uri, pipes(count));
     expect(await firstNames()).toEqual(['first@3', 'p0@12', 'p1@18']);
+  });
+
+  it('keep their folding and outline true to the text through ranged edits deep in it, across its pieces', async () => {
+    const { started, count, uri } = await largeInWorkspace();
+    client = started;
+    const c = client;
+    const lineOf = (search: string): number => {
+      const at = c.text(uri).indexOf(search);
+      if (at < 0) throw new Error(`${search} is not in the text`);
+      return c.text(uri).slice(0, at).split('\n').length - 1;
+    };
+    const pause = (): Promise<void> => Promise.resolve();
+    /** The server's folding and outline equal those the scan reads in the client's copy of the text. */
+    const expectTrue = async (): Promise<void> => {
+      const text = c.text(uri);
+      const [folding, symbols] = await Promise.all([c.connection.sendRequest('textDocument/foldingRange', { textDocument: { uri } }), c.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })]);
+      expect(folding).toEqual(await largeDocumentFolding(text, undefined, pause));
+      expect(symbols).toEqual(await largeDocumentSymbols(text, pause));
+    };
+    client.open(uri, pipes(count));
+    await expectTrue();
+
+    // Typed one character at a time inside a header, as an editor sends keystrokes.
+    const at = lineOf('[pipe.p50]');
+    for (const [i, ch] of [...'xyz'].entries()) client.edit(uri, [{ range: { start: { line: at, character: 9 + i }, end: { line: at, character: 9 + i } }, newText: ch }]);
+    expect(c.text(uri)).toContain('[pipe.p50xyz]');
+    await expectTrue();
+    // A cut of about 300 KB, over the pieces the text came in, then lines ended by CRLF pasted in.
+    client.edit(uri, [{ range: { start: { line: lineOf('[pipe.p100]'), character: 0 }, end: { line: lineOf('[pipe.p2900]'), character: 7 } }, newText: '[pipe.cut' }]);
+    client.edit(uri, [{ range: { start: { line: lineOf('[pipe.p3500]'), character: 0 }, end: { line: lineOf('[pipe.p3500]'), character: 0 } }, newText: '[concept.Pasted]\r\ndescription = "pasted"\r\n\r\n' }]);
+    // Several changes in one notification, each applying to the text the previous one left.
+    client.edit(uri, [
+      { range: { start: { line: lineOf('[pipe.p3000]'), character: 6 }, end: { line: lineOf('[pipe.p3000]'), character: 11 } }, newText: 'three_thousand' },
+      { range: { start: { line: lineOf('[pipe.p4000]'), character: 0 }, end: { line: lineOf('[pipe.p4001]'), character: 0 } }, newText: '' },
+    ]);
+    await expectTrue();
+    const names = ((await c.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as Array<{ name: string }>).map((x) => x.name);
+    for (const name of ['p50xyz', 'cut2900', 'Pasted', 'three_thousand']) expect(names).toContain(name);
+    expect(names).not.toContain('p4000');
+
+    // Nothing to fix in such a document; a position past its end is taken as its end.
+    expect(await client.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: at, character: 2 }, end: { line: at, character: 2 } }, context: { diagnostics: [] } })).toEqual([]);
+    expect(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 10 ** 8, character: 5 } })).toBeNull();
+
+    // Cut below the analysed size by a ranged edit: analysed again, with the text edited.
+    const cut = client.published.length;
+    client.edit(uri, [{ range: { start: { line: lineOf('[pipe.p1]'), character: 0 }, end: { line: 10 ** 8, character: 0 } }, newText: '[pipe.last]\ntype = "PipeLLM"\ndescription = "last"\noutput = "Missing"\nprompt = "x"\n' }]);
+    const checked = await client.nextDiagnostics(uri, (d) => d.length > 0 && d.every((x) => x.code !== 'mthdsls.client.document_too_large'), cut, 30_000);
+    expect(checked.map((d) => d.code)).toContain('method.concept_unresolved');
+    const small = (await c.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as Array<{ name: string }>;
+    expect(small.map((x) => x.name)).toEqual(['first', 'p0', 'last']);
   });
 });

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { headersSteps, type Header } from '../../../server/src/lsp/largeDocuments.js';
-import { documentTextPath, keepPiecesOnlyAt, piecesOf, rememberPieces } from '../../../server/src/lsp/textPieces.js';
+import { documentTextPath, keepPiecesOnlyAt, piecesOf, rememberPieces, takePieces } from '../../../server/src/lsp/textPieces.js';
 import { runSteps } from '../../../server/src/util/steps.js';
 
 /** The scan of the whole string, line by line, as it was written before the pieces: the oracle. */
@@ -105,5 +105,11 @@ describe('the pieces kept for a document', () => {
     // A text in one piece is kept as nothing.
     rememberPieces('file:///a', 4, ['abcd']);
     expect(piecesOf('file:///a', 4)).toBeUndefined();
+    // Taken once by the document made of them (lsp/clamp.ts), then no longer kept.
+    rememberPieces('file:///a', 5, ['ab', 'cd']);
+    expect(takePieces('file:///a', 4)).toBeUndefined();
+    expect(takePieces('file:///a', 5)).toEqual(['ab', 'cd']);
+    expect(piecesOf('file:///a', 5)).toBeUndefined();
+    expect(takePieces('file:///a', 5)).toBeUndefined();
   });
 });
