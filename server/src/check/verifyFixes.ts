@@ -106,8 +106,13 @@ export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Fin
   const verdict: FixVerdict = { kept: [], rolledBack: [] };
   if (chosen.length === 0) return verdict;
   const trials = keep ? keep.take(tree) : new TrialChecks(tree);
-  const checked = yield* trials.baselineSteps();
-  baseline ??= checked;
+  // Given the tree's findings, new trials need not check the tree as it is: their first trial is
+  // checked from scratch instead, which the baseline's check would have cost anyway, and the
+  // trials keep the findings given (a later verdict follows them as usual). A document whose fixes
+  // touch its whole tree (30,000 unused inputs) was otherwise checked twice: by its own check, then
+  // as this baseline (0.3 s of the fix-all's 0.4 s).
+  if (baseline !== undefined && trials.fresh()) trials.assumeBaseline(baseline);
+  else baseline ??= yield* trials.baselineSteps();
   const before = new Map<string, number>();
   for (const f of baseline) if (f.severity === 'error') before.set(errorKey(f), (before.get(errorKey(f)) ?? 0) + 1);
   /** The first error the fixes bring, if any. */
@@ -190,6 +195,20 @@ class TrialChecks {
     this.baseline = undefined;
     this.parsed.clear();
     return true;
+  }
+
+  /** Whether nothing was checked nor moved yet (see assumeBaseline). */
+  fresh(): boolean {
+    return this.baseline === undefined && this.moved === undefined && this.last === this.copy;
+  }
+
+  /**
+   * Takes `findings` (what checkTree gives the tree as it is) as the copy's baseline without
+   * checking it: the cache stays empty, so the first trial is checked from scratch and the cache
+   * then follows the trials, as after a checked baseline. Only for fresh trials.
+   */
+  assumeBaseline(findings: readonly Finding[]): void {
+    this.baseline = [...findings];
   }
 
   /**

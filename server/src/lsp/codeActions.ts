@@ -30,6 +30,8 @@ export interface CodeActionInput {
   lineStarts: readonly number[];
   findings: readonly Finding[];
   tree: MethodTree | undefined;
+  /** Every finding of `tree` as it was checked, when known (the fix-all's baseline: see fixAllEdits). */
+  treeFindings?: () => readonly Finding[];
   locator: TextLocator;
   /** Lets queued messages through between slices of the fix-all's checks (see fixAllEdits). */
   pause?: () => Promise<void>;
@@ -72,8 +74,8 @@ export function isFixAllData(data: unknown): data is FixAllData {
 export const FIX_ALL_TITLE = 'Fix all safe MTHDS problems';
 
 /** The fix-all's edit made (verified as fixAllEdits does) for an action offered unresolved. */
-export async function resolveFixAll(action: CodeAction, findings: readonly Finding[], tree: MethodTree | undefined, locator: TextLocator, pause?: () => Promise<void>): Promise<CodeAction> {
-  const edits = await fixAllEdits(findings, tree, pause);
+export async function resolveFixAll(action: CodeAction, findings: readonly Finding[], tree: MethodTree | undefined, locator: TextLocator, pause?: () => Promise<void>, treeFindings?: () => readonly Finding[]): Promise<CodeAction> {
+  const edits = await fixAllEdits(findings, tree, pause, SLICE_MS, treeFindings);
   return { ...action, edit: editsToWorkspaceEdit(edits, locator) };
 }
 
@@ -113,7 +115,7 @@ export async function codeActions(input: CodeActionInput): Promise<CodeAction[]>
         );
       }
     } else {
-      const edits = await fixAllEdits(findings, input.tree, input.pause);
+      const edits = await fixAllEdits(findings, input.tree, input.pause, SLICE_MS, input.treeFindings);
       if (edits.length > 0) actions.push({ title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, edit: editsToWorkspaceEdit(edits, locator) });
     }
   }
@@ -143,7 +145,7 @@ const SLICE_MS = 8;
  * verifyFixes.ts) runs in slices of `sliceMs` that let queued messages through, so
  * other requests never wait behind it; only this answer does.
  */
-export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn, sliceMs = SLICE_MS): Promise<TextEdit[]> {
+export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn, sliceMs = SLICE_MS, treeFindings?: () => readonly Finding[]): Promise<TextEdit[]> {
   const known = fixAllByFindings.get(findings);
   if (known) return Promise.resolve(known);
   const chosen = chooseSafeFixes(findings, () => true, true);
@@ -152,7 +154,8 @@ export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | und
     fixAllByFindings.set(findings, edits);
     return Promise.resolve(edits);
   }
-  const running = runInSlices(keepHarmlessFixesSteps(tree, undefined, chosen, fixTrials), sliceMs, pause).then((verdict) => verdict.kept.flatMap((c) => c.fix.edits));
+  // The findings of the tree's own check, when given, spare the re-check a check of the tree as it is (verifyFixes.ts).
+  const running = runInSlices(keepHarmlessFixesSteps(tree, treeFindings?.(), chosen, fixTrials), sliceMs, pause).then((verdict) => verdict.kept.flatMap((c) => c.fix.edits));
   fixAllByFindings.set(findings, running);
   running.then(
     (edits) => fixAllByFindings.set(findings, edits),

@@ -11,7 +11,7 @@ import { editsToWorkspaceEdit, type TextLocator } from './convert.js';
 export interface FixAllCommandContext {
   fileOf(uri: string): string | undefined;
   /** The findings of the latest check, carried over to the document's current text. */
-  findingsOf(file: string): { findings: readonly Finding[]; tree?: MethodTree | undefined } | undefined;
+  findingsOf(file: string): { findings: readonly Finding[]; tree?: MethodTree | undefined; treeFindings?: () => readonly Finding[] } | undefined;
   /** The version of an open document (undefined: not open). */
   versionOf(file: string): number | undefined;
   locator: TextLocator;
@@ -37,7 +37,7 @@ export async function runFixAllCommand(ctx: FixAllCommandContext, args: readonly
     const version = ctx.versionOf(file);
     const found = ctx.findingsOf(file);
     if (!found) return { ok: false, message: `${uri} has not been checked.` };
-    const edits = await fixAllEdits(found.findings, found.tree, ctx.pause);
+    const edits = await fixAllEdits(found.findings, found.tree, ctx.pause, undefined, found.treeFindings);
     if (edits.length === 0) return { ok: true, applied: false, edits: 0 };
     // Typed meanwhile: the edit was made for a text the document no longer has.
     if (ctx.versionOf(file) !== version) continue;

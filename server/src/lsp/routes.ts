@@ -185,7 +185,7 @@ export const ROUTES: readonly Route[] = [
     const found = file !== undefined && state.diagnostics ? state.views.findingsOf(file) : undefined;
     if (file === undefined || !found) return [];
     const text = state.session.textOf(file) ?? '';
-    return codeActions({ params, file, text, lineStarts: state.session.lineStartsOf(file), findings: found.findings, tree: found.tree, locator: state.locator, fixAllBy: fixAllBy(state.capabilities), ...(state.pause ? { pause: state.pause } : {}) });
+    return codeActions({ params, file, text, lineStarts: state.session.lineStartsOf(file), findings: found.findings, tree: found.tree, ...(found.treeFindings ? { treeFindings: found.treeFindings } : {}), locator: state.locator, fixAllBy: fixAllBy(state.capabilities), ...(state.pause ? { pause: state.pause } : {}) });
   })),
   request(CodeActionResolveRequest.type, { codeActionProvider: { codeActionKinds: [QUICK_FIX, FIX_ALL_KIND], resolveProvider: true } }, ({ state }) => async (action) => {
     if (!isFixAllData(action.data)) return action;
@@ -193,7 +193,7 @@ export const ROUTES: readonly Route[] = [
       const file = state.ourFile(action.data.fixAll);
       const found = file !== undefined && state.diagnostics ? state.views.findingsOf(file) : undefined;
       if (!found) return { ...action, edit: { changes: {} } };
-      return await resolveFixAll(action, found.findings, found.tree, state.locator, state.pause);
+      return await resolveFixAll(action, found.findings, found.tree, state.locator, state.pause, found.treeFindings);
     } catch (error) {
       state.log(`mthds: code action resolve failed: ${String(error)}`);
       return action;

@@ -34,6 +34,8 @@ export interface FindingsView {
   tree?: MethodTree;
   /** Carried over from an older text (the file's check is pending). */
   ahead: boolean;
+  /** Every finding of `tree`'s check, when `tree` is the tree that check checked (the fix-all's baseline). */
+  treeFindings?: () => Finding[];
 }
 
 export class Views {
@@ -139,7 +141,10 @@ export class Views {
     const checked = check.tree ? checkedText(check.tree, file) : text;
     // An open document the check did not have yet (just created): nothing to carry over.
     if (checked === undefined && text !== undefined && session.isOpen(file) && !check.findings.has(file)) return { findings: [], ...(tree ? { tree } : {}), ahead: true };
-    if (text === undefined || checked === undefined || checked === text) return { findings, ...(tree ? { tree } : {}), ahead: false };
+    if (text === undefined || checked === undefined || checked === text) {
+      const own = tree !== undefined && tree === check.tree ? { treeFindings: () => [...check.findings.values()].flat() } : {};
+      return { findings, ...(tree ? { tree } : {}), ahead: false, ...own };
+    }
     const known = this.shifted.get(findings);
     if (known?.text === text) return { findings: known.findings, ...(tree ? { tree } : {}), ahead: true };
     // Every open file of the tree that changed since (a fix may edit another file too).

@@ -131,6 +131,10 @@ describe('keepHarmlessFixes trials as updates', () => {
         expect(summary(keepHarmlessFixes(tree, undefined, chosen, keep))).toEqual(expected);
         const trials = keep.take(tree);
         keep.give(trials);
+        // Trials whose first verdict was given the tree's findings (not checked, see assumeBaseline)
+        // follow the versions as well.
+        const keepGiven = new FixTrials();
+        expect(summary(keepHarmlessFixes(tree, checkTree(tree), chosen, keepGiven))).toEqual(expected);
         let version = tree;
         for (const v of versions) {
           const { file, from, to } = VERSIONS[v]!;
@@ -140,6 +144,7 @@ describe('keepHarmlessFixes trials as updates', () => {
           const fromScratch = summary(verdictFromScratch(version, chosen));
           if (version !== tree) moved++;
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
+          expect(summary(keepHarmlessFixes(version, undefined, chosen, keepGiven))).toEqual(fromScratch);
           // Asked again for the same version (another document of the tree).
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
           // The same trials, moved: never made anew. With no fix chosen no verdict checked any
