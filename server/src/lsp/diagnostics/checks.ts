@@ -37,6 +37,8 @@ export class CheckScheduler {
   private updateScheduled = false;
   private updateTimer: NodeJS.Timeout | undefined;
   private burstStart = 0;
+  /** When the last file event arrived (the quiet before a burst, traced when it starts). */
+  private lastEventAt = -Infinity;
   /** When the first event of the bursts that restarted updates arrived (UPDATE_RESTART_MAX_MS). */
   private restartsFrom = 0;
   /** How many times file events arriving stopped the running checks (see sliced). */
@@ -193,7 +195,13 @@ export class CheckScheduler {
     this.idle.cancel();
     const now = Date.now();
     if (this.flushing === undefined && !this.updateScheduled) this.restartsFrom = now;
-    else if (this.updateRunning && now - this.restartsFrom < UPDATE_RESTART_MAX_MS) this.superseded += 1;
+    if (!this.updateScheduled && !this.updateRunning) {
+      // Which events an update joined, seen from the server: a client (or a machine) that pauses
+      // longer than the quiet window between two events makes two bursts, and two updates.
+      const quiet = Number.isFinite(this.lastEventAt) ? `${now - this.lastEventAt} ms` : 'no earlier event';
+      this.options.trace?.(`mthds: file events began a burst (quiet before: ${quiet})`);
+    } else if (this.updateRunning && now - this.restartsFrom < UPDATE_RESTART_MAX_MS) this.superseded += 1;
+    this.lastEventAt = now;
     if (this.updateScheduled) {
       // A burst (a checkout, a generator) keeps coming: wait for it to pause, but not for ever.
       if (now - this.burstStart < UPDATE_MAX_WAIT_MS) this.updateTimer?.refresh();
@@ -217,7 +225,8 @@ export class CheckScheduler {
     for (const file of files) this.toPreload.add(file);
     if (this.preloading || this.toPreload.size === 0) return;
     this.preloading = true;
-    void this.preloadInSlices().finally(() => {
+    // On the next turn: the notifications already received are handled first, each as short as it can be.
+    void new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.preloadInSlices()).finally(() => {
       this.preloading = false;
     });
   }
