@@ -109,12 +109,15 @@ export async function runBranchSwitch(count = 2000) {
     const before = updates;
     const t = performance.now();
     const cpuBefore = processCpuMs(server.child.pid);
+    const bytesBefore = server.sentBytes();
     let cpu = NaN;
+    let sentMb = NaN;
     const done = new Promise((resolve) => {
       onCheck = () => {
         if (!equalTo(cold.expected)) return;
         onCheck = () => undefined;
         cpu = processCpuMs(server.child.pid) - cpuBefore;
+        sentMb = (server.sentBytes() - bytesBefore) / 1e6;
         resolve(performance.now() - t);
       };
     });
@@ -133,7 +136,7 @@ export async function runBranchSwitch(count = 2000) {
     await sleep(300);
     const how = oneNotification ? 'one notification' : `${changed.length} notifications 1 ms apart`;
     console.log(
-      `  ${renamed ? 'to the branch' : 'back'}, ${how}: settled and equal to mthds check ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${updates - before} update${updates - before === 1 ? '' : 's'}, server CPU ${fmt(cpu)} ms); ` +
+      `  ${renamed ? 'to the branch' : 'back'}, ${how}: settled and equal to mthds check ${fmt(ms)} ms after the first notification, ${fmt(Math.max(0, ms - sent))} ms after the last (${updates - before} update${updates - before === 1 ? '' : 's'}, server CPU ${fmt(cpu)} ms, ${fmt(sentMb, 1)} MB sent); ` +
         `cold mthds check ${fmt(cold.ms)} ms (concept_unresolved ${cold.unresolved}); ` +
         `hover + completion p50 ${fmt(percentile(times, 50))} p95 ${fmt(percentile(times, 95))} max ${fmt(Math.max(...times))} ms (${times.length}); ${load()}`,
     );

@@ -22,6 +22,9 @@ export async function startServer(folder, { capabilities, initializationOptions,
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  // What the server sent so far (bytes): what a client has to read and parse.
+  let sentBytes = 0;
+  child.stdout.on('data', (chunk) => (sentBytes += chunk.length));
   let ended;
   const checked = new Promise((r) => (ended = r));
   connection.onNotification('$/progress', (p) => p.value?.kind === 'end' && ended());
@@ -40,7 +43,7 @@ export async function startServer(folder, { capabilities, initializationOptions,
     ...(trace ? { trace } : {}),
   });
   await connection.sendNotification('initialized', {});
-  return { child, connection, checked, spawnedAt };
+  return { child, connection, checked, spawnedAt, sentBytes: () => sentBytes };
 }
 
 /** Shuts the server down cleanly and waits for its process to end. */

@@ -111,7 +111,10 @@ class Fenwick {
 
 /** What makes two fixes the same fix: their edits (the title aside). */
 export function fixSignature(fix: Fix): string {
-  return JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
+  // Each edit's file and text quoted (JSON), so that no text can pass for another edit's part.
+  let out = '';
+  for (const e of fix.edits) out += `${JSON.stringify(e.file)}:${e.range.start}:${e.range.end}:${JSON.stringify(e.newText)};`;
+  return out;
 }
 
 /**
@@ -123,14 +126,17 @@ export function fixSignature(fix: Fix): string {
  * `mthds check --fix` and the language server's fix-all both choose with this.
  */
 export function chooseSafeFixes(findings: readonly Finding[], accept: (file: string) => boolean = () => true, acrossFiles = false): ChosenFix[] {
-  const accepted = findings.filter((f) => {
-    const fix = f.fix;
-    if (!fix?.safe || fix.edits.length === 0) return false;
-    const file = fix.edits[0]!.file;
-    return fix.edits.every((e) => (acrossFiles || e.file === file) && accept(e.file));
-  });
   // Root causes first (consequences.ts): where a cause's fix and another overlap, the cause's wins.
-  const candidates = [...accepted.filter(isCause), ...accepted.filter((f) => !isCause(f))];
+  const causes: Finding[] = [];
+  const others: Finding[] = [];
+  for (const f of findings) {
+    const fix = f.fix;
+    if (!fix?.safe || fix.edits.length === 0) continue;
+    const file = fix.edits[0]!.file;
+    if (!fix.edits.every((e) => (acrossFiles || e.file === file) && accept(e.file))) continue;
+    (isCause(f) ? causes : others).push(f);
+  }
+  const candidates = causes.length === 0 ? others : [...causes, ...others];
   const taken = new TakenEdits(candidates.flatMap((f) => f.fix!.edits));
   const chosen: ChosenFix[] = [];
   const seen = new Set<string>();

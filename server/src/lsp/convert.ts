@@ -15,23 +15,13 @@ export interface TextLocator {
 
 export const DIAGNOSTIC_SOURCE = 'mthds';
 
-export interface LspFixEdit {
-  uri: string;
-  range: LspRange;
-  newText: string;
-}
-
-export interface LspFix {
-  title: string;
-  safe: boolean;
-  edits: LspFixEdit[];
-}
-
-/** The `data` of a diagnostic: what a client (or our code actions) needs to repair it. */
+/**
+ * The `data` of a diagnostic: its registry parameters. Its fixes are not sent with it: a code action
+ * reads them from the server's findings, and a branch switch publishing 2,000 diagnostics with five
+ * fixes each (every edit naming its file's URI) sent megabytes that clients parsed for nothing.
+ */
 export interface DiagnosticData {
   params: Record<string, unknown>;
-  fix?: LspFix;
-  alternatives?: LspFix[];
 }
 
 const SEVERITY: Record<Severity, 1 | 2 | 3> = { error: 1, warning: 2, information: 3 };
@@ -41,14 +31,6 @@ export function toLspRange(locator: TextLocator, file: string, range: Range): Ls
   // analyse, whose line starts would cost a pass over megabytes) is placed without them.
   if (range.end === 0) return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   return rangeToLspRange(locator.lineStartsOf(file), range);
-}
-
-export function fixToLsp(fix: Fix, locator: TextLocator): LspFix {
-  return {
-    title: fix.title,
-    safe: fix.safe,
-    edits: fix.edits.map((e) => ({ uri: locator.uriOf(e.file), range: toLspRange(locator, e.file, e.range), newText: e.newText })),
-  };
 }
 
 /** One link per code, shared by its diagnostics (a file may have tens of thousands of one code). */
@@ -62,8 +44,6 @@ function codeDescriptionOf(code: string): { href: string } {
 
 export function findingToDiagnostic(finding: Finding, locator: TextLocator): Diagnostic {
   const data: DiagnosticData = { params: finding.params };
-  if (finding.fix) data.fix = fixToLsp(finding.fix, locator);
-  if (finding.alternatives) data.alternatives = finding.alternatives.map((a) => fixToLsp(a, locator));
   const diagnostic: Diagnostic = {
     range: toLspRange(locator, finding.file, finding.range),
     severity: SEVERITY[finding.severity],

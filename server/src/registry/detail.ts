@@ -166,7 +166,7 @@ export function renderTemplate(
   specs: readonly ParamSpec[],
   params: ParamValues,
 ): string {
-  const specOf = new Map(specs.map((s) => [s.name, s]));
+  const specOf = specsByName(specs);
   const render = (name: string): string => {
     const value = params[name];
     if (isAbsent(value)) return `{${name}}`;
@@ -194,6 +194,15 @@ export function renderTemplate(
 }
 
 /** The detail text of a code, rendered from its template and the given parameters. */
+// Each code's specs by name, made once: a check may render tens of thousands of one code's details.
+const specMaps = new WeakMap<readonly ParamSpec[], ReadonlyMap<string, ParamSpec>>();
+
+function specsByName(specs: readonly ParamSpec[]): ReadonlyMap<string, ParamSpec> {
+  let map = specMaps.get(specs);
+  if (!map) specMaps.set(specs, (map = new Map(specs.map((s) => [s.name, s]))));
+  return map;
+}
+
 export function renderDetail(code: string, params: ParamValues = {}): string {
   const entry = requireEntry(code);
   return renderTemplate(entry.detail, entry.params, params);

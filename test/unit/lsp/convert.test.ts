@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { makeFinding, type Finding } from '../../../server/src/check/finding.js';
-import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from '../../../server/src/lsp/convert.js';
+import { editsToWorkspaceEdit, findingToDiagnostic, fixToWorkspaceEdit, type TextLocator } from '../../../server/src/lsp/convert.js';
 import { computeLineStarts } from '../../../server/src/syntax/positions.js';
 
 const TEXTS: Record<string, string> = {
@@ -46,7 +46,7 @@ describe('findingToDiagnostic', () => {
     expect(findingToDiagnostic({ ...finding, severity: 'information' }, locator).severity).toBe(3);
   });
 
-  it('converts related locations, the fix and the alternatives to URIs and LSP ranges of their own files', () => {
+  it('converts related locations to URIs and LSP ranges of their own files; the data holds the parameters, not the fixes', () => {
     const finding = makeFinding('method.name_conflict', { kind: 'pipe', name: 'x' }, '/w/a.mthds', { start: 0, end: 6 }, {
       related: [{ file: '/w/b.mthds', range: { start: 6, end: 11 }, message: 'also declared here' }],
       fix: { title: 'Rename', safe: true, edits: [{ file: '/w/b.mthds', range: { start: 6, end: 11 }, newText: 'renamed' }] },
@@ -54,11 +54,9 @@ describe('findingToDiagnostic', () => {
     });
     const d = findingToDiagnostic(finding, locator);
     expect(d.relatedInformation).toEqual([{ location: { uri: 'file:///w/b.mthds', range: { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } } }, message: 'also declared here' }]);
-    expect(d.data).toEqual({
-      params: { kind: 'pipe', name: 'x' },
-      fix: { title: 'Rename', safe: true, edits: [{ uri: 'file:///w/b.mthds', range: { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } }, newText: 'renamed' }] },
-      alternatives: [{ title: 'Delete', safe: false, edits: [{ uri: 'file:///w/a.mthds', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '' }] }],
-    });
+    // Code actions read the fixes from the server's findings: published diagnostics do not carry them.
+    expect(d.data).toEqual({ params: { kind: 'pipe', name: 'x' } });
+    expect(fixToWorkspaceEdit(finding.fix!, locator)).toEqual({ changes: { 'file:///w/b.mthds': [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } }, newText: 'renamed' }] } });
   });
 });
 
