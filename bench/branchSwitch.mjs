@@ -42,6 +42,8 @@ export async function runBranchSwitch(count = 2000) {
     initializationOptions: { diagnostics: { debounceMs: 0 } },
     trace: 'verbose',
     onTrace: (message) => {
+      // CHURN_DEBUG=1: the server's traces, timed from the start (as lsp-churn.mjs prints them).
+      if (process.env.CHURN_DEBUG) console.log(`  [trace ${fmt(performance.now() - t0, 0)}] ${message}`);
       if (!message.startsWith('mthds: checked')) return;
       updates += 1;
       onCheck();

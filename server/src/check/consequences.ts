@@ -38,15 +38,18 @@ export function isCause(f: Finding): boolean {
  * given when nothing changes.
  */
 export function holdConsequences(findings: Finding[], bundle?: Bundle): Finding[] {
-  let causes: Map<string, Set<string>> | undefined;
+  // By file, then pipe: the codes raised there. Keyed by the findings' own strings (a document
+  // with 30,000 unused inputs made a key string per finding, twice).
+  let causes: Causes | undefined;
   for (const f of findings) {
     if (!CAUSES.has(f.code) && !CONSEQUENCES.has(f.code)) continue;
     const pipe = pipeOf(f);
     if (pipe === undefined) continue;
-    const key = `${f.file}\u0000${pipe}`;
     causes ??= new Map();
-    let codes = causes.get(key);
-    if (!codes) causes.set(key, (codes = new Set()));
+    let pipes = causes.get(f.file);
+    if (!pipes) causes.set(f.file, (pipes = new Map()));
+    let codes = pipes.get(pipe);
+    if (!codes) pipes.set(pipe, (codes = new Set()));
     codes.add(f.code);
   }
   if (!causes) return findings;
@@ -56,12 +59,20 @@ export function holdConsequences(findings: Finding[], bundle?: Bundle): Finding[
     const f = findings[i]!;
     if (!CONSEQUENCES.has(f.code) || !f.fix?.safe) continue;
     const pipe = pipeOf(f);
-    const codes = pipe === undefined ? undefined : causes.get(`${f.file}\u0000${pipe}`);
-    if (!codes || ![...codes].some((c) => CAUSES.has(c) || (CONSEQUENCES.has(c) && c !== f.code))) continue;
+    const codes = pipe === undefined ? undefined : causes.get(f.file)?.get(pipe);
+    if (!codes || !explains(codes, f.code)) continue;
     out ??= [...findings];
     out[i] = { ...f, fix: { ...f.fix, safe: false } };
   }
   return out ?? findings;
+}
+
+type Causes = Map<string, Map<string, Set<string>>>;
+
+/** Whether the codes raised in a pipe explain a consequence of code `code` there. */
+function explains(codes: ReadonlySet<string>, code: string): boolean {
+  for (const c of codes) if (CAUSES.has(c) || (CONSEQUENCES.has(c) && c !== code)) return true;
+  return false;
 }
 
 /**
@@ -69,17 +80,22 @@ export function holdConsequences(findings: Finding[], bundle?: Bundle): Finding[
  * "unused" when the step's pipe no longer declares them (a misspelt `inputs` key). Followed through
  * the bundle's own pipes (bare references), to a fixed point.
  */
-function spreadToCallers(causes: Map<string, Set<string>>, bundle: Bundle): void {
-  const key = (code: string): string => `${bundle.file}\u0000${code}`;
-  const caused = (code: string): boolean => [...(causes.get(key(code)) ?? [])].some((c) => CAUSES.has(c));
+function spreadToCallers(causes: Causes, bundle: Bundle): void {
+  let pipes = causes.get(bundle.file);
+  if (!pipes) causes.set(bundle.file, (pipes = new Map()));
+  const raised = pipes;
+  const caused = (code: string): boolean => {
+    for (const c of raised.get(code) ?? []) if (CAUSES.has(c)) return true;
+    return false;
+  };
   const codes = new Set(bundle.pipes.map((p) => p.code));
   for (let changed = true, rounds = 0; changed && rounds < bundle.pipes.length; rounds++) {
     changed = false;
     for (const pipe of bundle.pipes) {
       if (caused(pipe.code)) continue;
       if (!pipe.pipeRefs.some((r) => !r.special && codes.has(r.raw) && r.raw !== pipe.code && caused(r.raw))) continue;
-      let set = causes.get(key(pipe.code));
-      if (!set) causes.set(key(pipe.code), (set = new Set()));
+      let set = raised.get(pipe.code);
+      if (!set) raised.set(pipe.code, (set = new Set()));
       set.add('method.pipe_unresolved');
       changed = true;
     }

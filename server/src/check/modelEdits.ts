@@ -17,9 +17,9 @@ export function appendBlock(bundle: Bundle, lines: readonly string[]): TextEdit 
 // Removing inputs
 
 /** Removes `name = "X"` from an inline `inputs = { ... }` (with its comma), or its line in a table. */
-export function removeInputEdit(bundle: Bundle, input: InputDecl): TextEdit {
+export function removeInputEdit(bundle: Bundle, pipe: PipeDecl, input: InputDecl): TextEdit {
   const text = bundle.doc.text;
-  const inputs = getEntry(pipeOfInput(bundle, input).table, 'inputs')?.value;
+  const inputs = getEntry(pipe.table, 'inputs')?.value;
   if (inputs?.type === 'table' && inputs.origin === 'inline') {
     const entries = inputs.entries;
     const i = entryPlaces(entries).get(input.name) ?? -1;
@@ -33,21 +33,10 @@ export function removeInputEdit(bundle: Bundle, input: InputDecl): TextEdit {
   return { file: bundle.file, range: wholeLines(text, input.range), newText: '' };
 }
 
-// A pipe with thousands of unused inputs asks for thousands of these edits: the pipe of an input
-// and the place of an entry are looked up in maps made once per bundle and per table, not by a
-// scan each (which made the fixes of one pipe quadratic in its inputs).
-const inputPipes = new WeakMap<Bundle, Map<InputDecl, PipeDecl>>();
+// A pipe with thousands of unused inputs asks for thousands of these edits: the place of an entry
+// is looked up in a map made once per table, not by a scan each (which made the fixes of one pipe
+// quadratic in its inputs).
 const places = new WeakMap<readonly { key: string }[], Map<string, number>>();
-
-function pipeOfInput(bundle: Bundle, input: InputDecl): PipeDecl {
-  let pipes = inputPipes.get(bundle);
-  if (!pipes) {
-    pipes = new Map();
-    for (const pipe of bundle.pipes) for (const i of pipe.inputs) if (!pipes.has(i)) pipes.set(i, pipe);
-    inputPipes.set(bundle, pipes);
-  }
-  return pipes.get(input)!;
-}
 
 /** The place of the first entry of each key. */
 function entryPlaces(entries: readonly { key: string }[]): Map<string, number> {

@@ -26,7 +26,7 @@ describe('keepHarmlessFixes', () => {
     const findings: Finding[] = bundle.pipes.map((p, i) => {
       const harmful = i === 3 || i === 8;
       const description = p.table.entries.find((e) => e.key === 'description')!.value.range;
-      const edit = harmful ? removeInputEdit(bundle, p.inputs[0]!) : { file: FILE, range: description, newText: `"pipe ${i}"` };
+      const edit = harmful ? removeInputEdit(bundle, p, p.inputs[0]!) : { file: FILE, range: description, newText: `"pipe ${i}"` };
       return makeFinding('method.input_unused', { pipe: p.code, variables: ['doc'] }, FILE, p.inputs[0]!.nameRange, { fix: { title: `fix ${i}`, safe: true, edits: [edit] } });
     });
     const verdict = keepHarmlessFixes(tree, baseline, chooseSafeFixes(findings));

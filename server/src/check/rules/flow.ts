@@ -432,7 +432,7 @@ function reportNeeds(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl, needed: 
   if (!checkUnused) return;
   for (const input of pipe.inputs) {
     if (used.has(input.name) || needed.has(input.name) || !SNAKE.test(input.name)) continue;
-    const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
+    const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, pipe, input)], safe: true };
     ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, bundle.file, input.nameRange, { fix }));
   }
 }

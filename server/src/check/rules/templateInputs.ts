@@ -145,7 +145,7 @@ function checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void {
   if (pipe.spec?.inputRule !== 'templates-both-ways' || !complete) return;
   for (const input of inputs) {
     if (isRead(reads, input.name) || misplaced?.some((m) => m.root === input.name) || !INPUT_NAME.test(input.name)) continue;
-    const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, input)], safe: true };
+    const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, pipe, input)], safe: true };
     ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, file, input.nameRange, { fix }));
   }
 }

@@ -387,8 +387,9 @@ export class CheckScheduler {
           }
           sliceEnd = performance.now() + SLICE_MS;
         }
+        const published = performance.now();
         await this.publishInSlices(result, sliceEnd);
-        this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms`);
+        this.options.trace?.(`mthds: checked ${id.key} in ${(performance.now() - t0).toFixed(1)} ms (publishing ${(performance.now() - published).toFixed(1)} ms)`);
         return;
       }
       await this.pause();
