@@ -21,7 +21,7 @@ export interface ChosenFix {
  * Fenwick trees count the marks in a span.
  */
 class TakenEdits {
-  private readonly coords = new Map<string, { offsets: number[]; base: number }>();
+  private readonly coords = new Map<string, { offsets: Float64Array; base: number }>();
   private readonly segments: Fenwick;
   private readonly points: Fenwick;
   /** For each segment, the next segment not yet marked (path-compressed). */
@@ -36,7 +36,7 @@ class TakenEdits {
     }
     let base = 0;
     for (const [file, list] of byFile) {
-      const offsets = [...new Set(list)].sort((a, b) => a - b);
+      const offsets = distinctSorted(list);
       this.coords.set(file, { offsets, base });
       base += offsets.length;
     }
@@ -89,6 +89,14 @@ class TakenEdits {
   }
 }
 
+/** The distinct numbers of a list, ascending (a typed array sorts numbers without a comparator). */
+function distinctSorted(list: readonly number[]): Float64Array {
+  const sorted = Float64Array.from(list).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i]!;
+  return sorted.subarray(0, n);
+}
+
 /** Counts by index: one added at a time, summed over a span. */
 class Fenwick {
   private readonly tree: Int32Array;
@@ -139,17 +147,31 @@ export function chooseSafeFixes(findings: readonly Finding[], accept: (file: str
   const candidates = causes.length === 0 ? others : [...causes, ...others];
   const taken = new TakenEdits(candidates.flatMap((f) => f.fix!.edits));
   const chosen: ChosenFix[] = [];
-  const seen = new Set<string>();
+  // The fixes chosen by where their first edit starts: a fix equal to one of them is the same repair.
+  const seen = new Map<string, Map<number, Fix[]>>();
   for (const finding of candidates) {
     const fix = finding.fix!;
-    const signature = fixSignature(fix);
-    if (seen.has(signature)) continue;
+    const first = fix.edits[0]!;
+    let starts = seen.get(first.file);
+    if (!starts) seen.set(first.file, (starts = new Map()));
+    const same = starts.get(first.range.start);
+    if (same?.some((other) => sameEdits(other, fix))) continue;
     if (fix.edits.some((e) => taken.overlaps(e))) continue;
-    seen.add(signature);
+    if (same) same.push(fix);
+    else starts.set(first.range.start, [fix]);
     for (const e of fix.edits) taken.take(e);
     chosen.push({ finding, fix });
   }
   return chosen;
+}
+
+/** Whether two fixes make the same edits (what `fixSignature` tells apart). */
+function sameEdits(a: Fix, b: Fix): boolean {
+  if (a.edits.length !== b.edits.length) return false;
+  return a.edits.every((e, i) => {
+    const o = b.edits[i]!;
+    return e.file === o.file && e.range.start === o.range.start && e.range.end === o.range.end && e.newText === o.newText;
+  });
 }
 
 /** The text with non-overlapping edits applied (offsets index the original text). */
