@@ -54,3 +54,22 @@ export function appendBlockEdit(file: string, text: string, lines: readonly stri
   const lead = text === '' ? '' : text.endsWith(`${nl}${nl}`) ? '' : text.endsWith(nl) ? nl : `${nl}${nl}`;
   return { file, range: { start: text.length, end: text.length }, newText: `${lead}${lines.join(nl)}${nl}` };
 }
+
+/**
+ * Edits that touch one another (one ends where the next starts, in one file) as one edit each run:
+ * the same text once applied. A fix-all of a pipe with 30,000 unused inputs is 30,000 adjacent
+ * removals: sent as one, the answer is a few hundred bytes instead of megabytes that the server
+ * converts to positions and the client reads. Edits are taken as `chooseSafeFixes` leaves them:
+ * none overlaps another, and no two start at one point.
+ */
+export function mergeTouchingEdits(edits: readonly TextEdit[]): TextEdit[] {
+  const sorted = [...edits].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.start - b.range.start || a.range.end - b.range.end));
+  const out: TextEdit[] = [];
+  for (const e of sorted) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.file === e.file && last.range.end === e.range.start && e.range.start !== e.range.end && last.range.start !== last.range.end) {
+      out[out.length - 1] = { file: e.file, range: { start: last.range.start, end: e.range.end }, newText: last.newText + e.newText };
+    } else out.push(e);
+  }
+  return out;
+}

@@ -6,6 +6,7 @@ import type { ClientCapabilities, CodeAction, CodeActionParams } from 'vscode-la
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
 import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
+import { mergeTouchingEdits } from '../check/edits.js';
 import { FixTrials, keepHarmlessFixesSteps } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
 import { editsToWorkspaceEdit, findingToDiagnostic, type TextLocator } from './convert.js';
@@ -150,12 +151,12 @@ export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | und
   if (known) return Promise.resolve(known);
   const chosen = chooseSafeFixes(findings, () => true, true);
   if (!tree || chosen.length === 0) {
-    const edits = chosen.flatMap((c) => c.fix.edits);
+    const edits = mergeTouchingEdits(chosen.flatMap((c) => c.fix.edits));
     fixAllByFindings.set(findings, edits);
     return Promise.resolve(edits);
   }
   // The findings of the tree's own check, when given, spare the re-check a check of the tree as it is (verifyFixes.ts).
-  const running = runInSlices(keepHarmlessFixesSteps(tree, treeFindings?.(), chosen, fixTrials), sliceMs, pause).then((verdict) => verdict.kept.flatMap((c) => c.fix.edits));
+  const running = runInSlices(keepHarmlessFixesSteps(tree, treeFindings?.(), chosen, fixTrials), sliceMs, pause).then((verdict) => mergeTouchingEdits(verdict.kept.flatMap((c) => c.fix.edits)));
   fixAllByFindings.set(findings, running);
   running.then(
     (edits) => fixAllByFindings.set(findings, edits),

@@ -110,7 +110,10 @@ describe('code actions on a document just opened', () => {
     const { uri, actions } = await openAndAsk(NOT_APPLYING);
     const fixAll = actions.find((a) => a.kind === 'source.fixAll.mthds')!;
     expect(fixAll.command).toBeUndefined();
-    expect(fixAll.edit?.changes?.[uri]?.length).toBeGreaterThan(UNUSED / 2);
+    // The removals of the unused inputs, adjacent, come as one edit per run of them.
+    const edits = fixAll.edit?.changes?.[uri] ?? [];
+    expect(edits.length).toBeGreaterThan(0);
+    expect(edits.length).toBeLessThan(UNUSED / 100);
     await fixUntilDone(uri, fixAll);
     expect(client!.text(uri)).toBe(cliFixed(text));
   });

@@ -36,13 +36,16 @@ describe('the fix-all resolved lazily', () => {
     await client.nextDiagnostics(uri, (d) => d.filter((x) => x.code === 'method.input_unused').length === UNUSED, opened);
     const resolved = await client.connection.sendRequest<CodeAction>('codeAction/resolve', fixAll);
     expect(resolved.title).toBe(fixAll.title);
-    // Fixes whose edits touch an edit taken are left for a second run (as `mthds check --fix` does).
+    // The removals, adjacent, come merged: a few edits for thousands of fixes.
     const edits = resolved.edit?.changes?.[uri]?.length ?? 0;
-    expect(edits).toBeGreaterThan(UNUSED / 2);
+    expect(edits).toBeGreaterThan(0);
+    expect(edits).toBeLessThan(UNUSED / 100);
     const after = client.published.length;
     client.applyWorkspaceEdit(resolved.edit!);
+    // Fixes whose edits overlap an edit taken are left for a second run (as `mthds check --fix` does).
     const left = await client.nextDiagnostics(uri, () => true, after);
-    expect(left.map((d) => d.code)).toEqual(Array.from({ length: UNUSED - edits }, () => 'method.input_unused'));
+    expect(left.length).toBeLessThan(UNUSED / 2);
+    expect(new Set(left.map((d) => d.code))).toEqual(new Set(left.length > 0 ? ['method.input_unused'] : []));
     // Resolved again until nothing is left: the used input alone remains, and no fix-all is offered.
     for (let round = 0; round < 5 && client.diagnostics.get(uri)!.diagnostics.length > 0; round++) {
       const next = (await client.codeActions(uri, zero)).find((a) => a.kind === 'source.fixAll.mthds')!;
