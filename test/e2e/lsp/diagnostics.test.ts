@@ -38,10 +38,12 @@ describe('language server diagnostics (push)', () => {
     const unresolved = diagnostics.find((d) => d.code === 'method.pipe_unresolved')!;
     const text = readFileSync(path.join(ws, 'broken/broken.mthds'), 'utf8');
     expect(textAt(text, unresolved.range)).toBe('sugest_recipe');
-    expect(unresolved.data).toMatchObject({
-      params: { missing: 'sugest_recipe' },
-      fix: { title: 'Replace with `suggest_recipe`', edits: [{ uri: broken, newText: 'suggest_recipe', range: unresolved.range }] },
-    });
+    // The data holds the code's parameters; the fix comes as a code action.
+    expect(unresolved.data).toEqual({ params: expect.objectContaining({ missing: 'sugest_recipe' }) });
+    client.open(broken, text);
+    const actions = await client.codeActions(broken, unresolved.range);
+    const replace = actions.find((a) => a.title === 'Replace with `suggest_recipe`');
+    expect(replace?.edit?.changes?.[broken]).toEqual([{ newText: 'suggest_recipe', range: unresolved.range }]);
     // Clean files get no message at all.
     expect(client.diagnostics.has(uriOf(path.join(ws, 'news/news.mthds')))).toBe(false);
     // Watchers are registered dynamically.
