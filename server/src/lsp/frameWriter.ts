@@ -135,14 +135,26 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
     while (this.queue[0]?.pieces !== undefined) this.send(this.queue.shift()!);
   }
 
-  /** Writes a frame's pieces together: nothing else can come between them. */
+  /**
+   * Writes a frame's pieces together: nothing else can come between them. The frames written in
+   * one run of the program go out in one write, at its end: a large update publishes the
+   * diagnostics of thousands of files, a write (a system call) each otherwise.
+   */
   private send(item: Outgoing): void {
     const pieces = item.pieces!;
-    this.sink.cork();
+    if (!this.corked) {
+      this.corked = true;
+      this.sink.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.sink.uncork();
+      });
+    }
     for (let i = 0; i < pieces.length - 1; i++) this.sink.write(pieces[i]);
     this.sink.write(pieces[pieces.length - 1], (error) => item.done(error));
-    this.sink.uncork();
   }
+
+  private corked = false;
 
   end(): void {
     this.sink.end();

@@ -102,6 +102,30 @@ describe('the writer', () => {
     expect(out.frames().map((f) => ('id' in f.message ? 'answer' : (f.message as Seen).params!.uri))).toEqual(['file:///a', 'answer', 'file:///b']);
   });
 
+  it('writes the frames of one run of the program in one write, by the next tick', async () => {
+    const writes: number[] = [];
+    const stream = new Writable({
+      write(_chunk: Buffer, _encoding, done) {
+        writes.push(1);
+        done();
+      },
+      writev(chunks, done) {
+        writes.push(chunks.length);
+        done();
+      },
+    });
+    const writer = new FrameWriter(stream);
+    const all = Array.from({ length: 40 }, (_, i) => writer.write(publish(1, `file:///f${i}`)));
+    expect(writes).toEqual([]);
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    // One write of the 80 pieces (a header and a body each).
+    expect(writes).toEqual([80]);
+    await Promise.all(all);
+    // Written alone later, a message goes out by itself.
+    await writer.write(publish(1, 'file:///late'));
+    expect(writes).toEqual([80, 2]);
+  });
+
   it('drops a message that cannot be made JSON, reports it, and writes the next', async () => {
     const out = sink();
     const writer = new FrameWriter(out.stream);
