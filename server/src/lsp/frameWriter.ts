@@ -12,6 +12,8 @@ import { AbstractMessageWriter, type Message, type MessageWriter } from 'vscode-
 export const SLICED_ARRAY_MIN = 1000;
 /** Items of such an array made per turn (about 10 ms for diagnostics). */
 export const ITEMS_PER_SLICE = 500;
+/** The most bytes of frames held for one write (see `send`). */
+const BATCH_BYTES_MAX = 32 * 1024;
 
 interface Outgoing {
   /** The frame's pieces once made (header first); undefined while the message is being made. */
@@ -142,19 +144,28 @@ export class FrameWriter extends AbstractMessageWriter implements MessageWriter 
    */
   private send(item: Outgoing): void {
     const pieces = item.pieces!;
-    if (!this.corked) {
-      this.corked = true;
+    if (this.corked === undefined) {
+      const batch = { bytes: 0 };
+      this.corked = batch;
       this.sink.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.sink.uncork();
-      });
+      process.nextTick(() => this.uncork(batch));
     }
     for (let i = 0; i < pieces.length - 1; i++) this.sink.write(pieces[i]);
     this.sink.write(pieces[pieces.length - 1], (error) => item.done(error));
+    for (const piece of pieces) this.corked.bytes += piece.length;
+    // A pipe holds 64 KB: a larger batch would wait for the client to read all of it before
+    // anything written after it (an answer) is read.
+    if (this.corked.bytes >= BATCH_BYTES_MAX) this.uncork(this.corked);
   }
 
-  private corked = false;
+  /** The frames held for one write, and their size. */
+  private corked: { bytes: number } | undefined;
+
+  private uncork(batch: { bytes: number }): void {
+    if (this.corked !== batch) return;
+    this.corked = undefined;
+    this.sink.uncork();
+  }
 
   end(): void {
     this.sink.end();
