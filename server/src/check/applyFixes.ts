@@ -119,18 +119,15 @@ class Fenwick {
 
 /** What makes two fixes the same fix: their edits (the title aside). */
 export function fixSignature(fix: Fix): string {
-  // Each edit's file and text quoted (JSON), so that no text can pass for another edit's part.
-  let out = '';
-  for (const e of fix.edits) out += `${JSON.stringify(e.file)}:${e.range.start}:${e.range.end}:${JSON.stringify(e.newText)};`;
-  return out;
+  return JSON.stringify(fix.edits.map((e) => [e.file, e.range.start, e.range.end, e.newText]));
 }
 
 /**
  * One safe fix per finding, root causes first (consequences.ts), else in the findings' order, among those whose edits lie in files `accept`s
  * (and in one file, unless `acrossFiles`: written file by file, a fix across files could be half
  * written when one file changed concurrently); a fix any of whose edits overlaps an edit already
- * chosen is left for a later pass (applying both would corrupt the text), and the same fix offered
- * by two findings (one repair of two faults) is applied once. O(n log n) in the number of edits.
+ * chosen is left for a later pass (applying both would corrupt the text); so the same fix offered
+ * by two findings (one repair of two faults) is applied once, its edits overlapping their own. O(n log n) in the number of edits.
  * `mthds check --fix` and the language server's fix-all both choose with this.
  */
 export function chooseSafeFixes(findings: readonly Finding[], accept: (file: string) => boolean = () => true, acrossFiles = false): ChosenFix[] {
@@ -147,31 +144,13 @@ export function chooseSafeFixes(findings: readonly Finding[], accept: (file: str
   const candidates = causes.length === 0 ? others : [...causes, ...others];
   const taken = new TakenEdits(candidates.flatMap((f) => f.fix!.edits));
   const chosen: ChosenFix[] = [];
-  // The fixes chosen by where their first edit starts: a fix equal to one of them is the same repair.
-  const seen = new Map<string, Map<number, Fix[]>>();
   for (const finding of candidates) {
     const fix = finding.fix!;
-    const first = fix.edits[0]!;
-    let starts = seen.get(first.file);
-    if (!starts) seen.set(first.file, (starts = new Map()));
-    const same = starts.get(first.range.start);
-    if (same?.some((other) => sameEdits(other, fix))) continue;
     if (fix.edits.some((e) => taken.overlaps(e))) continue;
-    if (same) same.push(fix);
-    else starts.set(first.range.start, [fix]);
     for (const e of fix.edits) taken.take(e);
     chosen.push({ finding, fix });
   }
   return chosen;
-}
-
-/** Whether two fixes make the same edits (what `fixSignature` tells apart). */
-function sameEdits(a: Fix, b: Fix): boolean {
-  if (a.edits.length !== b.edits.length) return false;
-  return a.edits.every((e, i) => {
-    const o = b.edits[i]!;
-    return e.file === o.file && e.range.start === o.range.start && e.range.end === o.range.end && e.newText === o.newText;
-  });
 }
 
 /** The text with non-overlapping edits applied (offsets index the original text). */

@@ -81,9 +81,8 @@ function explains(codes: ReadonlySet<string>, code: string): boolean {
  * the bundle's own pipes (bare references), to a fixed point.
  */
 function spreadToCallers(causes: Causes, bundle: Bundle): void {
-  let pipes = causes.get(bundle.file);
-  if (!pipes) causes.set(bundle.file, (pipes = new Map()));
-  const raised = pipes;
+  const raised = causes.get(bundle.file) ?? new Map<string, Set<string>>();
+  causes.set(bundle.file, raised);
   const caused = (code: string): boolean => {
     for (const c of raised.get(code) ?? []) if (CAUSES.has(c)) return true;
     return false;

@@ -193,7 +193,6 @@ export function renderTemplate(
   return out;
 }
 
-/** The detail text of a code, rendered from its template and the given parameters. */
 // Each code's specs by name, made once: a check may render tens of thousands of one code's details.
 const specMaps = new WeakMap<readonly ParamSpec[], ReadonlyMap<string, ParamSpec>>();
 
@@ -203,6 +202,7 @@ function specsByName(specs: readonly ParamSpec[]): ReadonlyMap<string, ParamSpec
   return map;
 }
 
+/** The detail text of a code, rendered from its template and the given parameters. */
 export function renderDetail(code: string, params: ParamValues = {}): string {
   const entry = requireEntry(code);
   return renderTemplate(entry.detail, entry.params, params);
