@@ -46,6 +46,9 @@ describe('the fix-all resolved lazily', () => {
     const left = await client.nextDiagnostics(uri, () => true, after);
     expect(left.length).toBeLessThan(UNUSED / 2);
     expect(new Set(left.map((d) => d.code))).toEqual(new Set(left.length > 0 ? ['method.input_unused'] : []));
+    // Exactly the unused inputs the edit left in the text are reported, each once.
+    const remaining = [...client.text(uri).matchAll(/\b(u\d+) = "Text"/g)].map((m) => m[1]!).sort();
+    expect(left.map((d) => (d.data as { params: { variables: string[] } }).params.variables[0]!).sort()).toEqual(remaining);
     // Resolved again until nothing is left: the used input alone remains, and no fix-all is offered.
     for (let round = 0; round < 5 && client.diagnostics.get(uri)!.diagnostics.length > 0; round++) {
       const next = (await client.codeActions(uri, zero)).find((a) => a.kind === 'source.fixAll.mthds')!;
