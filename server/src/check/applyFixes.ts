@@ -5,6 +5,7 @@
 
 import { isCause } from './consequences.js';
 import type { Finding, Fix, TextEdit } from './finding.js';
+import { runSteps } from '../util/steps.js';
 
 export interface ChosenFix {
   finding: Finding;
@@ -131,10 +132,20 @@ export function fixSignature(fix: Fix): string {
  * `mthds check --fix` and the language server's fix-all both choose with this.
  */
 export function chooseSafeFixes(findings: readonly Finding[], accept: (file: string) => boolean = () => true, acrossFiles = false): ChosenFix[] {
+  return runSteps(chooseSafeFixesSteps(findings, accept, acrossFiles));
+}
+
+/** How many findings the choice goes through between two pauses of its steps. */
+const FINDINGS_PER_STEP = 4000;
+
+/** `chooseSafeFixes` in steps (it pauses every few thousand findings): a caller serving requests runs it in slices. */
+export function* chooseSafeFixesSteps(findings: readonly Finding[], accept: (file: string) => boolean = () => true, acrossFiles = false): Generator<void, ChosenFix[]> {
   // Root causes first (consequences.ts): where a cause's fix and another overlap, the cause's wins.
   const causes: Finding[] = [];
   const others: Finding[] = [];
+  let n = 0;
   for (const f of findings) {
+    if (++n % FINDINGS_PER_STEP === 0) yield;
     const fix = f.fix;
     if (!fix?.safe || fix.edits.length === 0) continue;
     const file = fix.edits[0]!.file;
@@ -143,8 +154,10 @@ export function chooseSafeFixes(findings: readonly Finding[], accept: (file: str
   }
   const candidates = causes.length === 0 ? others : [...causes, ...others];
   const taken = new TakenEdits(candidates.flatMap((f) => f.fix!.edits));
+  yield;
   const chosen: ChosenFix[] = [];
   for (const finding of candidates) {
+    if (++n % FINDINGS_PER_STEP === 0) yield;
     const fix = finding.fix!;
     if (fix.edits.some((e) => taken.overlaps(e))) continue;
     for (const e of fix.edits) taken.take(e);

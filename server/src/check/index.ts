@@ -2,7 +2,7 @@
 // needs a part that failed to parse simply finds nothing there, so one broken table never hides
 // the findings of the others.
 
-import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, mainOf, nameKey, recordingAccess, sameHome, treeUpdate, type BundleChange, type MethodTree, type SuggestionQuery } from '../language/tree.js';
+import { bundleIndex, bundleOfFile, bundleOutline, fileKey, forgetUpdate, mainOf, nameKey, recordingAccessSteps, sameHome, treeUpdate, type BundleChange, type MethodTree, type SuggestionQuery } from '../language/tree.js';
 import type { Bundle } from '../language/model.js';
 import { runSteps } from '../util/steps.js';
 import type { CheckContext } from './context.js';
@@ -25,7 +25,7 @@ import { checkModelReferences } from './rules/models.js';
 import { checkPackageReferences } from './rules/packages.js';
 import { checkDomainSignatures } from './rules/signatures.js';
 import { checkOperatorKinds } from './rules/operators.js';
-import { checkTemplateInputs } from './rules/templateInputs.js';
+import { checkTemplateInputs, checkTemplateInputsSteps } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
 import { ObjectCache } from '../util/objectCache.js';
 import { mayBeSuggested } from '../util/suggest.js';
@@ -144,10 +144,10 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
   const units = new Map<string, Unit | undefined>();
   let work = 0;
   let kept_ = 0;
-  const recheck = (bundle: Bundle): void => {
+  const recheck = function* (bundle: Bundle): Generator<void, void> {
     let graph: BundleGraph | undefined;
-    const unit = record(tree, bundle, (ctx) => {
-      checkBundle(ctx, bundle);
+    const unit = yield* recordSteps(tree, bundle, function* (ctx) {
+      yield* checkBundleSteps(ctx, bundle);
       graph = graphOf(tree, bundle);
     });
     unit.graph = graph;
@@ -174,7 +174,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
       }
       const bundle = bundleOfFile(tree, key.slice(1));
       if (!bundle) continue;
-      recheck(bundle);
+      yield* recheck(bundle);
       if (++work % bundlesPerStep === 0) yield;
     }
   } else {
@@ -186,7 +186,7 @@ export function* checkTreeFilesSteps(tree: MethodTree, cache: CheckCache, extra:
         if (++kept_ % KEPT_PER_STEP === 0) yield;
         continue;
       }
-      recheck(bundle);
+      yield* recheck(bundle);
       if (++work % bundlesPerStep === 0) yield;
     }
   }
@@ -376,8 +376,17 @@ function ranker(tree: MethodTree, extra: ReadonlyMap<string, readonly Finding[]>
 
 /** Runs a rule, keeping its findings and what it read. */
 function record(tree: MethodTree, self: Bundle | undefined, run: (ctx: CheckContext) => void): Unit {
+  return runSteps(
+    recordSteps(tree, self, function* (ctx) {
+      run(ctx);
+    }),
+  );
+}
+
+/** `record` of work done in steps. */
+function* recordSteps(tree: MethodTree, self: Bundle | undefined, run: (ctx: CheckContext) => Generator<void, void>): Generator<void, Unit> {
   const ctx: CheckContext = { tree, out: [] };
-  const { bundles, names, wide, queries } = recordingAccess(() => run(ctx));
+  const { bundles, names, wide, queries } = yield* recordingAccessSteps(run(ctx));
   // Reads in dependency packages are covered by the outline (their trees' identities).
   const reads: Bundle[] = [];
   for (const b of bundles) if (b !== self && sameHome(tree, b)) reads.push(b);
@@ -555,20 +564,34 @@ function bundleNames(bundle: Bundle): Finding[] {
 }
 
 /** The rules of one bundle (they may read other bundles' declarations through resolution). */
-function checkBundle(ctx: CheckContext, bundle: Bundle): void {
+/**
+ * Past this size (UTF-16 units of its text) a bundle's check pauses between its rules: each rule
+ * over a bundle of hundreds of KB (30,000 inputs in one pipe, thousands of pipes) takes up to tens of
+ * ms, and the whole check of one bundle would be one step (0.1-0.15 s) that other requests wait
+ * behind. Smaller bundles are checked in one go, as their pauses would only cost.
+ */
+export const PAUSED_BUNDLE_CHARS = 64 * 1024;
+
+function* checkBundleSteps(ctx: CheckContext, bundle: Bundle): Generator<void, void> {
+  const large = bundle.doc.text.length > PAUSED_BUNDLE_CHARS;
   checkTomlSyntax(bundle.file, bundle.doc, ctx.out);
   checkReferenceSyntax(bundle, ctx.out);
   checkBundleShape(bundle, ctx.out);
+  if (large) yield;
   checkIdentifiers(bundle, ctx.out);
   checkMarkers(bundle, ctx.out);
   checkConcepts(bundle, ctx.out, ctx.tree.hostStructures);
+  if (large) yield;
   checkReferences(ctx, bundle);
   checkTemplateShorthands(bundle, ctx.out);
-  checkTemplateInputs(ctx, bundle);
+  if (large) yield* checkTemplateInputsSteps(ctx, bundle);
+  else checkTemplateInputs(ctx, bundle);
   checkOperatorKinds(ctx, bundle);
   checkFlows(ctx, bundle);
+  if (large) yield;
   checkModelReferences(ctx, bundle);
   checkPackageReferences(ctx, bundle);
+  if (large) yield;
   // A consequence's fix is no longer safe while its cause stands in the same pipe.
   const held = holdConsequences(ctx.out, bundle);
   if (held !== ctx.out) ctx.out.splice(0, ctx.out.length, ...held);

@@ -25,6 +25,9 @@ export interface FixVerdict {
   rolledBack: Array<ChosenFix & { error: Finding }>;
 }
 
+/** How many findings the verdict goes through between two pauses of its steps. */
+const FINDINGS_PER_STEP = 4000;
+
 const errorKey = (f: Finding): string => `${f.code}\u0000${f.file}\u0000${f.message}`;
 
 /**
@@ -113,12 +116,21 @@ export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Fin
   // as this baseline (0.3 s of the fix-all's 0.4 s).
   if (baseline !== undefined && trials.fresh()) trials.assumeBaseline(baseline);
   else baseline ??= yield* trials.baselineSteps();
+  yield;
   const before = new Map<string, number>();
-  for (const f of baseline) if (f.severity === 'error') before.set(errorKey(f), (before.get(errorKey(f)) ?? 0) + 1);
+  let n = 0;
+  for (const f of baseline) {
+    if (++n % FINDINGS_PER_STEP === 0) yield;
+    if (f.severity === 'error') before.set(errorKey(f), (before.get(errorKey(f)) ?? 0) + 1);
+  }
   /** The first error the fixes bring, if any. */
   function* newError(fixes: readonly ChosenFix[]): Generator<void, Finding | undefined> {
+    const texts = fixedTexts(tree, fixes);
+    yield;
     const after = new Map<string, number>();
-    for (const f of yield* trials.checkSteps(fixedTexts(tree, fixes))) {
+    let seen = 0;
+    for (const f of yield* trials.checkSteps(texts)) {
+      if (++seen % FINDINGS_PER_STEP === 0) yield;
       if (f.severity !== 'error') continue;
       const key = errorKey(f);
       const n = (after.get(key) ?? 0) + 1;

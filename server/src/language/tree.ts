@@ -83,21 +83,46 @@ let accessLog: AccessLog | undefined;
 
 /** Runs `fn`, recording what of the tree it was handed. */
 export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
-  const outer = accessLog;
   const log: AccessLog = { bundles: new Set(), names: new Set(), queries: [], wide: false };
+  const value = recordingInto(log, fn);
+  mergeIntoCurrent(log);
+  return { value, ...log };
+}
+
+/**
+ * `recordingAccess` of work done in steps: what each step is handed is recorded, and only that
+ * (the work another caller does between two steps is not).
+ */
+export function* recordingAccessSteps<T>(steps: Generator<void, T>): Generator<void, { value: T } & AccessLog> {
+  const log: AccessLog = { bundles: new Set(), names: new Set(), queries: [], wide: false };
+  for (;;) {
+    const step = recordingInto(log, () => steps.next());
+    if (step.done) {
+      mergeIntoCurrent(log);
+      return { value: step.value, ...log };
+    }
+    yield;
+  }
+}
+
+function recordingInto<T>(log: AccessLog, fn: () => T): T {
+  const outer = accessLog;
   accessLog = log;
   try {
-    const value = fn();
-    return { value, ...log };
+    return fn();
   } finally {
     accessLog = outer;
-    if (outer) {
-      for (const b of log.bundles) outer.bundles.add(b);
-      for (const n of log.names) outer.names.add(n);
-      outer.queries.push(...log.queries);
-      if (log.wide) outer.wide = true;
-    }
   }
+}
+
+/** A recording nested in another counts in the outer one too. */
+function mergeIntoCurrent(log: AccessLog): void {
+  const outer = accessLog;
+  if (!outer) return;
+  for (const b of log.bundles) outer.bundles.add(b);
+  for (const n of log.names) outer.names.add(n);
+  outer.queries.push(...log.queries);
+  if (log.wide) outer.wide = true;
 }
 
 /** Records that a declaration of `bundle` was read (no-op outside recordingAccess). */

@@ -5,7 +5,7 @@
 import type { ClientCapabilities, CodeAction, CodeActionParams } from 'vscode-languageserver';
 import type { Finding, Fix, TextEdit } from '../check/finding.js';
 import type { MethodTree } from '../language/tree.js';
-import { chooseSafeFixes, fixSignature } from '../check/applyFixes.js';
+import { chooseSafeFixesSteps, fixSignature, type ChosenFix } from '../check/applyFixes.js';
 import { mergeTouchingEdits } from '../check/edits.js';
 import { FixTrials, keepHarmlessFixesSteps } from '../check/verifyFixes.js';
 import { lspRangeToRange } from '../syntax/positions.js';
@@ -149,14 +149,15 @@ const SLICE_MS = 8;
 export function fixAllEdits(findings: readonly Finding[], tree: MethodTree | undefined, pause: () => Promise<void> = oneTurn, sliceMs = SLICE_MS, treeFindings?: () => readonly Finding[]): Promise<TextEdit[]> {
   const known = fixAllByFindings.get(findings);
   if (known) return Promise.resolve(known);
-  const chosen = chooseSafeFixes(findings, () => true, true);
-  if (!tree || chosen.length === 0) {
-    const edits = mergeTouchingEdits(chosen.flatMap((c) => c.fix.edits));
-    fixAllByFindings.set(findings, edits);
-    return Promise.resolve(edits);
+  // The findings of the tree's own check, when given, spare the re-check a check of the tree as it
+  // is (verifyFixes.ts); taken now, while they are those of `tree`.
+  const baseline = tree ? treeFindings?.() : undefined;
+  function* steps(): Generator<void, readonly ChosenFix[]> {
+    const chosen = yield* chooseSafeFixesSteps(findings, () => true, true);
+    if (!tree || chosen.length === 0) return chosen;
+    return (yield* keepHarmlessFixesSteps(tree, baseline, chosen, fixTrials)).kept;
   }
-  // The findings of the tree's own check, when given, spare the re-check a check of the tree as it is (verifyFixes.ts).
-  const running = runInSlices(keepHarmlessFixesSteps(tree, treeFindings?.(), chosen, fixTrials), sliceMs, pause).then((verdict) => mergeTouchingEdits(verdict.kept.flatMap((c) => c.fix.edits)));
+  const running = runInSlices(steps(), sliceMs, pause).then((kept) => mergeTouchingEdits(kept.flatMap((c) => c.fix.edits)));
   fixAllByFindings.set(findings, running);
   running.then(
     (edits) => fixAllByFindings.set(findings, edits),
