@@ -3,15 +3,26 @@
 // fix-all's `codeAction/resolve`; with RESOLVE=0 the client does not resolve edits (the fix-all is
 // made within the codeAction answer, as for such clients); with RESOLVE=0 APPLY=1 it does not
 // resolve them but applies the server's edits (`workspace/applyEdit`): the fix-all comes as the
-// command `mthds.fixAll`, run after the answer. MTHDS_SERVER runs another build.
+// command `mthds.fixAll`, run after the answer. MTHDS_SERVER runs another build. GAP_LOG=1: the
+// server's stretches without a turn of its event loop from didOpen to the diagnostics
+// (bench/gapLog.mjs). A hover sent while the diagnostics' message (megabytes) is on the wire gets
+// its answer after the client has read that message: such hovers are told apart.
 //
 //   node bench/lsp-wide-fixall.mjs        N=30000 (default)
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { summarizeGaps } from './gapLog.mjs';
 import { startServer, stopServer, SERVER } from './lspClient.mjs';
+
+const GAP_LOG = process.env.GAP_LOG ? path.join(mkdtempSync(path.join(tmpdir(), 'mthds-bench-gaps-')), 'gaps.log') : undefined;
+if (GAP_LOG) {
+  const gapLog = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gapLog.mjs')).href;
+  process.env.SERVER_NODE_ARGS = `${process.env.SERVER_NODE_ARGS ?? ''} --import ${gapLog}`;
+  process.env.MTHDS_BENCH_GAP_LOG = GAP_LOG;
+}
 
 const N = Number(process.env.N ?? 30_000);
 const RESOLVE = process.env.RESOLVE !== '0';
@@ -39,7 +50,15 @@ connection.onRequest('workspace/applyEdit', (p) => {
   return { applied: true };
 });
 const settled = new Promise((r) => (published = r));
-connection.onNotification('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length >= N && published());
+// When the full diagnostics arrived (the client's clock), and their message's size.
+let publishedAt = Infinity;
+let publishedMessage;
+connection.onNotification('textDocument/publishDiagnostics', (p) => {
+  if (p.uri !== uri || p.diagnostics.length < N) return;
+  publishedAt = performance.now();
+  publishedMessage = p;
+  published();
+});
 await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: smallUri, languageId: 'mthds', version: 1, text: smallText } });
 const hover = () => connection.sendRequest('textDocument/hover', { textDocument: { uri: smallUri }, position: { line: 4, character: 2 } });
 await hover();
@@ -49,7 +68,7 @@ const probe = (async () => {
   while (probing) {
     const h0 = performance.now();
     await hover();
-    waits.push(performance.now() - h0);
+    waits.push({ start: h0, end: performance.now(), ms: performance.now() - h0 });
     await new Promise((r) => setTimeout(r, 25));
   }
 })();
@@ -80,5 +99,13 @@ await probe;
 await stopServer(server);
 console.log(`server: ${SERVER}; client ${RESOLVE ? 'resolves edits' : APPLY ? 'does not resolve edits, applies the server\'s' : 'does not resolve edits'}`);
 console.log(`${N.toLocaleString('en')} unused inputs: codeAction answered ${answered.toFixed(0)} ms after didOpen (${actions.length} actions)${resolvedMs !== undefined ? `; fix-all resolved in ${resolvedMs.toFixed(0)} ms` : ''}${commandMs !== undefined ? `; fix-all command applied in ${commandMs.toFixed(0)} ms` : ''}; ${edits ?? 0} edits; diagnostics published ${diagnosticsMs.toFixed(0)} ms after didOpen`);
-console.log(`hovers of another document meanwhile: ${waits.length}, longest wait ${Math.max(...waits).toFixed(0)} ms`);
+// Behind the diagnostics: sent before they arrived, answered in the same read (within 2 ms after).
+const behind = waits.filter((w) => w.start < publishedAt && w.end >= publishedAt && w.end - publishedAt < 2);
+const others = waits.filter((w) => !behind.includes(w));
+const publishedBytes = Buffer.byteLength(JSON.stringify(publishedMessage));
+const longest = (list) => (list.length > 0 ? `${Math.max(...list.map((w) => w.ms)).toFixed(0)} ms` : 'none');
+console.log(
+  `hovers of another document meanwhile: ${waits.length}, longest wait ${longest(waits)}; answered right behind the diagnostics' message (${(publishedBytes / 2 ** 20).toFixed(1)} MB, read by the client first): ${behind.length}, longest ${longest(behind)}; the others: longest ${longest(others)}`,
+);
+if (GAP_LOG) console.log(summarizeGaps(GAP_LOG, performance.timeOrigin + t0, diagnosticsMs, waits.map((w) => ({ start: performance.timeOrigin + w.start, ms: w.ms }))));
 console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
