@@ -9,8 +9,8 @@
 // it, while the small document is still hovered: printed, the hovers' longest and p95 wait during
 // the typing, how long after each change its folding came (the change applied) and the longest
 // wait of each other request an editor sends after a change (code actions at the cursor, inlay
-// hints and semantic tokens of the visible lines, ...). DOCS=5mb,10mb-
-// prompt,50mb picks documents; TYPED (default 5) how many characters (OVERTYPE=1: each replaces
+// hints and semantic tokens of the visible lines, ...). DOCS=5mb,10mb-prompt,50mb,analysed-pipes,
+// analysed-prompt,read-prompt picks documents (the last three are analysed: see DOCS below); TYPED (default 5) how many characters (OVERTYPE=1: each replaces
 // one, the text keeping its length); WAIT_MS bounds the wait for
 // the diagnostics (default 90 s). MTHDS_SERVER runs another build (the base) the same way.
 
@@ -58,6 +58,12 @@ const DOCS = {
   '5mb': () => pipesBundle(5 * 2 ** 20),
   '10mb-prompt': () => promptBundle(10 * 2 ** 20),
   '50mb': () => pipesBundle(50 * 2 ** 20),
+  // The largest documents still analysed (just under workspace/documentSize.ts MAX_ANALYZED_BYTES,
+  // 512 KB; ANALYSED_BYTES another size): one of pipes; one prompt, past the longest template the
+  // editor reads (analyze.ts EDITOR_TEMPLATE_LIMIT, 64 KB); one prompt just under that.
+  'analysed-pipes': () => pipesBundle(Number(process.env.ANALYSED_BYTES ?? 2 ** 19 - 2048)),
+  'analysed-prompt': () => promptBundle(Number(process.env.ANALYSED_BYTES ?? 2 ** 19 - 2048)),
+  'read-prompt': () => promptBundle(2 ** 16 - 1024),
 };
 
 const SMALL = 'domain = "small"\ndescription = "Small"\n\n[concept.Note]\ndescription = "A note"\n\n[pipe.write]\ntype = "PipeLLM"\ndescription = "Writes"\noutput = "Note"\nprompt = "Write"\n';
@@ -122,14 +128,14 @@ async function run(name, text) {
 }
 
 /**
- * Types TYPED characters at the start of the middle line of the large document, each a ranged
+ * Types TYPED characters at the start of the line holding the middle of the large document's text
+ * (in a prompt of one long line, that prompt: each change then changes the template), each a ranged
  * change followed by the document's folding (answered once the change is applied), while the small
  * document is hovered one request at a time, every 20 ms.
  */
 async function typeInto(connection, uri, text, hover) {
-  let lines = 1;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
-  const line = Math.floor(lines / 2);
+  let line = 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < text.length / 2; at = text.indexOf('\n', at + 1)) line++;
   const applied = [];
   const waits = [];
   let typing = true;

@@ -1,12 +1,14 @@
 // What may pass what on the way in: a request that answers about its own document only (a hover, a
 // completion, the outline) may be handed over before queued notifications about OTHER documents
-// (open, change, close, save) and before queued requests of that kind about other documents
-// (the protocol lets a server answer such requests out of order: neither changes what the other
-// answers); nothing passes anything else. The protocol's order still holds for what it
-// guarantees: a request sees every earlier notification about its document, every earlier
-// request about it, and every earlier workspace notification, request of another kind and
-// cancellation. An editor opening a 50 MB bundle asks its folding and outline at once: a hover
-// of another document no longer waits behind those, which wait for the bundle. Read from a message's outline (its
+// (open, change, close, save) and before queued requests about other documents (the protocol lets
+// a server answer requests out of order, and a document request changes nothing: neither changes
+// what the other answers); nothing passes anything else. The protocol's order still holds for what
+// it guarantees: a request sees every earlier notification about its document, every earlier
+// request about it, and every earlier workspace notification, workspace request and
+// cancellation. An editor opening a 50 MB bundle asks its folding and outline at once, and after
+// each change of a large bundle its code actions, highlights, tokens, hints, links and pulled
+// diagnostics: a hover of another document no longer waits behind those, which wait for the
+// bundle, only behind the one running. Read from a message's outline (its
 // method, whether it is a request, its `params.textDocument.uri`), so that the stdin thread can
 // apply the rule to a large message it has framed but not yet decoded (jsonOutline.ts) as the
 // passing queue applies it to decoded ones (passingQueue.ts).
@@ -64,10 +66,15 @@ export function passableDocument(o: MessageOutline): string | undefined {
   return o.method !== undefined && !o.request && DOCUMENT_NOTIFICATIONS.has(o.method) ? o.uri : undefined;
 }
 
-/** Whether a message may pass one before it: a self-contained request passing a notification or a self-contained request about another document. */
+/** A request about one document (`textDocument/...`) that a request about another may pass: its document's URI. */
+function passableRequest(o: MessageOutline): string | undefined {
+  return o.request && o.method !== undefined && o.method.startsWith('textDocument/') ? o.uri : undefined;
+}
+
+/** Whether a message may pass one before it: a self-contained request passing a notification or a request about another document. */
 export function mayPass(later: MessageOutline, earlier: MessageOutline): boolean {
   const uri = passingDocument(later);
   if (uri === undefined) return false;
-  const passed = passableDocument(earlier) ?? passingDocument(earlier);
+  const passed = passableDocument(earlier) ?? passableRequest(earlier);
   return passed !== undefined && passed !== uri;
 }

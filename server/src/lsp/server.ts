@@ -3,6 +3,7 @@
 // folder walks and the diagnostics made for the client's capabilities, the warm-up, the capabilities
 // answered from the routes), initialized (dynamic registrations, the workspace check), shutdown.
 
+import { EDITOR_TEMPLATE_LIMIT, limitTemplateAnalysis } from '../language/templates/analyze.js';
 import path from 'node:path';
 import { DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, MessageType, ShowMessageNotification, type Connection, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { Session } from '../workspace/session.js';
@@ -38,6 +39,8 @@ export interface StartedServer {
 }
 
 export function startServer(connection: Connection, options: ServerOptions): StartedServer {
+  // A template past this length is not analysed in the editor (one step nothing cuts: analyze.ts).
+  limitTemplateAnalysis(EDITOR_TEMPLATE_LIMIT);
   const state = new ServerState(connection, options);
   const handlers = served(state);
   const pause = state.pause ?? oneTurn;

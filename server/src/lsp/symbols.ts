@@ -35,7 +35,8 @@ export function documentSymbols(ctx: FeatureContext, params: DocumentSymbolParam
   const doc = ctx.docOf(params.textDocument.uri);
   if (!doc) return null;
   const toml = ctx.tomlOf(doc);
-  const outline = path.basename(doc.file) === MANIFEST_FILE ? tableOutline(toml) : bundleOutline(buildBundle(doc.file, toml));
+  // The session's own bundle of this text when it has one (building it again cost tens of ms on a large bundle).
+  const outline = path.basename(doc.file) === MANIFEST_FILE ? tableOutline(toml) : bundleOutline(ctx.viewOf(doc)?.bundle ?? buildBundle(doc.file, toml));
   return outline.map((s) => toDocumentSymbol(toml.lineStarts, s));
 }
 

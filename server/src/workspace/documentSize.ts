@@ -1,15 +1,16 @@
-// The largest bundle the language server analyses. Parsing, building and checking a bundle runs in
-// one step of the session (a step cannot stop inside a bundle), so a bundle's size is how long
-// every other request may wait for it. Measured (bench/README.md, "large documents"): a 5 MB
-// bundle of 45,000 pipes took 1.3 s to parse and 2 s in all, a 5 MB prompt of templates 4.5 s of
-// checks. The largest document the project's own scenarios analyse is the fix-all of 30,000 unused
-// inputs (0.5 MB); the largest bundle of the shared corpus is 26 KB: the bound is twice the first.
-// `mthds check` is not bound by it (only by the 16 MB of readText.ts): a command line has no other
-// request to answer meanwhile.
+// The largest bundle the language server analyses. Parsing a bundle, building it, a rule over all
+// its pipes and a feature over the whole document (highlights, tokens, the outline) are single
+// steps of the server, so a bundle's size is how long every other request may wait for it.
+// Measured (bench/README.md, "large documents"): a 5 MB bundle of 45,000 pipes took 1.3 s to parse
+// and 2 s in all; at 1 MB (9,700 pipes) the steps of a change and of what an editor asks after it
+// were still 100-200 ms each, at 0.5 MB under 100 ms. The largest document the project's own
+// scenarios analyse is the fix-all of 30,000 unused inputs (0.49 MB); the largest bundle of the
+// shared corpus is 26 KB. `mthds check` is not bound by it (only by the 16 MB of readText.ts): a
+// command line has no other request to answer meanwhile.
 
 import { makeFinding, type Finding } from '../check/finding.js';
 
-export const MAX_ANALYZED_BYTES = 1024 * 1024;
+export const MAX_ANALYZED_BYTES = 512 * 1024;
 
 /**
  * The UTF-8 size of a text, as Node's `Buffer.byteLength` counts it (a lone surrogate is the three

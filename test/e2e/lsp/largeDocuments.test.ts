@@ -5,6 +5,9 @@
 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EDITOR_TEMPLATE_LIMIT } from '../../../server/src/language/templates/analyze.js';
+import { LARGE_BODY_BYTES } from '../../../server/src/lsp/framing.js';
+import { runCli } from '../../helpers/cli.js';
 import { MAX_ANALYZED_BYTES } from '../../../server/src/workspace/documentSize.js';
 import { LspClient, startClient, tempWorkspace, uriOf } from './harness.js';
 import { largeDocumentFolding, largeDocumentSymbols, MAX_LARGE_ENTRIES } from '../../../server/src/lsp/largeDocuments.js';
@@ -25,14 +28,17 @@ function pipes(count: number): string {
 
 const SMALL = 'domain = "small"\ndescription = "Small"\n\n[concept.Note]\ndescription = "A note"\n\n[pipe.write]\ntype = "PipeLLM"\ndescription = "Writes"\noutput = "Note"\nprompt = "Write"\n';
 
-/** A client on a workspace of the small bundle, and a bundle of 1.5 times the analysed size to open. */
+/**
+ * A client on a workspace of the small bundle, and a bundle of 1.5 times the analysed size to open
+ * (and past the size from which a message crosses stdio as bytes, framing.ts).
+ */
 async function largeInWorkspace(): Promise<{ started: LspClient; count: number; uri: string }> {
   const ws = tempWorkspace({ 'small.mthds': SMALL });
   const started = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
   // Shut down after the test even when the check below fails.
   client = started;
   await started.workspaceChecked(60_000);
-  return { started, count: Math.ceil((MAX_ANALYZED_BYTES * 1.5) / 100), uri: uriOf(path.join(ws, 'large.mthds')) };
+  return { started, count: Math.ceil((Math.max(MAX_ANALYZED_BYTES, LARGE_BODY_BYTES) * 1.5) / 100), uri: uriOf(path.join(ws, 'large.mthds')) };
 }
 
 describe('documents past the analysed size', () => {
@@ -97,7 +103,7 @@ describe('documents past the analysed size', () => {
     const outline = (): Promise<Symbol[]> => client!.connection.sendRequest<Symbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
     const firstNames = async (): Promise<string[]> => (await outline()).slice(0, 3).map((s) => `${s.name}@${s.range.start.line}`);
 
-    // Past 1 MB the text crosses stdio as bytes and is made a string in pieces (lsp/textPieces.ts).
+    // Past LARGE_BODY_BYTES the text crosses stdio as bytes and is made a string in pieces (lsp/textPieces.ts).
     client.open(uri, pipes(count));
     expect(await firstNames()).toEqual(['first@3', 'p0@12', 'p1@18']);
 
@@ -173,5 +179,29 @@ describe('documents past the analysed size', () => {
     expect(checked.map((d) => d.code)).toContain('method.concept_unresolved');
     const small = (await c.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as Array<{ name: string }>;
     expect(small.map((x) => x.name)).toEqual(['first', 'p0', 'last']);
+  });
+});
+
+describe('templates past the editor limit', () => {
+  it('get one warning on the template in the editor and leave their inputs untold; `mthds check` reads them whole', async () => {
+    const prompt = `Use $a and {{ c }} ${'word '.repeat(Math.ceil(EDITOR_TEMPLATE_LIMIT / 5))}`;
+    const text = `domain = "long"\ndescription = "A long prompt"\n\n[pipe.p]\ntype = "PipeLLM"\ndescription = "d"\ninputs = { a = "Text", b = "Text" }\noutput = "Text"\nprompt = """\n${prompt}\n"""\n`;
+    const ws = tempWorkspace({ 'small.mthds': SMALL, 'long.mthds': text });
+    client = await startClient({ folders: [ws], initializationOptions: { debounceMs: 0 } });
+    await client.workspaceChecked(60_000);
+    const uri = uriOf(path.join(ws, 'long.mthds'));
+    const after = client.published.length;
+    client.open(uri, text);
+    const diagnostics = await client.nextDiagnostics(uri, (d) => d.length > 0, after, 30_000);
+    expect(diagnostics.map((d) => [d.code, d.severity])).toEqual([['mthdsls.client.template_too_long', 2]]);
+    expect(diagnostics[0]!.range.start.line).toBe(8);
+    // The other document is served.
+    const smallUri = uriOf(path.join(ws, 'small.mthds'));
+    client.open(smallUri, SMALL);
+    expect(await client.connection.sendRequest('textDocument/hover', { textDocument: { uri: smallUri }, position: { line: 4, character: 2 } })).not.toBeNull();
+
+    const cli = runCli(['check', '--format', 'json', path.join(ws, 'long.mthds')]);
+    const found = (JSON.parse(cli.stdout) as { findings: Array<{ code: string; params: { variables?: string[] } }> }).findings;
+    expect(found.map((f) => f.code).sort()).toEqual(['method.input_undeclared', 'method.input_unused']);
   });
 });

@@ -60,6 +60,8 @@ describe('out-of-range positions over stdio', () => {
     expect(client.alive()).toBe(true);
     const rss = client.rssMb();
     console.log(`server RSS after the out-of-range sequence: ${rss.toFixed(1)} MB`);
-    expect(rss).toBeLessThan(200);
+    // The fault grew the server to its heap limit (gigabytes); an idle server's RSS here is 145-245 MB,
+    // as V8 returns the pages of the start-up's warm-up sooner or later (measured over ten runs).
+    expect(rss).toBeLessThan(300);
   }, 60_000);
 });

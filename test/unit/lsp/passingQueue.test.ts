@@ -51,7 +51,7 @@ describe('PassingQueue', () => {
     expect(delivered.slice(-1000).every((d) => d.startsWith('didChange other'))).toBe(true);
   });
 
-  it('keeps requests in their order, and never lets one pass a workspace notification or a request', () => {
+  it('keeps requests in their order, and never lets one pass a workspace notification or a request about its document', () => {
     const { queue, delivered, drain } = harness();
     queue.push(open('x'));
     queue.push(open('a'));
@@ -80,7 +80,7 @@ describe('PassingQueue', () => {
     ]);
   });
 
-  it('lets a hover pass a request of its kind about another document, never one about its own nor one of another kind', () => {
+  it('lets a hover pass the requests about another document, never one about its own nor a workspace request', () => {
     const { queue, delivered, drain } = harness();
     queue.push(open('first'));
     queue.push(open('big'));
@@ -90,8 +90,28 @@ describe('PassingQueue', () => {
     queue.push(request(4, 'textDocument/hover', 'big'));
     queue.push(request(5, 'textDocument/definition', 'other'));
     queue.push(request(6, 'textDocument/hover', 'small'));
+    // What an editor asks after each change of a large document: code actions, pulled diagnostics.
+    queue.push(request(7, 'textDocument/codeAction', 'big'));
+    queue.push(request(8, 'textDocument/diagnostic', 'big'));
+    queue.push(request(9, 'workspace/symbol'));
+    queue.push(request(10, 'textDocument/codeAction', 'small'));
+    queue.push(request(11, 'textDocument/hover', 'small'));
     drain();
-    expect(delivered).toEqual(['didOpen first', 'hover#3 small', 'didOpen big', 'foldingRange#1 big', 'documentSymbol#2 big', 'hover#4 big', 'definition#5 other', 'hover#6 small']);
+    expect(delivered).toEqual([
+      'didOpen first',
+      'hover#3 small',
+      'hover#6 small',
+      'didOpen big',
+      'foldingRange#1 big',
+      'documentSymbol#2 big',
+      'hover#4 big',
+      'definition#5 other',
+      'codeAction#7 big',
+      'diagnostic#8 big',
+      'workspace/symbol#9',
+      'codeAction#10 small',
+      'hover#11 small',
+    ]);
   });
 
   it('lets a completion pass a flood of 100,000 opens at the cost of one look back', () => {

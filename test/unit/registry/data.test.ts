@@ -36,7 +36,7 @@ describe('registry data', () => {
     const core = entries.filter((e) => !e.extension);
     expect(core.filter((e) => e.raisedAs === 'problem').length).toBe(67); // 66 listed + pipe.output_multiplicity
     expect(entries.filter((e) => e.raisedAs === 'warning').length).toBe(3);
-    expect(entries.filter((e) => e.extension).length).toBe(27); // mthdsls.client.document_too_large and mthdsls.client.packages_unreachable (the browser) included
+    expect(entries.filter((e) => e.extension).length).toBe(28); // mthdsls.client.document_too_large, mthdsls.client.template_too_long and mthdsls.client.packages_unreachable (the browser) included
     expect(new Set(entries.map((e) => e.code)).size).toBe(entries.length);
   });
 

@@ -11,6 +11,7 @@ import type { Bundle, InputDecl, PipeDecl, PipeRefSite, StepDecl } from '../../l
 import type { Multiplicity } from '../../language/references.js';
 import { PATH, SNAKE } from '../../language/spec/lexical.js';
 import { analyzeTemplate } from '../../language/templates/analyze.js';
+import { templateTooLongFinding } from './templateInputs.js';
 import { resolvePipe } from '../../language/tree.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { Range } from '../../syntax/types.js';
@@ -611,6 +612,11 @@ function checkCondition(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): void
     const node = getEntry(pipe.table, key)?.value;
     if (node?.type !== 'string') continue;
     const analysis = analyzeTemplate(node.value, { shorthands: false, expression: key === 'expression' });
+    if (analysis.tooLong) {
+      // What it reads is unknown: nothing of the condition's flow is told.
+      ctx.out.push(templateTooLongFinding(pipe, key, node, analysis.tooLong, bundle.file));
+      return;
+    }
     if (analysis.fault) {
       ctx.out.push(makeFinding('method.template_invalid', { pipe: pipe.code, template: key, finding: analysis.fault.message }, bundle.file, stringSliceRange(node, analysis.fault.start, analysis.fault.end)));
       continue;

@@ -15,7 +15,7 @@ import { describedFields, walkFields } from '../../language/fieldPaths.js';
 import { getEntry } from '../../syntax/lookup.js';
 import type { LString } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
-import { makeFinding, type Fix } from '../finding.js';
+import { makeFinding, type Finding, type Fix } from '../finding.js';
 import { declareInputEdit, removeInputEdit } from '../modelEdits.js';
 import { runSteps } from '../../util/steps.js';
 
@@ -98,6 +98,12 @@ function* checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): Generato
       for (const f of findSigilFaults(site.node.value, ANY_NAME)) (misplaced ??= []).push({ root: f.root, node: site.node, start: f.start, end: f.end });
     }
     const analysis = analyzeTemplate(site.node.value, site);
+    if (analysis.tooLong) {
+      // Its reads unknown: no input of the pipe is told unused, none of its reads undeclared.
+      complete = false;
+      ctx.out.push(templateTooLongFinding(pipe, site.field, site.node, analysis.tooLong, file));
+      continue;
+    }
     if (analysis.fault) {
       complete = false;
       const range = stringSliceRange(site.node, analysis.fault.start, analysis.fault.end);
@@ -178,6 +184,11 @@ function* checkPipe(ctx: CheckContext, bundle: Bundle, pipe: PipeDecl): Generato
     const fix: Fix = { title: `Remove unused input \`${input.name}\``, edits: [removeInputEdit(bundle, pipe, input)], safe: true };
     ctx.out.push(makeFinding('method.input_unused', { pipe: pipe.code, variables: [input.name] }, file, input.nameRange, { fix }));
   }
+}
+
+/** A template the editor does not analyse (analyze.ts `limitTemplateAnalysis`), said once, on its string. */
+export function templateTooLongFinding(pipe: PipeDecl, template: string, node: LString, tooLong: { length: number; limit: number }, file: string): Finding {
+  return makeFinding('mthdsls.client.template_too_long', { pipe: pipe.code, template, length: tooLong.length, limit: tooLong.limit }, file, node.range, { severity: 'warning' });
 }
 
 /** Every name: `findSigilFaults` then reports each misplaced sigil, input or not. */

@@ -33,6 +33,27 @@ export interface TemplateAnalysis {
   /** Whole variables tested by a presence check (`{% if x %}`, `@?x`, `x is defined`), with where. */
   presenceChecks: Array<{ root: string; start: number; end: number }>;
   fault?: TemplateFault;
+  /** Not analysed: longer (UTF-16 units) than the limit this process sets (`limitTemplateAnalysis`). */
+  tooLong?: { length: number; limit: number };
+}
+
+/**
+ * The longest template the language server analyses (UTF-16 units). Analysing a template is one
+ * step that nothing can cut (the Jinja parser's), about 0.3-0.4 µs a character: a prompt of 0.5 MB
+ * held the server 150-300 ms at each change, and every feature reading its variables again. Past
+ * it, a template's variables are not read in the editor (`mthdsls.client.template_too_long` says
+ * so); `mthds check` reads every template.
+ */
+export const EDITOR_TEMPLATE_LIMIT = 64 * 1024;
+
+let templateLimit = Infinity;
+
+/**
+ * Sets, for this process, the longest template analysed (the language server's processes set
+ * EDITOR_TEMPLATE_LIMIT, and the runner they host shares it; a command line sets none).
+ */
+export function limitTemplateAnalysis(limit: number): void {
+  templateLimit = limit;
 }
 
 export interface AnalyzeOptions {
@@ -58,6 +79,7 @@ interface LocatedToken {
 }
 
 export function analyzeTemplate(template: string, options: AnalyzeOptions): TemplateAnalysis {
+  if (template.length > templateLimit) return { reads: [], presenceChecks: [], tooLong: { length: template.length, limit: templateLimit } };
   // Most prompts hold no Jinja of their own: their reads are exactly their shorthands.
   if (options.shorthands && !options.expression && !hasBrace(template)) {
     // Looked up by the text itself: an editor's parse shares the string of every prompt it did not

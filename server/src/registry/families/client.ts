@@ -69,6 +69,20 @@ export const CLIENT = [
     explanation:
       'Checking a document holds the language server for a time that grows with its size. Past the limit, the document is left out of its method tree so that the other documents keep answering at once.',
   }),
+  // no status / no / method: the template stays too long until it is shortened; the rest of the
+  // document is analysed.
+  client({
+    code: 'mthdsls.client.template_too_long',
+    title: 'Template too long to analyse',
+    retry: false,
+    domain: 'method',
+    params: [id('pipe', 'The pipe whose template it is.'), id('template', 'The field holding the template.'), int('length', 'The length of the template, in characters.'), int('limit', 'The longest template the language server analyses, in characters.')],
+    detail: 'The template {template} of pipe {pipe} holds {length} characters, more than the {limit} the language server analyses: the variables it reads are not checked here.',
+    client: [step('change_method', 'Move the long text into an input (a document or text the pipe receives) and keep the template short.')],
+    others: [step('change_method', 'The method owner shortens the template; `mthds check` still checks it whole.')],
+    explanation:
+      'Reading the variables of a template is one step of the language server that grows with its length. Past the limit the template is not read in the editor, so that the other documents keep answering at once; its pipe is not told of unused or undeclared inputs there.',
+  }),
   // no status / no / method: where the client runs (a browser) the package store and the folders
   // outside the workspace cannot be read; repeating does not change it, the desktop tools can.
   client({
