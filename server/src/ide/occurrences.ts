@@ -182,29 +182,33 @@ function collectTableSegments(bundle: Bundle, out: readonly Pending[], emit: Emi
   const domain = bundle.domain?.value;
   const seen = new Set<number>();
   for (const p of out) if (p.kind === 'fixed' && p.occurrence.role === 'declaration') seen.add(p.occurrence.range.start);
-  let header: Array<{ name: string; range?: Range }> = [];
+  // The key path of each statement: a key/value's is its table's header's keys (their places not
+  // its own: named there) then its own keys. Read in place, without a path made per statement (a
+  // bundle of thousands of pipes has tens of thousands of statements, read at each change).
+  let header: readonly { name: string }[] = [];
   for (const st of bundle.doc.statements) {
     if (st.kind !== 'header' && st.kind !== 'keyvalue') continue;
-    const own: Array<{ name: string; range?: Range }> = st.key.map((k) => ({ name: k.name, range: k.range }));
-    const path: Array<{ name: string; range?: Range }> = st.kind === 'header' ? own : [...header.map((h) => ({ name: h.name })), ...own];
-    if (st.kind === 'header') header = own;
+    const inherited = st.kind === 'header' ? 0 : header.length;
+    if (st.kind === 'header') header = st.key;
+    const length = inherited + st.key.length;
+    const name = (i: number): string | undefined => (i < inherited ? header[i]!.name : st.key[i - inherited]?.name);
     const at = (i: number): Range | undefined => {
-      const seg = path[i];
+      const seg = i < inherited ? undefined : st.key[i - inherited];
       if (seg?.range === undefined) return undefined;
       const range = unquoted(text, seg.range);
       return seen.has(range.start) ? undefined : range;
     };
-    const table = path[0]?.name;
-    const code = path[1]?.name;
-    if (code === undefined || path.length < 3) continue;
+    const table = name(0);
+    const code = name(1);
+    if (code === undefined || length < 3) continue;
     const codeRange = at(1);
     if (table === 'concept' && codeRange) emit('concept', conceptKeyOf(domain, code), codeRange, 'declaration');
     if (table !== 'pipe') continue;
     const pipeKey = pipeKeyOf(domain, code);
     if (codeRange) emit('pipe', pipeKey, codeRange, 'declaration');
-    const input = path[3]?.name;
+    const input = name(3);
     const inputRange = at(3);
-    if (path[2]?.name === 'inputs' && input !== undefined && path.length >= 5 && inputRange) emit('input', `${pipeKey}#${input}`, inputRange, 'declaration');
+    if (name(2) === 'inputs' && input !== undefined && length >= 5 && inputRange) emit('input', `${pipeKey}#${input}`, inputRange, 'declaration');
   }
 }
 

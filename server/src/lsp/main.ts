@@ -100,11 +100,11 @@ function connect(): Connection {
     for (const level of ['log', 'info', 'debug', 'warn'] as const) console[level] = (...parts: unknown[]) => console.error(...parts);
     // Long messages are made in slices, and answers pass them (frameWriter.ts).
     const guarded = guardTransport(reader, new FrameWriter(process.stdout), guard);
-    return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
+    return createConnection(ProposedFeatures.all, passingReader(guarded.reader, () => turns.count()), guarded.writer, options);
   }
   if (args.includes('--node-ipc')) {
     const guarded = guardTransport(new IPCMessageReader(process), new IPCMessageWriter(process), guard);
-    return createConnection(ProposedFeatures.all, passingReader(guarded.reader), guarded.writer, options);
+    return createConnection(ProposedFeatures.all, passingReader(guarded.reader, () => turns.count()), guarded.writer, options);
   }
   return createConnection(ProposedFeatures.all, options);
 }

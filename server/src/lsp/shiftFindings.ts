@@ -14,13 +14,21 @@ export interface TextChange {
   newEnd: number;
 }
 
+/** The length of the blocks `changeBetween` compares whole (UTF-16 units). */
+const BLOCK = 1024;
+
 /** The one region two texts differ in (common prefix and suffix apart); undefined when equal. */
 export function changeBetween(before: string, after: string): TextChange | undefined {
   if (before === after) return undefined;
   const shorter = Math.min(before.length, after.length);
+  // Blocks compared as strings first (a native comparison), then characters in the block that
+  // differs: this runs once per change, never hot, and a loop of charCodeAt over a 0.5 MB text ran
+  // as bytecode for tens of ms.
   let start = 0;
+  while (start + BLOCK <= shorter && before.slice(start, start + BLOCK) === after.slice(start, start + BLOCK)) start += BLOCK;
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
+  while (tail + BLOCK <= shorter - start && before.slice(before.length - tail - BLOCK, before.length - tail) === after.slice(after.length - tail - BLOCK, after.length - tail)) tail += BLOCK;
   while (tail < shorter - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
   return { start, oldEnd: before.length - tail, newEnd: after.length - tail };
 }

@@ -147,3 +147,69 @@ describe('KnownRequests', () => {
     expect(known.passes(cancel(6))).toBe(false);
   });
 });
+
+describe('PassingQueue following the connection', () => {
+  /** A connection that dispatches one queued message per turn, as vscode-jsonrpc does. */
+  function connected() {
+    const turns: Array<() => void> = [];
+    const later = (fn: () => void): void => void turns.push(fn);
+    const inConnection: Message[] = [];
+    const dispatched: string[] = [];
+    let count = 0;
+    let connectionScheduled = false;
+    const deliver = (m: Message): void => {
+      inConnection.push(m);
+      if (connectionScheduled) return;
+      connectionScheduled = true;
+      later(function dispatch() {
+        connectionScheduled = false;
+        const next = inConnection.shift();
+        if (!next) return;
+        count += 1;
+        dispatched.push(name(next));
+        if (inConnection.length > 0) {
+          connectionScheduled = true;
+          later(dispatch);
+        }
+      });
+    };
+    const queue = new PassingQueue(deliver, later, () => count);
+    // A turn of the loop: every callback due runs (those they schedule wait for the next turn),
+    // and only then is input read (a message pushed).
+    const turn = (): void => {
+      for (const fn of turns.splice(0)) fn();
+    };
+    const drain = (): void => {
+      for (let i = 0; i < 1000 && turns.length > 0; i++) turn();
+    };
+    return { queue, dispatched, inConnection, turn, drain, dropQueued: () => inConnection.splice(0) };
+  }
+
+  it('never leaves a message waiting in the connection: a hover read during a step passes what was read before it', () => {
+    const { queue, dispatched, inConnection, turn, drain } = connected();
+    for (const m of [request(1, 'textDocument/codeAction', 'big'), request(2, 'textDocument/documentHighlight', 'big'), request(3, 'textDocument/inlayHint', 'big')]) queue.push(m);
+    // The first is dispatched (a long step, say) and this queue's turn follows it at once: what
+    // was read meanwhile comes in only after both.
+    turn();
+    expect(dispatched).toEqual(['codeAction#1 big']);
+    expect(inConnection).toEqual([]);
+    queue.push(request(4, 'textDocument/hover', 'small'));
+    for (let i = 0; i < 20; i++) {
+      turn();
+      expect(inConnection.length).toBeLessThanOrEqual(1);
+    }
+    drain();
+    expect(dispatched).toEqual(['codeAction#1 big', 'hover#4 small', 'documentHighlight#2 big', 'inlayHint#3 big']);
+  });
+
+  it('goes on when a message it handed over is never dispatched (a cancellation took it)', () => {
+    const { queue, dispatched, dropQueued, turn, drain } = connected();
+    queue.push(request(1, 'textDocument/hover', 'a'));
+    dropQueued();
+    queue.push(request(2, 'textDocument/hover', 'b'));
+    queue.push(request(3, 'textDocument/hover', 'b'));
+    turn();
+    drain();
+    expect(dispatched).toEqual(['hover#2 b', 'hover#3 b']);
+  });
+});

@@ -18,6 +18,31 @@ describe('carrying findings over to the current text', () => {
     expect(changeBetween('abc', 'ab')).toEqual({ start: 2, oldEnd: 3, newEnd: 2 });
   });
 
+  it('finds it in long texts as a character-by-character comparison does, the edit anywhere', () => {
+    // The reference: the common prefix, then the common suffix of what is left.
+    const naive = (a: string, b: string): { start: number; oldEnd: number; newEnd: number } => {
+      const shorter = Math.min(a.length, b.length);
+      let start = 0;
+      while (start < shorter && a[start] === b[start]) start++;
+      let tail = 0;
+      while (tail < shorter - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+      return { start, oldEnd: a.length - tail, newEnd: b.length - tail };
+    };
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let round = 0; round < 300; round++) {
+      // Repetitive text, so that a shifted block may compare equal by chance.
+      const before = Array.from({ length: random(6000) }, () => 'ab\n'[random(3)]).join('');
+      const at = random(before.length + 1);
+      const removed = random(Math.min(3000, before.length - at) + 1);
+      const inserted = Array.from({ length: random(3000) }, () => 'abx'[random(3)]).join('');
+      const after = before.slice(0, at) + inserted + before.slice(at + removed);
+      const found = changeBetween(before, after);
+      if (before === after) expect(found).toBeUndefined();
+      else expect(found).toEqual(naive(before, after));
+    }
+  });
+
   it('moves ranges after the change, keeps those before, and leaves out those touching it', () => {
     const change = { start: 10, oldEnd: 12, newEnd: 15 };
     expect(shiftRange({ start: 2, end: 5 }, change)).toEqual({ start: 2, end: 5 });
