@@ -25,7 +25,7 @@ import { checkModelReferences } from './rules/models.js';
 import { checkPackageReferences } from './rules/packages.js';
 import { checkDomainSignatures } from './rules/signatures.js';
 import { checkOperatorKinds } from './rules/operators.js';
-import { checkTemplateInputs, checkTemplateInputsSteps } from './rules/templateInputs.js';
+import { checkTemplateInputsSteps } from './rules/templateInputs.js';
 import { checkTemplateShorthands } from './rules/templates.js';
 import { ObjectCache } from '../util/objectCache.js';
 import { mayBeSuggested } from '../util/suggest.js';
@@ -584,8 +584,7 @@ function* checkBundleSteps(ctx: CheckContext, bundle: Bundle): Generator<void, v
   if (large) yield;
   checkReferences(ctx, bundle);
   checkTemplateShorthands(bundle, ctx.out);
-  if (large) yield* checkTemplateInputsSteps(ctx, bundle);
-  else checkTemplateInputs(ctx, bundle);
+  yield* checkTemplateInputsSteps(ctx, bundle);
   checkOperatorKinds(ctx, bundle);
   checkFlows(ctx, bundle);
   if (large) yield;

@@ -81,17 +81,9 @@ export interface SuggestionQuery {
 
 let accessLog: AccessLog | undefined;
 
-/** Runs `fn`, recording what of the tree it was handed. */
-export function recordingAccess<T>(fn: () => T): { value: T } & AccessLog {
-  const log: AccessLog = { bundles: new Set(), names: new Set(), queries: [], wide: false };
-  const value = recordingInto(log, fn);
-  mergeIntoCurrent(log);
-  return { value, ...log };
-}
-
 /**
- * `recordingAccess` of work done in steps: what each step is handed is recorded, and only that
- * (the work another caller does between two steps is not).
+ * Runs work done in steps, recording what of the tree each step is handed, and only that (the work
+ * another caller does between two steps is not).
  */
 export function* recordingAccessSteps<T>(steps: Generator<void, T>): Generator<void, { value: T } & AccessLog> {
   const log: AccessLog = { bundles: new Set(), names: new Set(), queries: [], wide: false };
@@ -125,7 +117,7 @@ function mergeIntoCurrent(log: AccessLog): void {
   if (log.wide) outer.wide = true;
 }
 
-/** Records that a declaration of `bundle` was read (no-op outside recordingAccess). */
+/** Records that a declaration of `bundle` was read (no-op outside recordingAccessSteps). */
 export function noteAccess(bundle: Bundle): void {
   accessLog?.bundles.add(bundle);
 }
@@ -150,7 +142,7 @@ export function treeHasFile(tree: MethodTree, name: string): boolean {
   return tree.files.has(name);
 }
 
-/** Records that whole tables were listed, for suggestions near `query` when given: no-op outside recordingAccess. */
+/** Records that whole tables were listed, for suggestions near `query` when given: no-op outside recordingAccessSteps. */
 export function noteWide(query?: SuggestionQuery): void {
   if (!accessLog) return;
   if (query) accessLog.queries.push(query);

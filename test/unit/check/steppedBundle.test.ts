@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { chooseSafeFixes, chooseSafeFixesSteps } from '../../../server/src/check/applyFixes.js';
-import { checkTree, checkTreeSteps, createCheckCache } from '../../../server/src/check/index.js';
+import { checkTree, checkTreeSteps, createCheckCache, PAUSED_BUNDLE_CHARS } from '../../../server/src/check/index.js';
 import { runSteps } from '../../../server/src/util/steps.js';
 import { HEADER, check, only, treeOf } from '../../helpers/tree.js';
 
@@ -26,7 +26,7 @@ describe('the check of a large bundle', () => {
   const text = wide(['used = "Text"', ...Array.from({ length: n }, (_, i) => `u${i} = "Text"`)], 'Use $used');
 
   it('pauses inside the bundle and finds what a check in one go finds', () => {
-    expect(text.length).toBeGreaterThan(64 * 1024);
+    expect(text.length).toBeGreaterThan(PAUSED_BUNDLE_CHARS);
     const stepped = countSteps(checkTreeSteps(treeOf({ 'main.mthds': text }), createCheckCache()));
     // One bundle: without pauses inside it, its check would be a single step.
     expect(stepped.pauses).toBeGreaterThanOrEqual(n / 2000);
@@ -37,6 +37,7 @@ describe('the check of a large bundle', () => {
 
   it('keeps a small bundle in one step', () => {
     const small = wide(['used = "Text"', 'other = "Text"'], 'Use $used');
+    expect(small.length).toBeLessThan(PAUSED_BUNDLE_CHARS);
     expect(countSteps(checkTreeSteps(treeOf({ 'main.mthds': small }), createCheckCache())).pauses).toBe(0);
   });
 

@@ -17,7 +17,6 @@ import type { LString } from '../../syntax/types.js';
 import type { CheckContext } from '../context.js';
 import { makeFinding, type Finding, type Fix } from '../finding.js';
 import { declareInputEdit, removeInputEdit } from '../modelEdits.js';
-import { runSteps } from '../../util/steps.js';
 
 /** Metadata fields a template may read with a leading underscore. */
 const METADATA_FIELDS = new Set(['_stuff_name', '_content_class', '_concept_code', '_stuff_code']);
@@ -42,13 +41,9 @@ const CONSTRUCT_FIELD = 'construct field';
 /** How many pipes, or inputs of one pipe, the rule goes through between two pauses of its steps. */
 const ITEMS_PER_STEP = 2000;
 
-export function checkTemplateInputs(ctx: CheckContext, bundle: Bundle): void {
-  runSteps(checkTemplateInputsSteps(ctx, bundle));
-}
-
 /**
- * `checkTemplateInputs` in steps: it pauses every few thousand pipes or inputs, so that a pipe
- * declaring 30,000 inputs (30,000 findings, 40-70 ms) is not one step of its bundle's check.
+ * The rule, in steps: it pauses every few thousand pipes or inputs, so that a pipe declaring
+ * 30,000 inputs (30,000 findings, 40-70 ms) is not one step of its bundle's check.
  */
 export function* checkTemplateInputsSteps(ctx: CheckContext, bundle: Bundle): Generator<void, void> {
   let n = 0;
