@@ -179,9 +179,7 @@ describe.skipIf(missing.length > 0)('the packaged extension in VS Code (code-ser
   it('offers completion of concepts in an output', async () => {
     // Just after the opening quote of `output = "Recipe"`.
     await ui.goTo(16, 11);
-    await page.keyboard.press('Control+Space');
-    const suggest = page.locator('.suggest-widget');
-    await suggest.locator('.monaco-list-row', { hasText: 'Recipe' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const suggest = await ui.suggest('Recipe');
     const labels = await suggest.locator('.monaco-list-row .label-name').allInnerTexts();
     // The bundle's concept, with its description, and native ones (the list shows its first rows only).
     expect(labels).toEqual(expect.arrayContaining(['Recipe', 'Image', 'Number']));

@@ -134,6 +134,34 @@ export class Workbench {
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   }
 
+  /**
+   * Opens the suggestions at the cursor with Ctrl+Space, as a user does, and returns the widget
+   * once a row showing `text` is in it. On a loaded machine the press can reach the window before
+   * the editor has its focus back from the Go to Line box, and nothing opens: the press waits for
+   * the editor's focus, and is made again (as a user would) only while no widget shows. A widget
+   * that shows without the row fails at once, with what it shows.
+   */
+  async suggest(text: string): Promise<Locator> {
+    const page = this.page;
+    const widget = page.locator('.suggest-widget');
+    const row = widget.locator('.monaco-list-row', { hasText: text }).first();
+    const deadline = Date.now() + UI_TIMEOUT;
+    const missed: string[] = [];
+    while (Date.now() < deadline) {
+      await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ timeout: UI_TIMEOUT });
+      await page.keyboard.press('Control+Space');
+      try {
+        await row.waitFor({ state: 'visible', timeout: 15_000 });
+        if (missed.length > 0) console.warn(`suggest: Ctrl+Space opened nothing ${missed.length} time(s) before it did`);
+        return widget;
+      } catch (error) {
+        if (await widget.isVisible()) throw new Error(`the suggestions show no "${text}": ${JSON.stringify(await widget.innerText())}`, { cause: error });
+        missed.push(new Date().toISOString());
+      }
+    }
+    throw new Error(`Ctrl+Space opened no suggestions in ${UI_TIMEOUT} ms (pressed at ${missed.join(', ')})`);
+  }
+
   /** The rows of the Problems panel for the open file. */
   async panelProblems(): Promise<Problem[]> {
     const rows = this.page.locator('.markers-panel .monaco-list-row .marker-message-details-container');
