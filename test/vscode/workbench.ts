@@ -97,6 +97,9 @@ export async function until<T>(read: () => Promise<T>, expected: T): Promise<voi
   await expect.poll(read, { timeout: UI_TIMEOUT, interval: 250 }).toEqual(expected);
 }
 
+/** The editor of the active tab while it has the keyboard's focus. */
+const EDITOR_FOCUSED = '.editor-instance .monaco-editor.focused';
+
 /** The window of one page: the user's gestures, and what the window shows. */
 export class Workbench {
   constructor(readonly page: Page) {}
@@ -132,6 +135,8 @@ export class Workbench {
     await input.fill(`:${line}:${column}`);
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    // The box closes before the editor has its focus back: a key pressed in between goes nowhere.
+    await page.locator(EDITOR_FOCUSED).first().waitFor({ timeout: UI_TIMEOUT });
   }
 
   /**
@@ -148,7 +153,7 @@ export class Workbench {
     const deadline = Date.now() + UI_TIMEOUT;
     const missed: string[] = [];
     while (Date.now() < deadline) {
-      await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ timeout: UI_TIMEOUT });
+      await page.locator(EDITOR_FOCUSED).first().waitFor({ timeout: UI_TIMEOUT });
       await page.keyboard.press('Control+Space');
       try {
         await row.waitFor({ state: 'visible', timeout: 15_000 });
