@@ -21,9 +21,9 @@ import type { MarkupFormat } from './markup.js';
 import { MemoryFileSystem } from '../workspace/memoryFileSystem.js';
 
 /**
- * From this many bundles in the workspace folders, the warm-up runs after the start-up check
- * instead of before `initialize` answers: their check takes about as long as the warm-up's default
- * second (0.4-0.8 ms a bundle) and compiles the same rules and parse.
+ * From this many bundles in the workspace folders there is no warm-up: their start-up check takes
+ * about as long as the warm-up's default second (0.3-0.8 ms a bundle) and compiles the same rules
+ * and parse, and a warm-up after it would compete with the first keystrokes (lsp/server.ts).
  */
 export const WARMED_BY_CHECK_BUNDLES = 1000;
 
