@@ -43,10 +43,11 @@ export interface ServerOptions {
   /** The messages the connection dispatches (its message strategy): checks yield to them. */
   turns?: MessageTurns;
   /**
-   * Collect the garbage of the workspace's start-up check at its end (heap.ts `collectNow`): the
-   * server's own process (lsp/main.ts), not a process embedding it, whose heap is not its to collect.
+   * Begins collecting the garbage of the workspace's start-up check once it has its results
+   * (heap.ts `collectStartupGarbage`); `end` once the rest of start-up is done. The server's own
+   * process (lsp/main.ts), not a process embedding it, whose heap is not its to collect.
    */
-  collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => Promise<void>;
+  collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => { end(): Promise<void> };
   /** The heap set for a burst of work (an update of files changed on disk); returns what ends it (heap.ts `heapForBurst`). Same ownership as above. */
   heapForBurst?: () => () => void;
 }

@@ -252,14 +252,15 @@ export class CheckScheduler {
   /**
    * Checks every tree due for a check (trees of open documents first), in slices that yield to the
    * message loop so that requests are served meanwhile; trees marked while it runs are checked
-   * before it ends.
+   * before it ends. `onResults`: called when the last tree due has its results, before they are
+   * published (the start-up's collection begins then, startupCheck.ts).
    */
-  flushDirty(onProgress?: (done: number, total: number) => void, update = false): Promise<void> {
+  flushDirty(onProgress?: (done: number, total: number) => void, update = false, onResults?: () => void): Promise<void> {
     const run = async (): Promise<void> => {
       this.updateRunning = update;
       const endBurst = update ? this.options.heapForBurst?.() : undefined;
       try {
-        await this.flushRounds(onProgress);
+        await this.flushRounds(onProgress, onResults);
       } finally {
         this.updateRunning = false;
         endBurst?.();
@@ -281,7 +282,7 @@ export class CheckScheduler {
   }
 
   /** The rounds of a flush: every tree due, again while trees are marked meanwhile, then the closing steps. */
-  private async flushRounds(onProgress?: (done: number, total: number) => void): Promise<void> {
+  private async flushRounds(onProgress?: (done: number, total: number) => void, onResults?: () => void): Promise<void> {
     for (let round = 0; ; round++) {
       // Trees marked meanwhile by a burst of file events wait for its update (scheduled).
       if (round > 0 && this.updateScheduled) break;
@@ -292,7 +293,7 @@ export class CheckScheduler {
       let done = 0;
       for (const id of due) {
         if (this.session.isDirty(id.key)) {
-          await this.checkInSlices(id);
+          await this.checkInSlices(id, done === due.length - 1 ? onResults : undefined);
           this.session.releaseTree(id.key);
         }
         done += 1;
@@ -326,12 +327,12 @@ export class CheckScheduler {
    * slices of the same tree (an update's) makes this one stale: it is left unfinished, and the tree
    * stays due when it was marked again. Returns whether a newer check in slices took over.
    */
-  private async checkInSlices(id: TreeId): Promise<boolean> {
+  private async checkInSlices(id: TreeId, onResults?: () => void): Promise<boolean> {
     this.idle.cancel();
     const run = ++this.runs;
     this.running.set(id.key, run);
     try {
-      await this.sliced(id, run);
+      await this.sliced(id, run, onResults);
     } finally {
       if (this.running.get(id.key) === run) this.running.delete(id.key);
       // Left unfinished (stale, or failed): a waiting request checks the tree itself, or waits for
@@ -347,7 +348,7 @@ export class CheckScheduler {
     return this.timers.size > 0 || this.running.size > 0 || this.updating();
   }
 
-  private async sliced(id: TreeId, run: number): Promise<void> {
+  private async sliced(id: TreeId, run: number, onResults?: () => void): Promise<void> {
     const started = this.session.checksOf(id.key);
     const superseded = this.superseded;
     const stale = (): boolean => this.session.checksOf(id.key) !== started || this.running.get(id.key) !== run || this.superseded !== superseded;
@@ -376,6 +377,7 @@ export class CheckScheduler {
         return;
       }
       if (result) {
+        onResults?.();
         if (this.wakeResultWaiters(id.key)) {
           // The requests that waited for this result answer first (their answers are handed to the
           // connection within this turn's microtasks); then the publishing, unless a newer check

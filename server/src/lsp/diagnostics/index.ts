@@ -94,8 +94,8 @@ export class Diagnostics {
   }
 
   /** Checks every tree due for a check (trees of open documents first), in slices. */
-  flushDirty(onProgress?: (done: number, total: number) => void): Promise<void> {
-    return this.checks.flushDirty(onProgress);
+  flushDirty(onProgress?: (done: number, total: number) => void, onResults?: () => void): Promise<void> {
+    return this.checks.flushDirty(onProgress, false, onResults);
   }
 
   /** The background check of the workspace: pulls of the whole workspace wait for it. */
