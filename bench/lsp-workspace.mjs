@@ -27,6 +27,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { workspaceBundle } from './generate.mjs';
+import { targetLine } from './targets.mjs';
 import { memoryOf } from './processMemory.mjs';
 import { percentile, startServer, stopServer } from './lspClient.mjs';
 import { pausesDuring, summarizeGc } from './gcLog.mjs';
@@ -238,6 +239,17 @@ for (const layout of LAYOUTS) {
   console.log(`  didOpen -> first diagnostics: ${fmt(r.openMs)} ms`);
   console.log(`  keystroke -> publishDiagnostics (${r.keystrokeCount}): p50 ${fmt(r.keystrokes.p50)} ms, p95 ${fmt(r.keystrokes.p95)} ms, p99 ${fmt(r.keystrokes.p99)} ms, max ${fmt(r.keystrokes.max)} ms`);
   console.log(`  completion right after a keystroke (${r.completionCount}, ${r.items} items): p50 ${fmt(r.completion.p50)} ms, p95 ${fmt(r.completion.p95)} ms, p99 ${fmt(r.completion.p99)} ms, max ${fmt(r.completion.max)} ms`);
+  // Issue 14's targets, set for one package of 5,000 bundles.
+  if (layout === 'one-package' && COUNT === 5000) {
+    const line = targetLine('one package of 5,000 bundles', [
+      ['keystroke p50', r.keystrokes.p50, 8],
+      ['keystroke p99', r.keystrokes.p99, 16],
+      ['completion after a keystroke p95', r.completion.p95, 10],
+      ['RSS after typing', r.afterTyping.rss, 400, 'MB'],
+      ['didOpen', r.openMs, 50],
+    ]);
+    console.log(`  ${line}`);
+  }
   if (r.gc) console.log(`  ${r.gc}`);
   if (SLOWEST > 0) for (const [kind, list] of Object.entries(r.slowest)) console.log(`  slowest ${kind}s: ${list.join('; ')}`);
   console.log(`  ${load()}`);

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { targetLine } from './targets.mjs';
 import { writeSwitchPackage } from './generate.mjs';
 import { startServer, stopServer } from './lspClient.mjs';
 import { memoryOf } from './processMemory.mjs';
@@ -34,9 +35,14 @@ try {
   const publishedMs = lastPublished - server.spawnedAt;
   const memory = memoryOf(server.child.pid);
   await stopServer(server);
+  const targets = targetLine('start-up no slower than the cold check, RSS', [
+    ['start-up / cold check', startupMs / coldMs, 1, 'times'],
+    ['RSS', memory.rss, 350, 'MB'],
+  ]);
   console.log(
-    `cross-referenced workspace, ${COUNT} bundles (${findings} findings; ${process.env.MTHDS_SERVER ?? 'this build'}): language server start-up to the end of the workspace check ${(startupMs / 1000).toFixed(2)} s (its diagnostics all published at ${(publishedMs / 1000).toFixed(2)} s, before what the documents share is made and the start-up collection), RSS ${memory.rss.toFixed(0)} MB (peak ${memory.peak.toFixed(0)} MB); cold mthds check ${(coldMs / 1000).toFixed(2)} s; ${load()}`,
+    `cross-referenced workspace, ${COUNT} bundles (${findings} findings; ${process.env.MTHDS_SERVER ?? 'this build'}): language server start-up to the end of the workspace check ${(startupMs / 1000).toFixed(2)} s (its diagnostics all published at ${(publishedMs / 1000).toFixed(2)} s, before what the documents share is made and the start-up collection has ended), RSS ${memory.rss.toFixed(0)} MB (peak ${memory.peak.toFixed(0)} MB); cold mthds check ${(coldMs / 1000).toFixed(2)} s; ${load()}`,
   );
+  console.log(`  ${targets}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
