@@ -15,7 +15,7 @@ import { registerRoutes, served, serverCapabilities } from './routes.js';
 import { ServerState, WATCHED_GLOBS, type ServerOptions } from './serverState.js';
 import { DEFAULT_SETTINGS, readSettings } from './settings.js';
 import { checkWorkspace } from './startupCheck.js';
-import { WARMED_BY_CHECK_BUNDLES, warmUp } from './warmUp.js';
+import { WARMED_BY_CHECK_BUNDLES, warmUp, warmUpWhenQuiet, type WarmUpReport } from './warmUp.js';
 import { holdsBundles } from '../workspace/scan.js';
 import { VERSION } from '../version.js';
 import { watchedFilesChanged } from './documentEvents.js';
@@ -54,10 +54,9 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
     void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
   };
 
-  const runWarmUp = async (ms: number): Promise<void> => {
-    const warm = await warmUp(ms, pause, undefined, completionOptions(state.capabilities).documentation);
-    connection.tracer.log(`mthds: warmed up the keystroke path with ${warm.keystrokes} keystrokes in ${warm.ms.toFixed(1)} ms`);
-  };
+  /** Whether the warm-up waits for the start-up check (a workspace of many bundles). */
+  let deferredWarmUp = false;
+  const traceWarmUp = (warm: WarmUpReport): void => connection.tracer.log(`mthds: warmed up the keystroke path with ${warm.keystrokes} keystrokes in ${warm.ms.toFixed(1)} ms`);
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     state.capabilities = params.capabilities;
@@ -92,12 +91,12 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
     });
     // Before the answer: a client sends nothing else until it has it, so no document waits. A
     // workspace of many bundles is checked at start-up for longer than the warm-up lasts, and
-    // that check runs the same code: there is no warm-up there (measured on 5,000 bundles: before
-    // `initialize` it cost a second and the check was no faster after it; run after the check,
-    // it landed on the first keystrokes, p50 6-10 ms and p99 53-80 ms against 0.8 ms and 7-9 ms
-    // without it, `COUNT=5000 LAYOUTS=one-package node bench/lsp-workspace.mjs`).
+    // that check runs most of the same code: there the warm-up waits for its end, and for a quiet
+    // moment (measured on 5,000 bundles: before `initialize` it cost a second and the check was no
+    // faster after it; `warmUpWhenQuiet` says why it waits for quiet).
     const warmMs = state.initSettings.diagnostics.warmUpMs;
-    if (warmMs > 0 && !holdsBundles(options.host.fs, session.getFolders(), WARMED_BY_CHECK_BUNDLES)) await runWarmUp(warmMs);
+    deferredWarmUp = warmMs > 0 && holdsBundles(options.host.fs, session.getFolders(), WARMED_BY_CHECK_BUNDLES);
+    if (warmMs > 0 && !deferredWarmUp) traceWarmUp(await warmUp(warmMs, pause, undefined, completionOptions(state.capabilities).documentation));
     return { capabilities: serverCapabilities(), serverInfo: { name: 'mthds-language-server', version: VERSION } };
   });
 
@@ -116,6 +115,8 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
     const ready = (async (): Promise<void> => {
       await state.refreshSettings();
       await checkWorkspace(state, diag);
+      const turns = options.turns;
+      if (deferredWarmUp && turns) void warmUpWhenQuiet(state.initSettings.diagnostics.warmUpMs, pause, () => turns.count(), completionOptions(state.capabilities).documentation).then(traceWarmUp);
     })().catch((e: unknown) => state.log(`mthds: workspace check failed: ${String(e)}`));
     diag.setWorkspaceReady(ready);
   });

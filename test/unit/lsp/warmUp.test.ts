@@ -1,6 +1,7 @@
 // The start-up warm-up of the keystroke path (lsp/warmUp.ts): its bundles come from the language
 // facts and hold every pipe type; it runs in slices; and it leaves the server's own session as it
-// was (state, caches, findings) and changes no answer a check gives afterwards.
+// was (state, caches, findings) and changes no answer a check gives afterwards; after a start-up
+// check, it runs only while no message comes.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { buildBundle } from '../../../server/src/language/buildBundle.js';
 import { PIPE_TYPES } from '../../../server/src/language/spec/pipeTypes.js';
 import { parseToml } from '../../../server/src/syntax/document.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { warmUp, warmUpEdits, WARM_UP_BUNDLES } from '../../../server/src/lsp/warmUp.js';
+import { warmUp, warmUpEdits, warmUpWhenQuiet, WARM_UP_BUNDLES } from '../../../server/src/lsp/warmUp.js';
 import { sampleBundle } from '../../../server/src/language/sampleBundles.js';
 import { check } from '../../helpers/tree.js';
 import { Session } from '../../../server/src/workspace/session.js';
@@ -119,4 +120,32 @@ describe('the warm-up of the keystroke path', () => {
     expect(plain(session.check(session.treeOf(ws.uses)).findings)).toEqual(before);
     expect(plain(editedSession(ws).currentCheck(ws.uses).findings)).toEqual(before);
   });
+});
+
+describe('the warm-up after a start-up check', () => {
+  it('runs no slice while messages keep coming, then runs its budget once they stop', async () => {
+    let dispatched = 0;
+    let slices = 0;
+    const pause = async (): Promise<void> => {
+      slices += 1;
+      await turn();
+    };
+    let report: { keystrokes: number; ms: number } | undefined;
+    const started = performance.now();
+    void warmUpWhenQuiet(150, pause, () => dispatched, 'markdown', 100).then((r) => (report = r));
+    // A message every 30 ms for 400 ms: never 100 ms of quiet.
+    const busyUntil = performance.now() + 400;
+    while (performance.now() < busyUntil) {
+      dispatched += 1;
+      await new Promise((r) => setTimeout(r, 30));
+      expect(report).toBeUndefined();
+    }
+    // The one pause before the first wait for quiet, and no slice since.
+    expect(slices).toBe(1);
+    while (report === undefined) await new Promise((r) => setTimeout(r, 20));
+    expect(report.keystrokes).toBeGreaterThan(0);
+    // Its budget counted the time it ran, not the waits: it ran about 150 ms after 400 ms of messages and 100 of quiet.
+    expect(report.ms).toBeGreaterThanOrEqual(150);
+    expect(report.ms).toBeLessThan(performance.now() - started - 400);
+  }, 30_000);
 });
