@@ -22,6 +22,17 @@ describe('file URIs', () => {
     );
   });
 
+  it('are the URIs Node makes of any absolute path, plain or not, resolved or not', () => {
+    const segment = fc.oneof(fc.stringMatching(/^[a-zA-Z0-9_.-]{1,8}$/), fc.constantFrom('.', '..', '', ' x', 'a#b', 'ü', '%41'));
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (parts) => {
+        const file = `/${parts.join('/')}`;
+        expect(fileToUri(file)).toBe(pathToFileURL(file).href);
+      }),
+      { seed: 11, numRuns: 2000 },
+    );
+  });
+
   it('take the URI a client gave for the file, and leave other identities as they are', () => {
     const file = path.resolve('/work/a b.mthds');
     expect(fileToUri(file)).toBe(pathToFileURL(file).href);
