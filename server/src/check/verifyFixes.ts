@@ -114,8 +114,14 @@ export function* keepHarmlessFixesSteps(tree: MethodTree, baseline: readonly Fin
   // trials keep the findings given (a later verdict follows them as usual). A document whose fixes
   // touch its whole tree (30,000 unused inputs) was otherwise checked twice: by its own check, then
   // as this baseline (0.3 s of the fix-all's 0.4 s).
+  // Trials kept from an earlier verdict are brought to this version of the tree by their baseline's
+  // check, whatever the caller gives: skipped, they stayed behind, and the next verdict made them
+  // anew and checked its first trial from scratch (5,000 bundles: 240 ms instead of 7 ms).
   if (baseline !== undefined && trials.fresh()) trials.assumeBaseline(baseline);
-  else baseline ??= yield* trials.baselineSteps();
+  else {
+    const checked = yield* trials.baselineSteps();
+    baseline ??= checked;
+  }
   yield;
   const before = new Map<string, number>();
   let n = 0;

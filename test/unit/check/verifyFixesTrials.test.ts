@@ -135,6 +135,12 @@ describe('keepHarmlessFixes trials as updates', () => {
         // follow the versions as well.
         const keepGiven = new FixTrials();
         expect(summary(keepHarmlessFixes(tree, checkTree(tree), chosen, keepGiven))).toEqual(expected);
+        // Trials given the tree's findings at every verdict (as the language server gives them)
+        // follow the versions too, and are never made anew.
+        const keepAlwaysGiven = new FixTrials();
+        expect(summary(keepHarmlessFixes(tree, checkTree(tree), chosen, keepAlwaysGiven))).toEqual(expected);
+        const givenTrials = keepAlwaysGiven.take(tree);
+        keepAlwaysGiven.give(givenTrials);
         let version = tree;
         for (const v of versions) {
           const { file, from, to } = VERSIONS[v]!;
@@ -145,6 +151,10 @@ describe('keepHarmlessFixes trials as updates', () => {
           if (version !== tree) moved++;
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keepGiven))).toEqual(fromScratch);
+          expect(summary(keepHarmlessFixes(version, checkTree(version), chosen, keepAlwaysGiven))).toEqual(fromScratch);
+          const given = keepAlwaysGiven.take(version);
+          if (chosen.length > 0) expect(given).toBe(givenTrials);
+          keepAlwaysGiven.give(given);
           // Asked again for the same version (another document of the tree).
           expect(summary(keepHarmlessFixes(version, undefined, chosen, keep))).toEqual(fromScratch);
           // The same trials, moved: never made anew. With no fix chosen no verdict checked any
