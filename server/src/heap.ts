@@ -184,6 +184,11 @@ export function collectConcurrently(
   };
 }
 
+/** The start-up's collection begun (`collectStartupGarbage`): `end` once the rest of start-up is done. */
+export interface StartupCollection {
+  end(): Promise<void>;
+}
+
 /**
  * The end of the language server's start-up on the desktop (lsp/main.ts), called when the start-up
  * check has its results, before they are published: the check's garbage collected when
@@ -194,7 +199,7 @@ export function collectConcurrently(
  * the progress no longer waits for it (a document opened at once gets its diagnostics a few
  * milliseconds later, instead of everyone waiting 50 ms).
  */
-export function collectStartupGarbage(msSinceDocumentChange: number, log: (line: string) => void): { end(): Promise<void> } {
+export function collectStartupGarbage(msSinceDocumentChange: number, log: (line: string) => void): StartupCollection {
   tuneHeap();
   const inUse = heapInUse();
   const verdict = startupCollection(msSinceDocumentChange, inUse);

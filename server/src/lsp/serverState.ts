@@ -4,6 +4,7 @@
 // (routes.ts) reads it. Settings, package folders and the structures file are kept here because
 // both the life cycle and the routes change them.
 
+import type { StartupCollection } from '../heap.js';
 import path from 'node:path';
 import { DidChangeWatchedFilesNotification, TextDocuments, type ClientCapabilities, type Connection, type Disposable, type DocumentSelector } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -47,7 +48,7 @@ export interface ServerOptions {
    * (heap.ts `collectStartupGarbage`); `end` once the rest of start-up is done. The server's own
    * process (lsp/main.ts), not a process embedding it, whose heap is not its to collect.
    */
-  collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => { end(): Promise<void> };
+  collectAfterStartup?: (msSinceDocumentChange: number, log: (line: string) => void) => StartupCollection;
   /** The heap set for a burst of work (an update of files changed on disk); returns what ends it (heap.ts `heapForBurst`). Same ownership as above. */
   heapForBurst?: () => () => void;
 }
