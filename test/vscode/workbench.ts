@@ -134,7 +134,11 @@ export class Workbench {
     await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await input.fill(`:${line}:${column}`);
     await page.keyboard.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    const box = page.locator('.quick-input-widget');
+    // With no text editor active the box stays open and says so: fail with what it says.
+    await box.waitFor({ state: 'hidden', timeout: UI_TIMEOUT }).catch(async (error: unknown) => {
+      throw new Error(`Go to Line stayed open: ${JSON.stringify(await box.innerText().catch(() => ''))}`, { cause: error });
+    });
     // The box closes before the editor has its focus back: a key pressed in between goes nowhere.
     await page.locator(EDITOR_FOCUSED).first().waitFor({ timeout: UI_TIMEOUT });
   }
@@ -187,19 +191,24 @@ export class Workbench {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: UI_TIMEOUT });
     await page.keyboard.press('Enter');
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: UI_TIMEOUT });
+    await page.locator(EDITOR_FOCUSED).first().waitFor({ timeout: UI_TIMEOUT });
   }
 
   /**
    * Opens `name` of the workspace folder `folder` from the Explorer, which needs no file search
    * (Quick Open waits for the server's search provider, which may come late in a web worker window).
+   * A double click, as a user does to edit: a single click opens a preview and leaves the keyboard's
+   * focus in the Explorer, where the next shortcut (Go to Line) finds no text editor and does nothing.
+   * It returns once the file's editor has the focus.
    */
   async openFromExplorer(folder: string, name: string): Promise<void> {
     const row = (label: string): Locator => this.page.locator('.explorer-folders-view .monaco-list-row').filter({ has: this.page.getByText(label, { exact: true }) }).first();
     const dir = row(folder);
     await dir.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
-    await row(name).click();
+    await row(name).dblclick();
     await this.page.locator('.tab.active', { hasText: name }).waitFor({ timeout: UI_TIMEOUT });
+    await this.page.locator(EDITOR_FOCUSED).first().waitFor({ timeout: UI_TIMEOUT });
   }
 
   /** The editor of the active tab. */
