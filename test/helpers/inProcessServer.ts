@@ -14,13 +14,16 @@ export function frame(message: object): string {
   return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-/** A started server (`up`: what it reads, `down`: what it writes) and a client connection to it, not yet listening. */
-export function inProcessServer(): { up: PassThrough; down: PassThrough; server: Connection; client: MessageConnection } {
+/**
+ * A started server (`up`: what it reads, `down`: what it writes) and a client connection to it, not
+ * yet listening. `turns: false`: started as an embedder that counts no messages would start it.
+ */
+export function inProcessServer({ turns: counted = true }: { turns?: boolean } = {}): { up: PassThrough; down: PassThrough; server: Connection; client: MessageConnection } {
   const up = new PassThrough();
   const down = new PassThrough();
-  const turns = new MessageTurns();
-  const server = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down), { messageStrategy: turns.strategy });
-  startServer(server, { host: nodeHost(), turns });
+  const turns = counted ? new MessageTurns() : undefined;
+  const server = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down), turns ? { messageStrategy: turns.strategy } : {});
+  startServer(server, { host: nodeHost(), ...(turns ? { turns } : {}) });
   const client = createMessageConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
   return { up, down, server, client };
 }

@@ -115,8 +115,13 @@ export function startServer(connection: Connection, options: ServerOptions): Sta
     const ready = (async (): Promise<void> => {
       await state.refreshSettings();
       await checkWorkspace(state, diag);
+      if (!deferredWarmUp) return;
       const turns = options.turns;
-      if (deferredWarmUp && turns) void warmUpWhenQuiet(state.initSettings.diagnostics.warmUpMs, pause, () => turns.count(), completionOptions(state.capabilities).documentation).then(traceWarmUp);
+      const warmMs = state.initSettings.diagnostics.warmUpMs;
+      const documentation = completionOptions(state.capabilities).documentation;
+      // Without the connection's turns nothing tells a quiet moment: the warm-up runs at once, in
+      // slices that let messages through, as before `initialize`.
+      void (turns ? warmUpWhenQuiet(warmMs, pause, () => turns.count(), documentation) : warmUp(warmMs, pause, undefined, documentation)).then(traceWarmUp);
     })().catch((e: unknown) => state.log(`mthds: workspace check failed: ${String(e)}`));
     diag.setWorkspaceReady(ready);
   });
