@@ -31,6 +31,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateBundle } from './generate.mjs';
+import { targetLine } from './targets.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -237,6 +238,10 @@ for (const name of scenarios) {
   }
   console.log(`  client CPU ${((client.user + client.system) / 1000 / Math.max(1, result.requests.total)).toFixed(3)} ms per request (the benchmark's own process, on the runner's cores)`);
   console.log(`  ${pass ? 'MEETS the target' : 'MISSES the target'}`);
+  const entries = [['rate', rate, target.rate, 'req/s', '≥']];
+  if (target.p99 !== undefined) entries.push(['p99', result.latency.p99, target.p99]);
+  entries.push(['non-2xx, errors and timeouts', bad, 0, '']);
+  console.log(`  ${targetLine(target.title, entries)}`);
 }
 child.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });

@@ -4,14 +4,15 @@
 
 /**
  * One line: `targets (what): <name> <value> (≤ <bound>) met | NOT met, ...`. Each entry is
- * `[name, value, bound, unit]`; a value that could not be measured (NaN) is NOT met.
+ * `[name, value, bound, unit, sense]`; sense is '≤' (the default) or '≥' for a floor (a rate). A
+ * value that could not be measured (NaN) is NOT met.
  */
 export function targetLine(what, entries) {
-  const parts = entries.map(([name, value, bound, unit = 'ms']) => {
-    const met = Number.isFinite(value) && value <= bound;
-    const shown = Number.isFinite(value) ? (Number.isInteger(bound) && unit !== 'times' ? value.toFixed(1) : value.toFixed(2)) : 'n/a';
-    return `${name} ${shown} ${unit} (≤ ${bound}) ${met ? 'met' : 'NOT met'}`;
+  const isMet = ([, value, bound, , sense = '≤']) => Number.isFinite(value) && (sense === '≥' ? value >= bound : value <= bound);
+  const parts = entries.map((entry) => {
+    const [name, value, bound, unit = 'ms', sense = '≤'] = entry;
+    const shown = Number.isInteger(value) ? String(value) : Number.isFinite(value) ? (Number.isInteger(bound) && unit !== 'times' ? value.toFixed(1) : value.toFixed(2)) : 'n/a';
+    return `${name} ${shown}${unit ? ` ${unit}` : ''} (${sense} ${bound}) ${isMet(entry) ? 'met' : 'NOT met'}`;
   });
-  const all = entries.every(([, value, bound]) => Number.isFinite(value) && value <= bound);
-  return `targets (${what}): ${parts.join(', ')}${all ? '' : ' — NOT ALL MET'}`;
+  return `targets (${what}): ${parts.join(', ')}${entries.every(isMet) ? '' : ' — NOT ALL MET'}`;
 }
