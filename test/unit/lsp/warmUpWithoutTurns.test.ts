@@ -10,8 +10,9 @@ import { inProcessServer } from '../../helpers/inProcessServer.js';
 
 const WARMED = /^mthds: warmed up the keystroke path with (\d+) keystrokes/;
 
-async function startUpTraces(turns: boolean, ws: string): Promise<string[]> {
-  const { server, client } = inProcessServer({ turns });
+/** The server's traces from `initialize` until its start-up check and the warm-up have ended. */
+async function startUpTraces(ws: string): Promise<string[]> {
+  const { server, client } = inProcessServer({ turns: false });
   const traces: string[] = [];
   let checked = false;
   client.onNotification('$/logTrace', (p: { message: string }) => traces.push(p.message));
@@ -31,7 +32,6 @@ async function startUpTraces(turns: boolean, ws: string): Promise<string[]> {
     initializationOptions: { diagnostics: { warmUpMs: 300, dryRun: false } },
   });
   await client.sendNotification('initialized', {});
-  await client.sendNotification('$/setTrace', { value: 'verbose' });
   for (let i = 0; i < 6000 && !(checked && traces.some((t) => WARMED.test(t))); i++) await new Promise((r) => setTimeout(r, 10));
   client.dispose();
   server.dispose();
@@ -41,7 +41,7 @@ async function startUpTraces(turns: boolean, ws: string): Promise<string[]> {
 describe('the warm-up after the start-up check', () => {
   it('runs without the connection\'s message turns, after the check, not before `initialize` answers', async () => {
     const { ws } = bigPackage(WARMED_BY_CHECK_BUNDLES);
-    const traces = await startUpTraces(false, ws);
+    const traces = await startUpTraces(ws);
     const warmed = traces.findIndex((t) => WARMED.test(t));
     const checked = traces.findIndex((t) => /^mthds: checked /.test(t));
     expect(checked).toBeGreaterThanOrEqual(0);
