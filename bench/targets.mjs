@@ -8,11 +8,20 @@
  * value that could not be measured (NaN) is NOT met.
  */
 export function targetLine(what, entries) {
-  const isMet = ([, value, bound, , sense = '≤']) => Number.isFinite(value) && (sense === '≥' ? value >= bound : value <= bound);
   const parts = entries.map((entry) => {
     const [name, value, bound, unit = 'ms', sense = '≤'] = entry;
     const shown = Number.isInteger(value) ? String(value) : Number.isFinite(value) ? (Number.isInteger(bound) && unit !== 'times' ? value.toFixed(1) : value.toFixed(2)) : 'n/a';
     return `${name} ${shown}${unit ? ` ${unit}` : ''} (${sense} ${bound}) ${isMet(entry) ? 'met' : 'NOT met'}`;
   });
-  return `targets (${what}): ${parts.join(', ')}${entries.every(isMet) ? '' : ' — NOT ALL MET'}`;
+  return `targets (${what}): ${parts.join(', ')}${targetsMet(entries) ? '' : ' — NOT ALL MET'}`;
+}
+
+/** Whether one entry of `targetLine` is met (NaN never is). */
+function isMet([, value, bound, , sense = '≤']) {
+  return Number.isFinite(value) && (sense === '≥' ? value >= bound : value <= bound);
+}
+
+/** Whether every entry is met: the verdict a benchmark acts on is the one its line prints. */
+export function targetsMet(entries) {
+  return entries.every(isMet);
 }
